@@ -1,0 +1,22 @@
+# syntax=docker/dockerfile:1
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production DATA_DIR=/var/lib/dns API_HOST=0.0.0.0 DNS_HOST=:: DNS_PORT=53
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends libcap2-bin \
+  && setcap cap_net_bind_service=+ep "$(command -v node)" \
+  && apt-get purge -y libcap2-bin && rm -rf /var/lib/apt/lists/* \
+  && mkdir -p /var/lib/dns && chown node:node /var/lib/dns
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY src ./src
+COPY geo ./geo
+COPY migrations ./migrations
+USER node
+EXPOSE 53/udp 53/tcp 8080/tcp
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.API_PORT||8080)+'/api/v1/locations').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "--import", "tsx", "src/apps/main.ts"]

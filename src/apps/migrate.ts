@@ -1,0 +1,13 @@
+import { loadConfig } from '../kernel/config/load-config.ts';
+import { migrate } from '../kernel/db/migrate.ts';
+import { openDatabase } from '../kernel/db/open-database.ts';
+
+/** `npm run migrate`: apply pending migrations to DATABASE_URL (or the embedded database) and exit. */
+const config = loadConfig();
+const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+try {
+  const applied = await migrate(database);
+  process.stdout.write(applied.length > 0 ? `applied: ${applied.join(', ')}\n` : 'nothing to apply\n');
+} finally {
+  await database.close();
+}

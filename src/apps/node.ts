@@ -1,0 +1,42 @@
+import type { Config } from '../kernel/config/config.ts';
+import type { Logger } from '../kernel/log/logger.ts';
+import { buildApiApp } from './api-app.ts';
+import { closeRuntime, openRuntime, type RuntimeOptions } from './runtime.ts';
+
+export interface RunningNode {
+  readonly apiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+/** Starts the roles this process plays (ROLE) on one shared runtime. */
+export async function startNode(
+  config: Config,
+  log: Logger,
+  options: RuntimeOptions = {},
+): Promise<RunningNode> {
+  const ctx = await openRuntime(config, log, options);
+  const stops: (() => Promise<void>)[] = [];
+  let apiUrl: string | null = null;
+  try {
+    if (config.role === 'all' || config.role === 'api') {
+      const { app, modules } = await buildApiApp(ctx);
+      apiUrl = await app.listen({ host: config.apiHost, port: config.apiPort });
+      log.info({ url: apiUrl }, 'API listening');
+      stops.push(async () => {
+        await app.close();
+        for (const m of modules) await m.stop?.();
+      });
+    }
+  } catch (error) {
+    for (const s of stops.reverse()) await s();
+    await closeRuntime(ctx);
+    throw error;
+  }
+  return {
+    apiUrl,
+    async stop() {
+      for (const s of stops.reverse()) await s();
+      await closeRuntime(ctx);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { AppContext } from '../kernel/app-context.ts';
+import { openBus } from '../kernel/bus/open-bus.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { systemClock } from '../kernel/clock.ts';
+import type { Config } from '../kernel/config/config.ts';
+import { migrate } from '../kernel/db/migrate.ts';
+import { openDatabase } from '../kernel/db/open-database.ts';
+import type { Logger } from '../kernel/log/logger.ts';
+
+export interface RuntimeOptions {
+  readonly clock?: Clock;
+  /** Tests: keep the embedded database in memory instead of DATA_DIR. */
+  readonly inMemoryDatabase?: boolean;
+  /** Tests: a PostgreSQL schema of their own. */
+  readonly databaseSchema?: string;
+  /** Tests: a Redis key/channel prefix of their own. */
+  readonly busPrefix?: string;
+}
+
+/** Opens storage and the bus, applies migrations: what every role needs before it serves. */
+export async function openRuntime(
+  config: Config,
+  log: Logger,
+  options: RuntimeOptions = {},
+): Promise<AppContext> {
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: options.inMemoryDatabase ? null : config.dataDir,
+    ...(options.databaseSchema !== undefined ? { schema: options.databaseSchema } : {}),
+  });
+  const applied = await migrate(database);
+  if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+  const bus = openBus(config.redisUrl, clock, options.busPrefix ?? '');
+  return { config, db: database.db, database, bus, clock, log };
+}
+
+export async function closeRuntime(ctx: AppContext): Promise<void> {
+  await ctx.bus.close();
+  await ctx.database.close();
+}

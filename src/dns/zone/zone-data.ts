@@ -1,0 +1,37 @@
+/**
+ * What the control plane hands the data plane for one zone: plain data, no behaviour.
+ * Names are absolute, lower case, without the trailing dot ("www.example.com"; the root is "").
+ * The apex SOA and NS RRsets are included like any other record.
+ */
+export interface ZoneRecordData {
+  readonly name: string;
+  /** RR type code (RFC 1035 §3.2.2 and later registries). */
+  readonly type: number;
+  readonly ttl: number;
+  /** Uncompressed RDATA in wire format. */
+  readonly rdata: Uint8Array;
+}
+
+export interface ZoneData {
+  readonly id: number;
+  readonly domain: string;
+  readonly serial: number;
+  readonly records: readonly ZoneRecordData[];
+}
+
+/** The one narrow interface through which the data plane receives zones. */
+export interface ZoneSource {
+  loadAll(): Promise<ZoneData[]>;
+  /** null when the zone no longer exists (deleted): stop serving it. */
+  load(zoneId: number): Promise<ZoneData | null>;
+}
+
+/** Published on the bus channel ZONE_CHANGED_CHANNEL after every committed change to a zone. */
+export interface ZoneChangedEvent {
+  readonly zoneId: number;
+  readonly domain: string;
+  readonly serial: number;
+  readonly deleted: boolean;
+}
+
+export const ZONE_CHANGED_CHANNEL = 'dns.zone-changed';

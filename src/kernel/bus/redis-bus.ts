@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Bus, BusHandler, WindowResult } from './bus.ts';
+
+/*
+ * Sliding window on a sorted set scored by time: drop what left the window, count, add when
+ * allowed, and report when the oldest counted event leaves. One script, so it is atomic across
+ * API processes. KEYS[1] key; ARGV now, window, limit (-1 = count only, -2 = record only), member.
+ */
+const SLIDING_WINDOW_LUA = `
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+local allowed = 0
+if limit == -2 or (limit >= 0 and count < limit) then
+  redis.call('ZADD', key, now, ARGV[4])
+  redis.call('PEXPIRE', key, window)
+  count = count + 1
+  allowed = 1
+end
+if limit == -1 then allowed = 1 end
+local retry = 0
+if allowed == 0 or limit == -1 then
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if oldest[2] then retry = tonumber(oldest[2]) + window - now end
+end
+return {allowed, count, retry}
+`;
+
+const UNLOCK_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+/** The bus over Redis: pub/sub on a dedicated subscriber connection, the rest on a command one. */
+export class RedisBus implements Bus {
+  private readonly commands: Redis;
+  private subscriber: Redis | null = null;
+  private readonly handlers = new Map<string, Set<BusHandler>>();
+  private readonly lockTokens = new Map<string, string>();
+  private seq = 0;
+
+  /** `prefix` namespaces every key and channel (tests run side by side on one Redis). */
+  constructor(
+    private readonly url: string,
+    private readonly prefix = '',
+  ) {
+    this.commands = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    // Reconnection is ioredis's job; an error event without a listener would crash the process.
+    this.commands.on('error', () => undefined);
+  }
+
+  async publish(channel: string, message: unknown): Promise<void> {
+    await this.commands.publish(this.prefix + channel, JSON.stringify(message));
+  }
+
+  async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
+    const sub = this.subscriberConnection();
+    const full = this.prefix + channel;
+    let set = this.handlers.get(full);
+    if (!set) {
+      this.handlers.set(full, (set = new Set()));
+      await sub.subscribe(full);
+    }
+    set.add(handler);
+    return async () => {
+      set.delete(handler);
+      if (set.size === 0) {
+        this.handlers.delete(full);
+        await sub.unsubscribe(full);
+      }
+    };
+  }
+
+  async incrementCounters(key: string, fields: Record<string, number>, ttlSeconds: number): Promise<void> {
+    const full = this.prefix + key;
+    const pipeline = this.commands.pipeline();
+    for (const [field, by] of Object.entries(fields)) pipeline.hincrby(full, field, by);
+    pipeline.expire(full, ttlSeconds);
+    await pipeline.exec();
+  }
+
+  async readCounters(key: string): Promise<Record<string, number>> {
+    const raw = await this.commands.hgetall(this.prefix + key);
+    return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Number(v)]));
+  }
+
+  slidingWindowHit(key: string, nowMs: number, windowMs: number, limit: number): Promise<WindowResult> {
+    return this.window(key, nowMs, windowMs, limit);
+  }
+
+  slidingWindowCount(key: string, nowMs: number, windowMs: number): Promise<WindowResult> {
+    return this.window(key, nowMs, windowMs, -1);
+  }
+
+  async slidingWindowRecord(key: string, nowMs: number, windowMs: number): Promise<void> {
+    await this.window(key, nowMs, windowMs, -2);
+  }
+
+  async tryLock(key: string, ttlMs: number): Promise<boolean> {
+    const token = randomBytes(12).toString('hex');
+    const ok = await this.commands.set(this.prefix + key, token, 'PX', ttlMs, 'NX');
+    if (ok === 'OK') this.lockTokens.set(key, token);
+    return ok === 'OK';
+  }
+
+  async unlock(key: string): Promise<void> {
+    const token = this.lockTokens.get(key);
+    if (token === undefined) return;
+    this.lockTokens.delete(key);
+    await this.commands.eval(UNLOCK_LUA, 1, this.prefix + key, token);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    await Promise.allSettled([this.commands.quit(), this.subscriber?.quit()]);
+  }
+
+  private async window(key: string, nowMs: number, windowMs: number, limit: number): Promise<WindowResult> {
+    const member = `${nowMs}-${process.pid}-${this.seq++}`;
+    const [allowed, count, retry] = (await this.commands.eval(
+      SLIDING_WINDOW_LUA,
+      1,
+      this.prefix + key,
+      nowMs,
+      windowMs,
+      limit,
+      member,
+    )) as [number, number, number];
+    return { allowed: allowed === 1, count, retryAfterMs: Math.max(0, retry) };
+  }
+
+  private subscriberConnection(): Redis {
+    if (this.subscriber) return this.subscriber;
+    const sub = new Redis(this.url, { lazyConnect: false });
+    sub.on('error', () => undefined);
+    sub.on('message', (channel: string, text: string) => {
+      const set = this.handlers.get(channel);
+      if (!set) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return;
+      }
+      for (const handler of set) handler(message);
+    });
+    this.subscriber = sub;
+    return sub;
+  }
+}

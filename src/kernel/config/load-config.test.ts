@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './load-config.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      role: 'all',
+      apiHost: '127.0.0.1',
+      apiPort: 8080,
+      dnsPort: 5300,
+      databaseUrl: null,
+      redisUrl: null,
+      pop: 'FRA',
+      nameservers: ['ns1.example.net', 'ns2.example.net'],
+      logLevel: 'info',
+      rrlRate: 20,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reports every bad value at once, one line each', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        API_PORT: '99999',
+        DNS_HOST: 'not-an-ip',
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: '::::',
+        POP: 'XXX',
+        NAMESERVERS: 'ns1.example.net,bad_name!',
+        LOG_LEVEL: 'loud',
+        ROLE: 'everything',
+        RRL_EXEMPT: '10.0.0.0/99',
+        HEALTH_ALLOW_PRIVATE_TARGETS: 'perhaps',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(10);
+    for (const name of [
+      'API_PORT',
+      'DNS_HOST',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'POP',
+      'NAMESERVERS',
+      'LOG_LEVEL',
+      'ROLE',
+    ]) {
+      expect(problems.some((p) => p.startsWith(name))).toBe(true);
+    }
+  });
+
+  it('normalises name servers', () => {
+    expect(loadConfig({ NAMESERVERS: ' NS1.Example.COM. , ns2.example.com' }).nameservers).toEqual([
+      'ns1.example.com',
+      'ns2.example.com',
+    ]);
+  });
+});

@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './database.ts';
+
+// int8 (COUNT(*), BIGSERIAL) and numeric arrive as strings from pg; every int8 we store fits a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; null → embedded PGlite. */
+  readonly url: string | null;
+  /** Directory of the embedded database; null → in memory (tests). */
+  readonly dataDir: string | null;
+  /** PostgreSQL schema to use (tests isolate themselves in a fresh schema); created when missing. */
+  readonly schema?: string;
+  readonly poolSize?: number;
+}
+
+export async function openDatabase<Schema>(options: DatabaseOptions): Promise<Database<Schema>> {
+  if (options.url !== null) return openPostgres<Schema>(options.url, options.schema, options.poolSize ?? 10);
+  return openPglite<Schema>(options.dataDir);
+}
+
+async function openPostgres<Schema>(
+  url: string,
+  schema: string | undefined,
+  max: number,
+): Promise<Database<Schema>> {
+  if (schema !== undefined) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(schema !== undefined ? { options: `-c search_path="${schema.replace(/"/g, '')}"` } : {}),
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(async (script) => {
+          const result = (await client.query(script)) as unknown as pg.QueryResult | pg.QueryResult[];
+          const last = Array.isArray(result) ? result[result.length - 1] : result;
+          return (last?.rows ?? []) as Record<string, unknown>[];
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPglite<Schema>(dataDir: string | null): Promise<Database<Schema>> {
+  let client: PGlite;
+  if (dataDir === null) {
+    client = new PGlite();
+  } else {
+    const dir = path.join(dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  const db = new Kysely<Schema>({ dialect: new PGliteDialect(client) });
+  return {
+    db,
+    kind: 'pglite',
+    async withSession(fn) {
+      // PGlite has a single connection: every call already shares one session.
+      return fn(async (script) => {
+        const results = await client.exec(script);
+        return (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[];
+      });
+    },
+    async close() {
+      await db.destroy();
+      if (!client.closed) await client.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { Ajv } from 'ajv';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Logger } from '../log/logger.ts';
+import { AppError, type ValidationProblem } from '../errors/app-error.ts';
+import { toValidationProblems } from './validation-problems.ts';
+
+export interface HttpServerOptions {
+  readonly logger: Logger;
+  readonly bodyLimitBytes: number;
+  readonly trustProxy: boolean;
+}
+
+const AJV_OPTIONS = {
+  allErrors: true,
+  verbose: true,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+} as const;
+
+function jsonInvalid(message: string): ValidationProblem[] {
+  return [
+    { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: message } },
+  ];
+}
+
+/**
+ * The HTTP kernel every module registers into: JSON schemas validated by ajv with every problem
+ * reported (422 in the seed's shape), errors rendered from AppError only, no stack traces out,
+ * a request id on every log line and answer.
+ */
+export function createHttpServer(options: HttpServerOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    // No line per request at the default level: the edge logs errors only.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimitBytes,
+    trustProxy: options.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+  });
+
+  // Query strings and paths arrive as text and are coerced to the schema's types; JSON bodies are
+  // not: a number where a string belongs is an error, as the client sent the wrong type.
+  const bodyAjv = new Ajv({ ...AJV_OPTIONS, coerceTypes: false });
+  const textAjv = new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
+  );
+
+  app.setSchemaErrorFormatter((errors, dataVar) => {
+    const error = new AppError(422, toValidationProblems(errors, dataVar));
+    return error as unknown as Error;
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    void reply.code(404).send({ detail: 'Not Found' });
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      void reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+      return;
+    }
+    const fe = error as FastifyError;
+    if (fe.validation) {
+      void reply
+        .code(422)
+        .send({ detail: toValidationProblems(fe.validation, fe.validationContext ?? 'body') });
+      return;
+    }
+    switch (fe.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        void reply.code(422).send({ detail: jsonInvalid(fe.message) });
+        return;
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        void reply
+          .code(422)
+          .send({
+            detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null, ctx: {} }],
+          });
+        return;
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        void reply.code(413).send({ detail: 'Request body is too large' });
+        return;
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        void reply.code(415).send({ detail: 'Content-Type must be application/json' });
+        return;
+    }
+    if (error instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(fe.message))) {
+      void reply.code(422).send({ detail: jsonInvalid(fe.message) });
+      return;
+    }
+    if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
+      void reply.code(fe.statusCode).send({ detail: fe.message });
+      return;
+    }
+    request.log.error({ err: error }, 'request failed');
+    void reply.code(500).send({ detail: 'Internal Server Error' });
+  });
+
+  return app as unknown as FastifyInstance;
+}

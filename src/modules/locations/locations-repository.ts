@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Country, Location, Region } from '../../geo/geo-data.ts';
+
+export interface LocationRow {
+  id: number;
+  code: string;
+  name: string;
+  country_code: string;
+  timezone: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  lb_region_code: string | null;
+  sort_order: number;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface LocationTables {
+  lb_regions: { code: string; name: string; sort_order: number };
+  countries: { code: string; name: string; region_code: string; latitude: number; longitude: number };
+  locations: LocationRow;
+}
+
+export class LocationsRepository {
+  constructor(private readonly db: Kysely<LocationTables>) {}
+
+  /**
+   * Makes the tables say what the reviewed files in geo/ say. Idempotent and run by every
+   * process at start; rows only change when the files do (updated_at moves then).
+   */
+  async sync(
+    regions: readonly Region[],
+    countries: readonly Country[],
+    locations: readonly Location[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const r of regions) {
+        await trx
+          .insertInto('lb_regions')
+          .values(r)
+          .onConflict((oc) => oc.column('code').doUpdateSet({ name: r.name, sort_order: r.sort_order }))
+          .execute();
+      }
+      const countryRows = countries.map((c) => ({
+        code: c.code,
+        name: c.name,
+        region_code: c.region,
+        latitude: c.latitude,
+        longitude: c.longitude,
+      }));
+      for (let i = 0; i < countryRows.length; i += 100) {
+        await trx
+          .insertInto('countries')
+          .values(countryRows.slice(i, i + 100))
+          .onConflict((oc) =>
+            oc.column('code').doUpdateSet((eb) => ({
+              name: eb.ref('excluded.name'),
+              region_code: eb.ref('excluded.region_code'),
+              latitude: eb.ref('excluded.latitude'),
+              longitude: eb.ref('excluded.longitude'),
+            })),
+          )
+          .execute();
+      }
+      for (const l of locations) {
+        const values = {
+          code: l.code,
+          name: l.name,
+          country_code: l.country_code,
+          timezone: l.timezone,
+          latitude: l.latitude,
+          longitude: l.longitude,
+          lb_region_code: l.lb_region_code,
+          sort_order: l.sort_order,
+          is_active: l.is_active,
+        };
+        await trx
+          .insertInto('locations')
+          .values(values as never)
+          .onConflict((oc) =>
+            oc
+              .column('code')
+              .doUpdateSet({ ...values, updated_at: sql<Date>`now()` } as never)
+              .where(
+                sql<boolean>`(locations.name, locations.country_code, locations.timezone, locations.latitude, locations.longitude, locations.lb_region_code, locations.sort_order, locations.is_active) IS DISTINCT FROM (excluded.name, excluded.country_code, excluded.timezone, excluded.latitude, excluded.longitude, excluded.lb_region_code, excluded.sort_order, excluded.is_active)`,
+              ),
+          )
+          .execute();
+      }
+    });
+  }
+
+  async listLocations(activeOnly: boolean): Promise<LocationRow[]> {
+    let query = this.db.selectFrom('locations').selectAll().orderBy('sort_order').orderBy('id');
+    if (activeOnly) query = query.where('is_active', '=', true);
+    return query.execute();
+  }
+
+  async listRegions(): Promise<{ code: string; name: string; sort_order: number; countries: string[] }[]> {
+    const regions = await this.db.selectFrom('lb_regions').selectAll().orderBy('sort_order').execute();
+    const countries = await this.db
+      .selectFrom('countries')
+      .select(['code', 'region_code'])
+      .orderBy('code')
+      .execute();
+    return regions.map((r) => ({
+      ...r,
+      countries: countries.filter((c) => c.region_code === r.code).map((c) => c.code),
+    }));
+  }
+}
