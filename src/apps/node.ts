@@ -1,10 +1,12 @@
 import type { Config } from '../kernel/config/config.ts';
 import type { Logger } from '../kernel/log/logger.ts';
 import { buildApiApp } from './api-app.ts';
+import { startDnsRole, type DnsRole } from './dns-role.ts';
 import { closeRuntime, openRuntime, type RuntimeOptions } from './runtime.ts';
 
 export interface RunningNode {
   readonly apiUrl: string | null;
+  readonly dns: DnsRole | null;
   stop(): Promise<void>;
 }
 
@@ -17,7 +19,13 @@ export async function startNode(
   const ctx = await openRuntime(config, log, options);
   const stops: (() => Promise<void>)[] = [];
   let apiUrl: string | null = null;
+  let dns: DnsRole | null = null;
   try {
+    if (config.role === 'all' || config.role === 'dns') {
+      const role = await startDnsRole(ctx);
+      dns = role;
+      stops.push(() => role.stop());
+    }
     if (config.role === 'all' || config.role === 'api') {
       const { app, modules } = await buildApiApp(ctx);
       apiUrl = await app.listen({ host: config.apiHost, port: config.apiPort });
@@ -34,6 +42,7 @@ export async function startNode(
   }
   return {
     apiUrl,
+    dns,
     async stop() {
       for (const s of stops.reverse()) await s();
       await closeRuntime(ctx);

@@ -27,6 +27,12 @@ export interface TestApp {
   readonly url: string;
   readonly node: RunningNode;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /**
+   * Starts another process's worth of the product (e.g. `ROLE=checker`) on this app's database
+   * schema and bus prefix, env merged over this app's. Needs DATABASE_URL (the embedded database
+   * is private to one node); stop peers before close().
+   */
+  startPeer(env?: Record<string, string>): Promise<RunningNode>;
   /** Registers a fresh user and answers an access token. */
   signUp(email?: string): Promise<{ token: string; email: string; refreshToken: string }>;
   close(): Promise<void>;
@@ -56,12 +62,13 @@ export async function startTestApp(
   };
   const config = loadConfig(env);
   const schema = config.databaseUrl !== null ? `test_${id}` : undefined;
-  const node = await startNode(config, createLogger(config.logLevel), {
+  const runtimeOptions = {
     ...(options.clock ? { clock: options.clock } : {}),
     inMemoryDatabase: true,
     ...(schema !== undefined ? { databaseSchema: schema } : {}),
     busPrefix: `test:${id}:`,
-  });
+  };
+  const node = await startNode(config, createLogger(config.logLevel), runtimeOptions);
   const url = node.apiUrl!;
   let users = 0;
 
@@ -89,6 +96,11 @@ export async function startTestApp(
     url,
     node,
     request,
+    async startPeer(peerEnv = {}) {
+      if (schema === undefined) throw new Error('startPeer needs DATABASE_URL');
+      const peerConfig = loadConfig({ ...env, API_PORT: '0', DNS_PORT: '0', ...peerEnv });
+      return startNode(peerConfig, createLogger(peerConfig.logLevel), runtimeOptions);
+    },
     async signUp(email = `user${++users}-${id}@example.com`) {
       const password = 'correct horse battery';
       const reg = await request('POST', '/api/v1/auth/register', { body: { email, password } });

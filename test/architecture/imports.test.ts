@@ -14,7 +14,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT_RE =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -45,12 +46,21 @@ describe('architecture: dependency direction', () => {
   });
 
   it('keeps geography a pure library', () => {
-    expect(violations('geo', (to) => to === 'node:' || to === 'maxmind' || to.startsWith('geo/'))).toEqual([]);
+    expect(violations('geo', (to) => to === 'node:' || to === 'maxmind' || to.startsWith('geo/'))).toEqual(
+      [],
+    );
   });
 
   it('keeps the kernel below everything else in src/', () => {
-    const ok = (to: string) => !to.startsWith('modules/') && !to.startsWith('apps/') && !to.startsWith('dns/');
+    const ok = (to: string) =>
+      !to.startsWith('modules/') && !to.startsWith('apps/') && !to.startsWith('dns/');
     expect(violations('kernel', ok)).toEqual([]);
+  });
+
+  it('keeps the health checker a library: no modules, apps or data plane (they pass in what it needs)', () => {
+    const ok = (to: string) =>
+      !to.startsWith('modules/') && !to.startsWith('apps/') && !to.startsWith('dns/');
+    expect(violations('health', ok)).toEqual([]);
   });
 
   it('lets only apps/ wire modules together', () => {

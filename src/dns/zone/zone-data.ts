@@ -1,3 +1,6 @@
+import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
+import type { ZoneSteering } from '../steering/steering-config.ts';
+
 /**
  * What the control plane hands the data plane for one zone: plain data, no behaviour.
  * Names are absolute, lower case, without the trailing dot ("www.example.com"; the root is "").
@@ -17,6 +20,13 @@ export interface ZoneData {
   readonly domain: string;
   readonly serial: number;
   readonly records: readonly ZoneRecordData[];
+  /** Pools and load balancers of the zone; absent or empty when it has none. */
+  readonly steering?: ZoneSteering;
+  /**
+   * Signing material when the zone is signed (its DNSKEY/CDS/CDNSKEY are in `records`); absent
+   * for an unsigned zone. Answers to queries with DO set are then signed online.
+   */
+  readonly dnssec?: ZoneDnssec;
 }
 
 /** The one narrow interface through which the data plane receives zones. */

@@ -28,4 +28,12 @@ export interface Config {
   readonly rrlRate: number;
   readonly rrlExempt: readonly string[];
   readonly healthAllowPrivateTargets: boolean;
+  /** Seconds between two probes of a member: 60 in production; shorter only in tests. */
+  readonly healthCheckIntervalS: number;
+  /** AES-256-GCM key (32 bytes, base64) sealing DNSSEC private keys; null → a key file in dataDir. */
+  readonly dnssecKeyEncryptionKey: string | null;
+  /** Days between automatic ZSK rollovers. */
+  readonly dnssecZskRollDays: number;
+  /** Seconds between checks of the DNSSEC key schedule. */
+  readonly dnssecKeyCheckIntervalS: number;
 }

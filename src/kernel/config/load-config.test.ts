@@ -15,6 +15,8 @@ describe('configuration', () => {
       nameservers: ['ns1.example.net', 'ns2.example.net'],
       logLevel: 'info',
       rrlRate: 20,
+      healthAllowPrivateTargets: false,
+      healthCheckIntervalS: 60,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -33,13 +35,14 @@ describe('configuration', () => {
         ROLE: 'everything',
         RRL_EXEMPT: '10.0.0.0/99',
         HEALTH_ALLOW_PRIVATE_TARGETS: 'perhaps',
+        HEALTH_CHECK_INTERVAL_S: '0',
       });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems).toHaveLength(10);
+    expect(problems).toHaveLength(11);
     for (const name of [
       'API_PORT',
       'DNS_HOST',
@@ -49,6 +52,7 @@ describe('configuration', () => {
       'NAMESERVERS',
       'LOG_LEVEL',
       'ROLE',
+      'HEALTH_CHECK_INTERVAL_S',
     ]) {
       expect(problems.some((p) => p.startsWith(name))).toBe(true);
     }

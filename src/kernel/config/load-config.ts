@@ -103,6 +103,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (authSecret !== null && authSecret.length < 32)
     problems.push('AUTH_SECRET must be at least 32 characters');
 
+  const dnssecKek = raw('DNSSEC_KEY_ENCRYPTION_KEY') ?? null;
+  if (dnssecKek !== null && Buffer.from(dnssecKek, 'base64').length !== 32)
+    problems.push('DNSSEC_KEY_ENCRYPTION_KEY must be 32 bytes in base64');
+
   const config: Config = {
     role: oneOf('ROLE', ROLES, 'all'),
     apiHost: host('API_HOST', '127.0.0.1'),
@@ -124,6 +128,10 @@ export function loadConfig(env: Env = process.env): Config {
     rrlRate: int('RRL_RATE', 20, 0, 1_000_000),
     rrlExempt,
     healthAllowPrivateTargets: bool('HEALTH_ALLOW_PRIVATE_TARGETS', false),
+    healthCheckIntervalS: int('HEALTH_CHECK_INTERVAL_S', 60, 1, 3600),
+    dnssecKeyEncryptionKey: dnssecKek,
+    dnssecZskRollDays: int('DNSSEC_ZSK_ROLL_DAYS', 30, 1, 3650),
+    dnssecKeyCheckIntervalS: int('DNSSEC_KEY_CHECK_INTERVAL_S', 60, 1, 86_400),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -24,7 +24,9 @@ describe(`migrations on ${url ? 'PostgreSQL' : 'embedded PGlite'}`, () => {
       expect(first.length).toBeGreaterThan(0);
       expect(first).toEqual([...first].sort());
       expect(await migrate(database)).toEqual([]);
-      const rows = await database.withSession((run) => run('SELECT count(*)::int AS n FROM schema_migrations'));
+      const rows = await database.withSession((run) =>
+        run('SELECT count(*)::int AS n FROM schema_migrations'),
+      );
       expect(rows[0]?.n).toBe(first.length);
     } finally {
       await database.close();

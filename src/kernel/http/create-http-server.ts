@@ -79,11 +79,9 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
         void reply.code(422).send({ detail: jsonInvalid(fe.message) });
         return;
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        void reply
-          .code(422)
-          .send({
-            detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null, ctx: {} }],
-          });
+        void reply.code(422).send({
+          detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null, ctx: {} }],
+        });
         return;
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         void reply.code(413).send({ detail: 'Request body is too large' });

@@ -39,3 +39,9 @@ export function pageOffset(page: number, perPage: number): number {
 export function nextBeforeId(ids: readonly number[], limit: number): number | null {
   return ids.length === limit ? (ids[ids.length - 1] ?? null) : null;
 }
+
+/** The parsed page/per_page query (defaults applied by the schema). */
+export interface PageQuery {
+  page: number;
+  per_page: number;
+}

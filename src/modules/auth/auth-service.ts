@@ -1,6 +1,6 @@
 import type { Clock } from '../../kernel/clock.ts';
 import { AppError, conflict } from '../../kernel/errors/app-error.ts';
-import type { AccessTokens} from '../../kernel/auth/access-token.ts';
+import type { AccessTokens } from '../../kernel/auth/access-token.ts';
 import { digestToken, newRefreshToken } from '../../kernel/auth/access-token.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../kernel/auth/password-hash.ts';
 import type { AuthRepository, UserRow } from './auth-repository.ts';

@@ -1,0 +1,61 @@
+/**
+ * Generates a dnsperf query file ("name TYPE" per line) against a generated bench zone, with a
+ * realistic mix: mostly A on existing hosts, then AAAA, MX, TXT, CNAME'd names, wildcard hits,
+ * NXDOMAIN, referrals and NODATA.
+ */
+import type { BenchZone } from './zone-generator.ts';
+import { createSeededRandom } from '../src/testing/seeded-random.ts';
+
+export const DEFAULT_BENCH_QUERIES = 100_000;
+
+/** Cumulative shares (percent) of each query kind. */
+const MIX: Array<[number, string]> = [
+  [55, 'a'],
+  [65, 'aaaa'],
+  [70, 'mx'],
+  [74, 'txt'],
+  [82, 'alias'],
+  [88, 'wild'],
+  [94, 'nx'],
+  [97, 'referral'],
+  [100, 'nodata'],
+];
+
+export function generateQueries(zone: BenchZone, count = DEFAULT_BENCH_QUERIES, seed = 2): string {
+  const rnd = createSeededRandom(seed);
+  const o = zone.origin;
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const roll = rnd.int(100);
+    const kind = MIX.find(([upto]) => roll < upto)![1];
+    switch (kind) {
+      case 'a':
+        lines.push(`${rnd.pick(zone.hosts)}.${o} A`);
+        break;
+      case 'aaaa':
+        lines.push(`${rnd.pick(zone.hosts)}.${o} AAAA`);
+        break;
+      case 'mx':
+        lines.push(`${rnd.int(2) ? o : `${rnd.pick(zone.hosts)}.${o}`} MX`);
+        break;
+      case 'txt':
+        lines.push(`${rnd.pick(zone.hosts)}.${o} TXT`);
+        break;
+      case 'alias':
+        lines.push(`${rnd.pick(zone.aliases)}.${o} A`);
+        break;
+      case 'wild':
+        lines.push(`w${rnd.int(1_000_000)}.wild.${o} A`);
+        break;
+      case 'nx':
+        lines.push(`nx${rnd.int(1_000_000)}.${o} A`);
+        break;
+      case 'referral':
+        lines.push(`www.${rnd.pick(zone.delegations)}.${o} A`);
+        break;
+      default:
+        lines.push(`${rnd.pick(zone.hosts)}.${o} SRV`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

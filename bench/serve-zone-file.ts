@@ -1,0 +1,58 @@
+/**
+ * Serves one zone file the way a user would: ZoneStore + core handler + startDnsServer.
+ * `tsx bench/serve-zone-file.ts --zone FILE --origin example.com [--port 5300] [--host 127.0.0.1]
+ *  [--workers N] [--native]`. --native serves UDP through the batch addon when it is built. N = 1 serves in this process; N > 1 runs startDnsWorkers (cluster workers
+ * sharing the port). Prints `ready <port>` on stdout once every worker listens. RRL is off
+ * (benchmarks run on loopback, which is exempt anyway).
+ */
+import { parseArgs } from 'node:util';
+import { startDnsServer } from '../src/dns/server/dns-server.ts';
+import { startDnsWorkers } from '../src/dns/server/dns-workers.ts';
+import { createMessageHandler } from '../src/dns/server/handle-message.ts';
+import { loadZones } from './zone-file-zones.ts';
+import type { ZoneFileZonesOptions } from './zone-file-zones.ts';
+
+const { values } = parseArgs({
+  options: {
+    zone: { type: 'string' },
+    origin: { type: 'string' },
+    port: { type: 'string', default: '5300' },
+    host: { type: 'string', default: '127.0.0.1' },
+    workers: { type: 'string', default: '1' },
+    native: { type: 'boolean', default: false },
+  },
+});
+if (!values.zone || !values.origin) throw new Error('--zone and --origin are required');
+const workers = Math.max(1, Number(values.workers));
+const zoneOptions: ZoneFileZonesOptions = { zoneFile: values.zone, origin: values.origin };
+const host = values.host!;
+const port = Number(values.port);
+
+let close: () => Promise<void>;
+if (workers === 1) {
+  const server = await startDnsServer({
+    host,
+    port,
+    handler: createMessageHandler(loadZones(zoneOptions).store),
+    rrl: null,
+    nativeUdp: values.native,
+  });
+  close = () => server.close();
+  console.error(`udp path: ${server.udpPath}`);
+  console.log(`ready ${server.udpPort}`);
+} else {
+  const dns = await startDnsWorkers({
+    host,
+    port,
+    workers,
+    zoneModule: new URL('./zone-file-zones.ts', import.meta.url).href,
+    zoneOptions,
+    rrl: null,
+    nativeUdp: values.native,
+  });
+  close = () => dns.close();
+  console.log(`ready ${dns.port}`);
+}
+const stop = (): void => void close().then(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

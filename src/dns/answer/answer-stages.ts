@@ -1,0 +1,170 @@
+import type { AnswerPlan } from './answer-plan.ts';
+import type { LookupName, ResolverScratch } from './name-resolver.ts';
+import { resolveInZone } from './name-resolver.ts';
+import type { ParsedQuery } from '../message/query-parser.ts';
+import type { ZoneStore } from '../zone/zone-store.ts';
+import {
+  CLASS_ANY,
+  CLASS_CH,
+  CLASS_IN,
+  OPCODE_NOTIFY,
+  OPCODE_QUERY,
+  OPCODE_UPDATE,
+  RCODE_FORMERR,
+  RCODE_NOTAUTH,
+  RCODE_NOTIMP,
+  RCODE_REFUSED,
+  TYPE_AXFR,
+  TYPE_DS,
+  TYPE_IXFR,
+  TYPE_RESERVED_0,
+  TYPE_SOA,
+} from '../message/message-constants.ts';
+
+/** Everything a stage reads or writes; one object per call site, reused between queries. */
+export interface AnswerContext {
+  readonly query: ParsedQuery;
+  transport: 'udp' | 'tcp';
+  readonly plan: AnswerPlan;
+  readonly scratch: ResolverScratch;
+  /** The query name as a LookupName (owner null = written as a pointer to the question). */
+  readonly qname: LookupName;
+}
+
+/** A stage either settles the answer (returns true) or passes to the next one. */
+export interface AnswerStage {
+  readonly name: string;
+  run(ctx: AnswerContext, store: ZoneStore): boolean;
+}
+
+function settle(plan: AnswerPlan, kind: 'refused' | 'error', rcode: number): true {
+  plan.kind = kind;
+  plan.rcode = rcode;
+  plan.aa = false;
+  return true;
+}
+
+/**
+ * Only classes IN and ANY hold data; CHAOS (RFC 1035 §3.2.4) is answered by its own stage; any
+ * other class → REFUSED, whatever the opcode or type (Knot 3.2).
+ */
+const classStage: AnswerStage = {
+  name: 'class',
+  run: (ctx) => {
+    const c = ctx.query.qclass;
+    return c !== CLASS_IN && c !== CLASS_ANY && c !== CLASS_CH && settle(ctx.plan, 'refused', RCODE_REFUSED);
+  },
+};
+
+/**
+ * CHAOS class: no identity/version is served (as Knot with `identity: ""`, `version: ""`).
+ * A non-QUERY opcode, QTYPE 0, AXFR or IXFR → NOTIMP; everything else → REFUSED (checked with knotd 3.2).
+ */
+const chaosStage: AnswerStage = {
+  name: 'chaos',
+  run: (ctx) => {
+    const q = ctx.query;
+    if (q.qclass !== CLASS_CH) return false;
+    if (
+      q.opcode !== OPCODE_QUERY ||
+      q.qtype === TYPE_RESERVED_0 ||
+      q.qtype === TYPE_AXFR ||
+      q.qtype === TYPE_IXFR
+    )
+      return settle(ctx.plan, 'error', RCODE_NOTIMP);
+    return settle(ctx.plan, 'refused', RCODE_REFUSED);
+  },
+};
+
+/**
+ * Opcodes (RFC 6895 §2.2), as Knot 3.2 without ACLs: NOTIFY (RFC 1996) → NOTAUTH; UPDATE (RFC 2136)
+ * → NOTAUTH when the zone section asks for SOA (RFC 2136 §2.3), FORMERR otherwise; every other
+ * opcode (IQUERY, STATUS, unassigned) → NOTIMP.
+ */
+const opcodeStage: AnswerStage = {
+  name: 'opcode',
+  run: (ctx) => {
+    const q = ctx.query;
+    switch (q.opcode) {
+      case OPCODE_QUERY:
+        return false;
+      case OPCODE_NOTIFY:
+        return settle(ctx.plan, 'error', RCODE_NOTAUTH);
+      case OPCODE_UPDATE:
+        return settle(ctx.plan, 'error', q.qtype === TYPE_SOA ? RCODE_NOTAUTH : RCODE_FORMERR);
+      default:
+        return settle(ctx.plan, 'error', RCODE_NOTIMP);
+    }
+  },
+};
+
+/** QTYPE 0 is reserved (RFC 6895 §3.1) → NOTIMP, before any zone lookup (Knot 3.2). */
+const reservedTypeStage: AnswerStage = {
+  name: 'reserved-type',
+  run: (ctx) => ctx.query.qtype === TYPE_RESERVED_0 && settle(ctx.plan, 'error', RCODE_NOTIMP),
+};
+
+/** AXFR over UDP is not implemented (RFC 5936 §4.2: TCP only) → NOTIMP, as Knot. */
+const udpTransferStage: AnswerStage = {
+  name: 'udp-transfer',
+  run: (ctx) =>
+    ctx.transport === 'udp' && ctx.query.qtype === TYPE_AXFR && settle(ctx.plan, 'error', RCODE_NOTIMP),
+};
+
+/**
+ * Closest served zone; a DS query belongs to the parent side of the cut (RFC 4035 §3.1.4.1), so it
+ * is looked up from the parent name first, then from the name itself (as Knot).
+ * Outside every served zone → REFUSED with Extended DNS Error 20 (Knot).
+ */
+const zoneStage: AnswerStage = {
+  name: 'zone',
+  run: (ctx, store) => {
+    const keys = ctx.query.keys;
+    const zone =
+      ctx.query.qtype === TYPE_DS && keys.length > 0
+        ? (store.findZone(keys, 1) ?? store.findZone(keys, 0))
+        : store.findZone(keys, 0);
+    if (!zone) {
+      ctx.plan.edeNotAuthoritative = true;
+      return settle(ctx.plan, 'refused', RCODE_REFUSED);
+    }
+    ctx.plan.zone = zone;
+    return false;
+  },
+};
+
+/**
+ * Zone transfers are not served yet: AXFR over TCP and IXFR → NOTAUTH, as Knot without a transfer
+ * ACL — for any name, served or not (checked before the zone lookup, as Knot 3.2).
+ */
+const transferStage: AnswerStage = {
+  name: 'transfer',
+  run: (ctx) =>
+    (ctx.query.qtype === TYPE_AXFR || ctx.query.qtype === TYPE_IXFR) &&
+    settle(ctx.plan, 'error', RCODE_NOTAUTH),
+};
+
+const resolveStage: AnswerStage = {
+  name: 'resolve',
+  run: (ctx) => {
+    resolveInZone(ctx.plan, ctx.plan.zone!, ctx.qname, ctx.query.qtype, ctx.scratch);
+    return true;
+  },
+};
+
+/** The fixed order in which a query is answered. */
+export const ANSWER_STAGES: readonly AnswerStage[] = [
+  classStage,
+  chaosStage,
+  opcodeStage,
+  reservedTypeStage,
+  udpTransferStage,
+  transferStage,
+  zoneStage,
+  resolveStage,
+];
+
+/** Runs the stages on a parsed, well-formed query with one question; the plan says what to send. */
+export function runAnswerPipeline(ctx: AnswerContext, store: ZoneStore): void {
+  for (const stage of ANSWER_STAGES) if (stage.run(ctx, store)) return;
+}

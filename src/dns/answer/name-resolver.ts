@@ -1,0 +1,241 @@
+import type { AnswerPlan } from './answer-plan.ts';
+import { planAdd, planAddAdditional, planHas } from './answer-plan.ts';
+import type { WireName } from '../zone/wire-name.ts';
+import { wireNameFromWire } from '../zone/wire-name.ts';
+import type { RRset, ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import {
+  CLASS_IN,
+  NAME_MAX,
+  RCODE_NXDOMAIN,
+  RCODE_YXDOMAIN,
+  TYPE_ANY,
+  TYPE_CNAME,
+  TYPE_DNAME,
+  TYPE_DS,
+  TYPE_NS,
+  TYPE_NSEC,
+  TYPE_RRSIG,
+} from '../message/message-constants.ts';
+
+/**
+ * CNAME records placed in one answer before following stops (Knot 3.2 stops after five; the chain
+ * is then answered as it stands, NOERROR).
+ */
+export const CNAME_CHAIN_MAX = 5;
+
+/** The name being resolved: the query name (owner null, keys from the parser) or a compiled name. */
+export interface LookupName {
+  keys: readonly string[];
+  owner: WireName | null;
+  /** Uncompressed wire of the name (for DNAME synthesis) in [0, wireLength). */
+  wire: Uint8Array;
+  wireLength: number;
+}
+
+const WILDCARD_PREFIX = '\x01*';
+
+function noCnameFollow(qtype: number): boolean {
+  return qtype === TYPE_CNAME || qtype === TYPE_RRSIG || qtype === TYPE_NSEC;
+}
+
+/** Per-call-site scratch state for resolution: keys of the names visited, [0, visitedCount). */
+export interface ResolverScratch {
+  readonly visited: string[];
+  visitedCount: number;
+}
+
+export function createResolverScratch(): ResolverScratch {
+  return { visited: [], visitedCount: 0 };
+}
+
+function wasVisited(scratch: ResolverScratch, key: string): boolean {
+  for (let i = 0; i < scratch.visitedCount; i++) if (scratch.visited[i] === key) return true;
+  return false;
+}
+
+function inZone(zone: ZoneSnapshot, keys: readonly string[]): boolean {
+  const depth = keys.length - zone.apexLabels;
+  if (depth < 0) return false;
+  return zone.apexLabels === 0 || keys[depth] === zone.apexKey;
+}
+
+function negative(plan: AnswerPlan, zone: ZoneSnapshot, nx: boolean): void {
+  if (zone.negativeSoa) planAdd(plan, 1, zone.apex, zone.negativeSoa);
+  if (nx) plan.rcode = RCODE_NXDOMAIN;
+}
+
+/**
+ * Referral (RFC 1034 §4.3.2 step 3b): the cut's NS in authority, glue in additional. AA stays set
+ * when the referral ends a CNAME chain that started with authoritative data (Knot).
+ */
+function referral(plan: AnswerPlan, cut: ZoneNode, cnames: number): void {
+  const ns = cut.rrsets.get(TYPE_NS)!;
+  planAdd(plan, 1, cut.name, ns);
+  planAddAdditional(plan, ns);
+  if (cnames === 0) plan.aa = false;
+  plan.chainEnd = 'delegation';
+}
+
+function synthCname(ttl: number, target: WireName): RRset {
+  const head = Buffer.alloc(8);
+  head.writeUInt16BE(TYPE_CNAME, 0);
+  head.writeUInt16BE(CLASS_IN, 2);
+  head.writeUInt32BE(ttl >>> 0, 4);
+  return {
+    type: TYPE_CNAME,
+    ttl,
+    rrs: [{ flat: null, head, segments: [target], hint: null }],
+    rdatas: [target.wire],
+    target,
+    additional: [],
+  };
+}
+
+function fromWireName(n: WireName): LookupName {
+  return { keys: n.keys, owner: n, wire: n.wire, wireLength: n.wire.length };
+}
+
+/**
+ * Resolves `start` in `zone` (RFC 1034 §4.3.2 steps 3-6; RFC 4592 wildcards; RFC 6672 DNAME;
+ * CNAME chains inside this zone only, as Knot). Fills plan sections, rcode, kind and chainEnd.
+ */
+export function resolveInZone(
+  plan: AnswerPlan,
+  zone: ZoneSnapshot,
+  start: LookupName,
+  qtype: number,
+  scratch: ResolverScratch,
+): void {
+  scratch.visitedCount = 0;
+  const apexNode = zone.nodes.get(zone.apexKey);
+  let cur = start;
+  let cnames = 0;
+  plan.aa = true;
+  for (;;) {
+    scratch.visited[scratch.visitedCount++] = cur.keys[0] ?? '';
+    const keys = cur.keys;
+    const depth = keys.length - zone.apexLabels;
+    let ce = apexNode;
+    let exact: ZoneNode | undefined;
+    let next: LookupName | null = null;
+    let stop = false;
+    let synthesized = false;
+    // Walk down from the apex (i = depth) to the name (i = 0), stopping at a zone cut or a DNAME
+    // (RFC 1034 §4.3.2 step 3; RFC 6672 §3.3).
+    for (let i = depth; i >= 0; i--) {
+      const n = i === depth ? apexNode : zone.nodes.get(keys[i]!);
+      if (!n) break;
+      ce = n;
+      if (i < depth && n.delegation && !(i === 0 && qtype === TYPE_DS)) {
+        referral(plan, n, cnames);
+        stop = true;
+        break;
+      }
+      const dname = i > 0 ? n.rrsets.get(TYPE_DNAME) : undefined;
+      if (dname && dname.target) {
+        // RFC 6672 §3.3: the DNAME (once per message, as Knot), then a CNAME synthesized with the
+        // DNAME's TTL, then follow it.
+        if (!planHas(plan, 0, dname)) planAdd(plan, 0, n.name, dname);
+        const prefixLen = cur.wireLength - n.name.wire.length;
+        const total = prefixLen + dname.target.wire.length;
+        if (total > NAME_MAX) {
+          // RFC 6672 §2.2: the synthesized name would be too long → YXDOMAIN, DNAME only. Knot 3.2
+          // does so for a target outside the zone; for a target inside the zone it answers
+          // NXDOMAIN with the DNAME and the SOA (observed with knotd; pinned by the corpus).
+          if (inZone(zone, dname.target.keys)) {
+            negative(plan, zone, true);
+            plan.chainEnd = 'nxdomain';
+          } else {
+            plan.rcode = RCODE_YXDOMAIN;
+            plan.chainEnd = 'found';
+          }
+          stop = true;
+          break;
+        }
+        const wire = new Uint8Array(total);
+        wire.set(cur.wire.subarray(0, prefixLen), 0);
+        wire.set(dname.target.wire, prefixLen);
+        const target = wireNameFromWire(wire);
+        planAdd(plan, 0, cur.owner, synthCname(dname.ttl, target));
+        cnames++;
+        // A CNAME query is answered by the synthesized CNAME itself (Knot does not follow it).
+        if (qtype === TYPE_CNAME) {
+          plan.chainEnd = 'found';
+          stop = true;
+          break;
+        }
+        next = fromWireName(target);
+        synthesized = true;
+        break;
+      }
+      if (i === 0) exact = n;
+    }
+    if (stop) break;
+    if (next === null) {
+      let node = exact;
+      if (!node && zone.hasWildcards && ce) {
+        // RFC 4592 §3.3.1: the source of synthesis is "*." + the closest encloser.
+        node = zone.nodes.get(WILDCARD_PREFIX + (ce.name.keys[0] ?? ''));
+        if (node) plan.wildcard = true;
+        if (node && node.delegation && qtype !== TYPE_DS) {
+          // A wildcard owning NS (RFC 4592 §4.2): Knot refers with the NS RRset as it is, owner
+          // "*.<closest encloser>", and its glue.
+          referral(plan, node, cnames);
+          break;
+        }
+      }
+      if (!node) {
+        negative(plan, zone, true);
+        plan.chainEnd = 'nxdomain';
+        break;
+      }
+      // Owner of what we answer: the name looked up (rewritten from the wildcard, RFC 4592 §3.4.3).
+      const owner = cur.owner;
+      if (qtype === TYPE_ANY) {
+        // RFC 8482 §4.1: one RRset; Knot picks the lowest type code and does not follow CNAMEs.
+        const rs = node.lowest;
+        if (rs) {
+          planAdd(plan, 0, owner, rs);
+          planAddAdditional(plan, rs);
+          plan.chainEnd = 'found';
+        } else {
+          negative(plan, zone, false);
+          plan.chainEnd = 'nodata';
+        }
+        break;
+      }
+      // Knot follows a CNAME for every type but CNAME, RRSIG and NSEC (those are looked up as is).
+      const cname = noCnameFollow(qtype) ? undefined : node.rrsets.get(TYPE_CNAME);
+      if (cname && cname.target) {
+        planAdd(plan, 0, owner, cname);
+        cnames++;
+        next = fromWireName(cname.target);
+      } else {
+        const rs = node.rrsets.get(qtype);
+        if (rs) {
+          planAdd(plan, 0, owner, rs);
+          planAddAdditional(plan, rs);
+          plan.chainEnd = 'found';
+        } else {
+          negative(plan, zone, false);
+          plan.chainEnd = 'nodata';
+        }
+        break;
+      }
+    }
+    // Follow (RFC 1034 §4.3.2 step 3a): stop at the chain limit, at a loop, or when the target
+    // leaves this zone (Knot answers with the chain so far, NOERROR).
+    // A CNAME already in the answer is a loop; a synthesized one is always new, so a DNAME loop runs
+    // to the chain limit (Knot).
+    if (
+      cnames >= CNAME_CHAIN_MAX ||
+      (!synthesized && wasVisited(scratch, next.keys[0] ?? '')) ||
+      !inZone(zone, next.keys)
+    ) {
+      plan.chainEnd = 'stopped';
+      break;
+    }
+    cur = next;
+  }
+  plan.kind = cnames > 0 ? 'cname-follow' : plan.chainEnd === 'stopped' ? 'found' : plan.chainEnd;
+}

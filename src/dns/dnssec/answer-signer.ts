@@ -1,0 +1,186 @@
+/**
+ * The signing step of an answer to a query with DO set, for a signed zone (RFC 4035 §3.1): after
+ * the plan is resolved, each RRset in the answer and authority sections (and non-glue additional
+ * data) gets its RRSIG RRset right after it; negative answers, wildcard expansions and referrals
+ * get their NSEC proofs (nsec-denial.ts) and a referral the DS RRset of a secure delegation
+ * (RFC 4035 §3.1.4). Not signed: the NS RRset and glue of a delegation (RFC 4035 §2.2), and a
+ * CNAME synthesized from a DNAME (RFC 6672 §5.3.1). AD is never set by an authoritative server.
+ */
+import type { AnswerPlan, PlanSection } from '../answer/answer-plan.ts';
+import type { WireName } from '../zone/wire-name.ts';
+import { wireNameFromWire } from '../zone/wire-name.ts';
+import type { RecordBody, RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { wireOfKey } from './canonical-name.ts';
+import {
+  nodataProof,
+  nsecRdata,
+  nxdomainProof,
+  wildcardAnswerProof,
+  wildcardNodataProof,
+  type NsecRecord,
+} from './nsec-denial.ts';
+import { parentKey, type ZoneSigning } from './zone-signing.ts';
+
+const CLASS_IN = 1;
+const TYPE_NS = 2;
+const TYPE_CNAME = 5;
+const TYPE_DNAME = 39;
+const TYPE_DS = 43;
+const TYPE_RRSIG = 46;
+const TYPE_NSEC = 47;
+const WILDCARD = '\x01*';
+
+/** Appends to a plan section (entries [0, count) are the query's, see PlanSection). */
+function append(sec: PlanSection, owner: WireName | null, rrset: RRset, mandatory: boolean): void {
+  const i = sec.count++;
+  sec.owners[i] = owner;
+  sec.sets[i] = rrset;
+  sec.mandatory[i] = mandatory;
+}
+
+/** An RRset of records without compressible names, encoded once. */
+export function flatRRset(type: number, ttl: number, rdatas: readonly Uint8Array[]): RRset {
+  const head = Buffer.alloc(8);
+  head.writeUInt16BE(type, 0);
+  head.writeUInt16BE(CLASS_IN, 2);
+  head.writeUInt32BE(ttl >>> 0, 4);
+  const rrs = rdatas.map((rdata) => {
+    const flat = Buffer.alloc(10 + rdata.length);
+    flat.set(head, 0);
+    flat.writeUInt16BE(rdata.length, 8);
+    flat.set(rdata, 10);
+    return { flat, head, segments: null, hint: null } as RecordBody;
+  });
+  return { type, ttl, rrs, rdatas, target: null, additional: [] };
+}
+
+/** RRSIG RRsets by signature RDATA: a cached signature reuses its encoded RRset. */
+const rrsigSets = new WeakMap<Uint8Array, RRset>();
+
+function rrsigRRset(rdata: Uint8Array, ttl: number): RRset {
+  let rs = rrsigSets.get(rdata);
+  if (rs === undefined || rs.ttl !== ttl) {
+    rs = flatRRset(TYPE_RRSIG, ttl, [rdata]);
+    rrsigSets.set(rdata, rs);
+  }
+  return rs;
+}
+
+function nameOfKey(key: string): WireName {
+  return wireNameFromWire(wireOfKey(key));
+}
+
+function closestEncloser(signing: ZoneSigning, key: string, apexKey: string): string {
+  let k = key;
+  while (k.length > apexKey.length && !signing.exists(k)) k = parentKey(k);
+  return k;
+}
+
+/** The NSEC records (and DS) this answer needs in its authority section. */
+function proofs(
+  plan: AnswerPlan,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  qnameKey: string,
+): { nsec: NsecRecord[]; ds: { owner: WireName; rrset: RRset } | null } {
+  const denial = signing.denial;
+  const answer = plan.sections[0];
+  const nsec: NsecRecord[] = [];
+  let finalKey = qnameKey;
+  for (let i = 0; i < answer.count; i++) {
+    const rs = answer.sets[i]!;
+    const ownerKey = answer.owners[i]?.keys[0] ?? qnameKey;
+    if (rs.type === TYPE_CNAME && rs.target) finalKey = rs.target.keys[0] ?? '';
+    const source = signing.ownerOf(rs);
+    if (source !== undefined && source.startsWith(WILDCARD) && source !== ownerKey) {
+      nsec.push(...wildcardAnswerProof(denial, ownerKey, parentKey(source)));
+    }
+  }
+  const end = plan.kind === 'cname-follow' ? plan.chainEnd : plan.kind;
+  let ds: { owner: WireName; rrset: RRset } | null = null;
+  if (end === 'nxdomain') {
+    nsec.push(...nxdomainProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
+  } else if (end === 'nodata') {
+    if (signing.exists(finalKey)) nsec.push(...nodataProof(denial, finalKey));
+    else
+      nsec.push(...wildcardNodataProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
+  } else if (end === 'delegation') {
+    const auth = plan.sections[1];
+    const i = auth.sets.slice(0, auth.count).findIndex((rs) => rs.type === TYPE_NS);
+    const cut = i >= 0 ? auth.owners[i] : null;
+    const node = cut ? zone.nodes.get(cut.keys[0] ?? '') : undefined;
+    if (cut && node) {
+      const dsSet = node.rrsets.get(TYPE_DS);
+      if (dsSet) ds = { owner: cut, rrset: dsSet };
+      else nsec.push(...nodataProof(denial, cut.keys[0] ?? ''));
+    }
+  }
+  const unique = nsec.filter((r, i) => nsec.findIndex((o) => o.ownerKey === r.ownerKey) === i);
+  return { nsec: unique, ds };
+}
+
+function isDelegationNs(zone: ZoneSnapshot, rs: RRset, ownerKey: string): boolean {
+  return rs.type === TYPE_NS && ownerKey !== zone.apexKey && zone.nodes.get(ownerKey)?.delegation === true;
+}
+
+/** Adds RRSIGs and denial proofs to a resolved plan (see the file comment). */
+export function signPlan(
+  plan: AnswerPlan,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  qnameKey: string,
+  qtype = 0,
+): void {
+  const auth = plan.sections[1];
+  if (qtype === TYPE_NSEC && plan.kind === 'nodata' && signing.exists(qnameKey)) {
+    // The NSEC at an existing name is data (RFC 4470 §2): answer it rather than deny it.
+    const at = nodataProof(signing.denial, qnameKey)[0]!;
+    auth.count = 0;
+    append(plan.sections[0], null, flatRRset(TYPE_NSEC, signing.signer.nsecTtl, [nsecRdata(at)]), true);
+    plan.kind = 'found';
+    plan.chainEnd = 'found';
+    signSection(plan.sections[0], 0, zone, signing, qnameKey, false);
+    return;
+  }
+  const { nsec, ds } = proofs(plan, zone, signing, qnameKey);
+  if (ds) append(auth, ds.owner, ds.rrset, true);
+  for (const r of nsec) {
+    append(auth, nameOfKey(r.ownerKey), flatRRset(TYPE_NSEC, signing.signer.nsecTtl, [nsecRdata(r)]), true);
+  }
+  const answer = plan.sections[0];
+  const hasDname = answer.sets.slice(0, answer.count).some((rs) => rs.type === TYPE_DNAME);
+  for (let s = 0; s < 3; s++)
+    signSection(plan.sections[s as 0 | 1 | 2], s, zone, signing, qnameKey, hasDname);
+}
+
+function signSection(
+  sec: PlanSection,
+  section: number,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  qnameKey: string,
+  hasDname: boolean,
+): void {
+  const n = sec.count;
+  const owners = sec.owners.slice(0, n);
+  const sets = sec.sets.slice(0, n);
+  const mandatory = sec.mandatory.slice(0, n);
+  sec.count = 0;
+  for (let i = 0; i < n; i++) {
+    const rs = sets[i]!;
+    const owner = owners[i]!;
+    append(sec, owner, rs, mandatory[i]!);
+    const ownerKey = owner?.keys[0] ?? qnameKey;
+    const source = signing.ownerOf(rs);
+    if (rs.type === TYPE_RRSIG) continue;
+    if (isDelegationNs(zone, rs, ownerKey)) continue;
+    if (source === undefined && rs.type === TYPE_CNAME && hasDname) continue;
+    if (section === 2 && (mandatory[i] || !signing.exists(source ?? ownerKey))) continue;
+    const signer = signing.signer;
+    const rdata =
+      source !== undefined
+        ? signer.signObject(rs, source, rs.type, rs.ttl, rs.rdatas)
+        : signer.sign(ownerKey, rs.type, rs.ttl, rs.rdatas);
+    append(sec, owner, rrsigRRset(rdata, rs.ttl), section !== 2);
+  }
+}

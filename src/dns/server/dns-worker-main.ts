@@ -1,0 +1,70 @@
+/**
+ * Entry of one DNS cluster worker (forked by dns-workers.ts; not for direct use). Reads its
+ * DnsWorkerSpec from the environment, loads zones through the spec's zone module, starts the
+ * server, reports `ready` (or `failed`) to the primary, and on `stop` closes the sockets, then the
+ * zones, then exits 0. If the primary goes away, cluster exits this worker.
+ */
+import cluster from 'node:cluster';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startDnsServer } from './dns-server.ts';
+import type { DnsServer } from './dns-server.ts';
+import { WORKER_SPEC_ENV } from './dns-workers.ts';
+import type { DnsWorkerMessage, DnsWorkerSpec, DnsWorkerZones } from './dns-workers.ts';
+import { createMessageHandler } from './handle-message.ts';
+
+function send(m: DnsWorkerMessage): void {
+  process.send?.(m);
+}
+
+async function main(): Promise<void> {
+  if (!cluster.isWorker) throw new Error('dns-worker-main runs only as a cluster worker');
+  const spec = JSON.parse(process.env[WORKER_SPEC_ENV] ?? 'null') as DnsWorkerSpec | null;
+  if (spec === null) throw new Error(`${WORKER_SPEC_ENV} is not set`);
+  // A URL (file:, data:) as is; anything else is a path, relative to the working directory.
+  const url = /^[a-z][a-z0-9+.-]+:/i.test(spec.zoneModule)
+    ? spec.zoneModule
+    : pathToFileURL(resolve(spec.zoneModule)).href;
+  const mod = (await import(url)) as { loadZones?: (o: unknown) => DnsWorkerZones | Promise<DnsWorkerZones> };
+  if (typeof mod.loadZones !== 'function') throw new Error(`${spec.zoneModule} does not export loadZones`);
+  const zones = await mod.loadZones(spec.zoneOptions);
+  const server: DnsServer = await startDnsServer({
+    host: spec.host,
+    port: spec.port,
+    handler: createMessageHandler(zones.store),
+    rrl: spec.rrl,
+    stats: zones.stats,
+    limits: spec.limits,
+    nativeUdp: spec.nativeUdp,
+  });
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    try {
+      await zones.close?.();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('message', (m: unknown) => {
+    const msg = m as DnsWorkerMessage;
+    if (typeof msg !== 'object' || msg === null) return;
+    if (msg.dnsWorker === 'stop') void stop();
+    else if (msg.dnsWorker === 'user') zones.onMessage?.(msg.message);
+  });
+  // The primary stops us by message. SIGTERM to one worker stops it (the primary replaces it);
+  // SIGINT (Ctrl-C reaches the whole process group) is left to the primary to act on.
+  process.once('SIGTERM', () => void stop());
+  process.on('SIGINT', () => undefined);
+  send({ dnsWorker: 'ready', port: server.udpPort });
+}
+
+main().catch((err: unknown) => {
+  send({ dnsWorker: 'failed', error: err instanceof Error ? err.message : String(err) });
+  process.exitCode = 1;
+  // Let the IPC message flush before exiting.
+  setTimeout(() => process.exit(1), 100).unref();
+  cluster.worker?.disconnect();
+});

@@ -1,0 +1,229 @@
+/**
+ * Multi-core DNS: a supervisor that runs the DNS server in N `node:cluster` workers sharing one
+ * host:port. Call it in the primary process only:
+ *
+ *   const dns = await startDnsWorkers({
+ *     host: '::', port: 53,
+ *     zoneModule: new URL('./my-zones.ts', import.meta.url).href, // or an absolute path
+ *     zoneOptions: { databaseUrl },                               // JSON, handed to loadZones
+ *     workers: 2,                                                  // default: availableParallelism()
+ *     rrl: { rate: 20 },                                           // plain data only (no `now`)
+ *   });
+ *   dns.broadcast({ reload: 42 });   // → every worker's zones.onMessage (e.g. "zone 42 changed")
+ *   await dns.close();               // stops every worker (closes sockets, zones.close()), no restart
+ *
+ * Zones: each worker builds its own ZoneStore. `zoneModule` must export
+ * `loadZones(options): DnsWorkerZones | Promise<DnsWorkerZones>` (see below); the module keeps its
+ * store current itself (bus subscription, polling) and may hand back a QueryStats to count in.
+ *
+ * Contract:
+ * - `startDnsWorkers` resolves once every worker listens on UDP and TCP; it rejects (and stops the
+ *   workers already started) if any worker fails to start (zone module error, EADDRINUSE, ...).
+ * - Port 0 gives all workers the same free port (cluster shares handles by address:port).
+ * - A worker that dies after start is replaced; restarts back off exponentially (up to
+ *   MAX_RESTART_DELAY_MS) while workers keep dying young, so a crash loop does not spin a core.
+ * - UDP: Node 20's dgram has no `reusePort`; cluster workers share one UDP socket handle (the
+ *   kernel hands each datagram to whichever worker reads first; the primary does not relay UDP).
+ *   With `nativeUdp` (and the addon built) each worker has its own SO_REUSEPORT socket instead.
+ *   TCP connections are accepted by the primary and passed round-robin (cluster's default).
+ * - Workers get the primary's execArgv unless `execArgv` is given (they must load .ts files).
+ * - `setupPrimary` is cluster-global: don't fork other cluster workers from the same primary.
+ */
+import cluster from 'node:cluster';
+import type { Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { ServerLimits } from './listener-options.ts';
+import type { QueryStats } from './query-stats.ts';
+import type { RrlOptions } from './response-rate-limit.ts';
+import type { ZoneStore } from '../zone/zone-store.ts';
+
+/** What a worker's `zoneModule.loadZones(options)` returns. */
+export interface DnsWorkerZones {
+  store: ZoneStore;
+  stats?: QueryStats;
+  /** Receives what the primary `broadcast`s. */
+  onMessage?(message: unknown): void;
+  /** Called on shutdown, after the sockets are closed (unsubscribe, flush stats). */
+  close?(): void | Promise<void>;
+}
+
+export interface DnsWorkersOptions {
+  host: string;
+  port: number;
+  /** file: URL, or path (relative to the cwd), of the module exporting `loadZones`. */
+  zoneModule: string;
+  /** JSON-serialisable; passed to `loadZones` as is. */
+  zoneOptions?: unknown;
+  /** Default `availableParallelism()`. */
+  workers?: number;
+  /** RRL options (plain data), or null/absent for none. Each worker limits on its own. */
+  rrl?: Omit<RrlOptions, 'now'> | null;
+  limits?: Partial<ServerLimits>;
+  /** See DnsServerOptions.nativeUdp: per-worker SO_REUSEPORT sockets with batched syscalls. */
+  nativeUdp?: boolean;
+  /** Node flags for the workers; default the primary's (must load .ts, e.g. `--import tsx`). */
+  execArgv?: string[];
+}
+
+export interface DnsWorkers {
+  readonly port: number;
+  /** Workers currently alive (tests, metrics). */
+  workerCount(): number;
+  /** Replacements forked since start (tests, metrics). */
+  restartCount(): number;
+  broadcast(message: unknown): void;
+  close(): Promise<void>;
+}
+
+/** Serialised into the worker's environment under WORKER_SPEC_ENV. */
+export interface DnsWorkerSpec {
+  host: string;
+  port: number;
+  zoneModule: string;
+  zoneOptions: unknown;
+  rrl: Omit<RrlOptions, 'now'> | null;
+  limits: Partial<ServerLimits>;
+  nativeUdp: boolean;
+}
+
+/** IPC messages between primary and worker (plain objects tagged with `dnsWorker`). */
+export type DnsWorkerMessage =
+  | { dnsWorker: 'ready'; port: number }
+  | { dnsWorker: 'failed'; error: string }
+  | { dnsWorker: 'stop' }
+  | { dnsWorker: 'user'; message: unknown };
+
+export const WORKER_SPEC_ENV = 'DNS_WORKER_SPEC';
+/** A worker that lived shorter than this counts as dying young (restart backs off). */
+export const YOUNG_DEATH_MS = 5_000;
+export const MIN_RESTART_DELAY_MS = 100;
+export const MAX_RESTART_DELAY_MS = 10_000;
+/** After `close()`, a worker that has not exited by then is killed. */
+export const STOP_GRACE_MS = 5_000;
+
+const WORKER_ENTRY = fileURLToPath(new URL('./dns-worker-main.ts', import.meta.url));
+
+function isWorkerMessage(m: unknown): m is DnsWorkerMessage {
+  return typeof m === 'object' && m !== null && typeof (m as { dnsWorker?: unknown }).dnsWorker === 'string';
+}
+
+export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorkers> {
+  if (!cluster.isPrimary) throw new Error('startDnsWorkers must run in the primary process');
+  const count = Math.max(1, Math.floor(opts.workers ?? availableParallelism()));
+  const spec: DnsWorkerSpec = {
+    host: opts.host,
+    port: opts.port,
+    zoneModule: opts.zoneModule,
+    zoneOptions: opts.zoneOptions ?? null,
+    rrl: opts.rrl ?? null,
+    limits: opts.limits ?? {},
+    nativeUdp: opts.nativeUdp ?? false,
+  };
+  cluster.setupPrimary({
+    exec: WORKER_ENTRY,
+    args: [],
+    execArgv: opts.execArgv ?? process.execArgv,
+    silent: false,
+  });
+
+  const alive = new Set<Worker>();
+  let stopping = false;
+  let restarts = 0;
+  let restartDelay = MIN_RESTART_DELAY_MS;
+  let boundPort = opts.port;
+  const timers = new Set<NodeJS.Timeout>();
+  /** Workers that reported ready (they listen for 'stop'; a starting one may not yet). */
+  const listening = new WeakSet<Worker>();
+
+  /** Forks one worker; resolves with its port once it listens, rejects if it fails first. */
+  function fork(): Promise<number> {
+    // Every worker asks for the same port as given: cluster shares handles keyed by the asked
+    // port, so port 0 too yields one shared port (asking for the bound port would not share).
+    const env = { [WORKER_SPEC_ENV]: JSON.stringify(spec) };
+    const w = cluster.fork(env);
+    const born = Date.now();
+    alive.add(w);
+    // IPC errors (EPIPE to a dying worker) are followed by 'exit', which is what we act on.
+    w.on('error', () => undefined);
+    return new Promise((resolve, reject) => {
+      let started = false;
+      w.on('message', (m: unknown) => {
+        if (!isWorkerMessage(m)) return;
+        if (m.dnsWorker === 'ready') {
+          started = true;
+          listening.add(w);
+          resolve(m.port);
+        } else if (m.dnsWorker === 'failed') {
+          reject(new Error(`dns worker failed to start: ${m.error}`));
+        }
+      });
+      w.on('exit', (code, signal) => {
+        alive.delete(w);
+        if (!started) {
+          reject(new Error(`dns worker exited during start (code ${code}, signal ${signal})`));
+          return;
+        }
+        if (stopping) return;
+        restartDelay =
+          Date.now() - born < YOUNG_DEATH_MS
+            ? Math.min(restartDelay * 2, MAX_RESTART_DELAY_MS)
+            : MIN_RESTART_DELAY_MS;
+        const t = setTimeout(() => {
+          timers.delete(t);
+          if (stopping) return;
+          restarts++;
+          // A replacement that fails to start dies and is replaced in turn (with backoff).
+          fork().catch(() => undefined);
+        }, restartDelay);
+        timers.add(t);
+      });
+    });
+  }
+
+  function stopAll(): Promise<void> {
+    stopping = true;
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    const exits = [...alive].map(
+      (w) =>
+        new Promise<void>((done) => {
+          if (w.isDead()) return done();
+          const kill = setTimeout(() => w.process.kill('SIGKILL'), STOP_GRACE_MS);
+          w.once('exit', () => {
+            clearTimeout(kill);
+            done();
+          });
+          // A worker still starting has no 'stop' listener yet; SIGTERM's default ends it.
+          if (!listening.has(w) || !w.isConnected()) w.process.kill('SIGTERM');
+          else w.send({ dnsWorker: 'stop' } satisfies DnsWorkerMessage);
+        }),
+    );
+    return Promise.all(exits).then(() => undefined);
+  }
+
+  try {
+    // The first worker alone: a start error (zone module, EADDRINUSE) then costs one fork.
+    boundPort = await fork();
+    await Promise.all(Array.from({ length: count - 1 }, () => fork()));
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    port: boundPort,
+    workerCount: () => alive.size,
+    restartCount: () => restarts,
+    broadcast(message) {
+      for (const w of alive) {
+        if (w.isConnected()) w.send({ dnsWorker: 'user', message } satisfies DnsWorkerMessage);
+      }
+    },
+    close() {
+      closing ??= stopAll();
+      return closing;
+    },
+  };
+}

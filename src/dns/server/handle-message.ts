@@ -1,0 +1,259 @@
+import type { AnswerContext } from '../answer/answer-stages.ts';
+import { runAnswerPipeline } from '../answer/answer-stages.ts';
+import { createPlan, resetPlan } from '../answer/answer-plan.ts';
+import { createResolverScratch } from '../answer/name-resolver.ts';
+import type { ClientSubnet } from '../message/client-subnet.ts';
+import { clientSubnetEchoSize, writeClientSubnetEcho } from '../message/client-subnet.ts';
+import {
+  EDE_NOT_AUTHORITATIVE,
+  EDNS_OPTION_CLIENT_SUBNET,
+  EDNS_OPTION_EDE,
+  EDNS_PAYLOAD_OURS,
+  HEADER_SIZE,
+  OPCODE_NOTIFY,
+  OPCODE_QUERY,
+  OPCODE_UPDATE,
+  RCODE_BADVERS,
+  RCODE_FORMERR,
+  RCODE_NOTIMP,
+  RCODE_NOERROR,
+  RCODE_SERVFAIL,
+  TCP_MAX,
+  UDP_PLAIN_MAX,
+} from '../message/message-constants.ts';
+import type { ParsedQuery } from '../message/query-parser.ts';
+import { createParsedQuery, parseQuery } from '../message/query-parser.ts';
+import type { OptSpec } from '../message/response-writer.ts';
+import { OPT_FIXED_SIZE, ResponseWriter } from '../message/response-writer.ts';
+import type { ZoneStore } from '../zone/zone-store.ts';
+
+export interface ClientInfo {
+  transport: 'udp' | 'tcp';
+  address: string;
+  port: number;
+  family: 4 | 6;
+}
+
+/** Filled by handleMessage for the caller (stats, RRL); one object reused by each socket. */
+export interface MessageOutcome {
+  rcode: number; // final RCODE incl. extended (BADVERS=16)
+  qtype: number; // -1 when no question could be read
+  zoneId: number; // -1 when no served zone
+  zoneApex: string; // stored form of the zone apex ('' when none) — RRL keys on it
+  kind: 'positive' | 'nodata' | 'nxdomain' | 'referral' | 'wildcard' | 'error' | 'refused' | 'dropped';
+  truncated: boolean;
+}
+
+export function createOutcome(): MessageOutcome {
+  return { rcode: 0, qtype: -1, zoneId: -1, zoneApex: '', kind: 'dropped', truncated: false };
+}
+
+/** Opcodes whose header-only (QDCOUNT 0) message is FORMERR rather than NOTIMP (Knot 3.2). */
+const FORMERR_OPCODES: ReadonlySet<number> = new Set([OPCODE_QUERY, OPCODE_NOTIFY, OPCODE_UPDATE]);
+
+/** Extended DNS Error option (RFC 8914 §2) with no EXTRA-TEXT. */
+const EDE_OPTION_SIZE = 6;
+
+/**
+ * Per-handler state reused for every message: the parsed query (its `ecs` is the Client Subnet
+ * option for steering), the plan, the output buffer. One per socket / call site.
+ */
+export interface MessageContext extends AnswerContext {
+  readonly writer: ResponseWriter;
+  /** SCOPE PREFIX-LENGTH echoed in ECS (RFC 7871 §7.2.1): 0 unless steering used the address. */
+  ecsScope: number;
+  /** The OPT RR of the response being built (reused; its option writer is created once). */
+  readonly opt: OptSpec;
+  /** Add Extended DNS Error 20 to the current response. */
+  withEde: boolean;
+}
+
+export function createMessageContext(): MessageContext {
+  const query = createParsedQuery();
+  const ctx: MessageContext = {
+    query,
+    transport: 'udp',
+    plan: createPlan(),
+    scratch: createResolverScratch(),
+    qname: { keys: query.keys, owner: null, wire: query.qnameLower, wireLength: 0 },
+    writer: new ResponseWriter(),
+    ecsScope: 0,
+    opt: { doBit: false, writeOptions: null },
+    withEde: false,
+  };
+  ctx.opt.writeOptions = (buf, pos) => writeOptions(ctx, buf, pos);
+  return ctx;
+}
+
+/** Largest response the client accepts (RFC 1035 §4.2.1, RFC 6891 §6.2.5, RFC 1035 §4.2.2). */
+function responseLimit(q: ParsedQuery, transport: 'udp' | 'tcp'): number {
+  if (transport === 'tcp') return TCP_MAX;
+  return q.edns ? Math.min(q.udpSize, EDNS_PAYLOAD_OURS) : UDP_PLAIN_MAX;
+}
+
+function kindOf(ctx: MessageContext): MessageOutcome['kind'] {
+  const p = ctx.plan;
+  switch (p.kind) {
+    case 'refused':
+      return 'refused';
+    case 'error':
+    case 'truncated':
+      return 'error';
+    case 'delegation':
+      return 'referral';
+    case 'nxdomain':
+      return 'nxdomain';
+    case 'nodata':
+      return p.wildcard ? 'wildcard' : 'nodata';
+    case 'found':
+      return p.wildcard ? 'wildcard' : 'positive';
+    case 'cname-follow':
+      if (p.wildcard) return 'wildcard';
+      return p.chainEnd === 'nxdomain' ? 'nxdomain' : p.chainEnd === 'nodata' ? 'nodata' : 'positive';
+  }
+}
+
+/** EDNS options of an answer (RFC 6891 §6.1.2): the ECS echo when asked, EDE when set. */
+function writeOptions(ctx: MessageContext, buf: Buffer, pos: number): number {
+  const ecs: ClientSubnet = ctx.query.ecs;
+  let p = pos;
+  if (ecs.present) p = writeClientSubnetEcho(buf, p, ecs, ctx.ecsScope, EDNS_OPTION_CLIENT_SUBNET);
+  if (ctx.withEde) {
+    buf[p] = EDNS_OPTION_EDE >> 8;
+    buf[p + 1] = EDNS_OPTION_EDE & 0xff;
+    buf[p + 2] = 0;
+    buf[p + 3] = 2;
+    buf[p + 4] = EDE_NOT_AUTHORITATIVE >> 8;
+    buf[p + 5] = EDE_NOT_AUTHORITATIVE & 0xff;
+    p += EDE_OPTION_SIZE;
+  }
+  return p;
+}
+
+/**
+ * A header-and-question response (FORMERR, BADVERS, SERVFAIL...), OPT only when `withOpt`, the
+ * Client Subnet echo (scope 0) only when `withEcs` (BADVERS, as Knot).
+ */
+function shortResponse(
+  ctx: MessageContext,
+  query: Uint8Array,
+  rcode: number,
+  withOpt: boolean,
+  withEcs = false,
+): Buffer {
+  const q = ctx.query;
+  const opt = withOpt && q.edns;
+  ctx.writer.begin(query, q, TCP_MAX, 0);
+  ctx.withEde = false;
+  ctx.ecsScope = 0;
+  ctx.opt.doBit = q.ednsDo;
+  return ctx.writer.finish(q, rcode, false, opt ? ctx.opt : null, withEcs && q.ecs.present);
+}
+
+function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: MessageOutcome): Buffer {
+  const q = ctx.query;
+  const plan = ctx.plan;
+  resetPlan(plan);
+  ctx.ecsScope = 0;
+  ctx.qname.wireLength = q.qnameEnd - HEADER_SIZE;
+  runAnswerPipeline(ctx, store);
+  if (plan.zone) {
+    out.zoneId = plan.zone.id;
+    out.zoneApex = plan.zone.domain;
+  }
+  const withEde = plan.edeNotAuthoritative && q.edns;
+  ctx.withEde = withEde;
+  const reserve = q.edns
+    ? OPT_FIXED_SIZE + (q.ecs.present ? clientSubnetEchoSize(q.ecs) : 0) + (withEde ? EDE_OPTION_SIZE : 0)
+    : 0;
+  const w = ctx.writer;
+  w.begin(query, q, responseLimit(q, ctx.transport), reserve);
+  for (let s = 0 as 0 | 1 | 2; s < 3; s++) {
+    const sec = plan.sections[s];
+    for (let i = 0; i < sec.count; i++) {
+      // Answer/authority that does not fit, or referral glue (Knot 3.2), truncates and ends the message.
+      if (!w.addRRset(s, sec.owners[i]!, sec.sets[i]!) && (w.truncated || sec.mandatory[i])) {
+        w.truncated = true;
+        break;
+      }
+    }
+    if (w.truncated) break;
+  }
+  out.truncated = w.truncated;
+  out.rcode = plan.rcode;
+  out.kind = kindOf(ctx);
+  ctx.opt.doBit = q.ednsDo;
+  return w.finish(q, plan.rcode, plan.aa, q.edns ? ctx.opt : null, q.ecs.present || withEde);
+}
+
+function handle(
+  ctx: MessageContext,
+  store: ZoneStore,
+  query: Uint8Array,
+  client: ClientInfo,
+  out: MessageOutcome,
+): Buffer | null {
+  out.rcode = RCODE_NOERROR;
+  out.qtype = -1;
+  out.zoneId = -1;
+  out.zoneApex = '';
+  out.kind = 'dropped';
+  out.truncated = false;
+  ctx.transport = client.transport;
+  const q = ctx.query;
+  const status = parseQuery(query, q);
+  if (q.hasQuestion) out.qtype = q.qtype;
+  if (status === 'drop') return null;
+  if (status !== 'ok') {
+    // Header-only QUERY/NOTIFY/UPDATE → FORMERR; any other opcode is refused first → NOTIMP (Knot 3.2).
+    const rcode =
+      status === 'formerr-edns' && !q.hasQuestion && !FORMERR_OPCODES.has(q.opcode)
+        ? RCODE_NOTIMP
+        : RCODE_FORMERR;
+    out.rcode = rcode;
+    out.kind = 'error';
+    return shortResponse(ctx, query, rcode, status === 'formerr-edns');
+  }
+  // RFC 6891 §6.1.3: an EDNS version we do not implement → BADVERS, with our OPT (version 0).
+  if (q.edns && q.ednsVersion > 0) {
+    out.rcode = RCODE_BADVERS;
+    out.kind = 'error';
+    return shortResponse(ctx, query, RCODE_BADVERS, true, true);
+  }
+  return answer(ctx, store, query, out);
+}
+
+/**
+ * Builds the per-socket message handler: bytes in, response bytes out (null = send nothing).
+ * Never throws: an internal failure answers SERVFAIL (or nothing when the header is unreadable).
+ */
+export function createMessageHandler(
+  store: ZoneStore,
+): (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null {
+  return createMessageHandlerWithContext(store).handle;
+}
+
+/** As createMessageHandler, also exposing the reused context (parsed ECS etc.) for steering and tests. */
+export function createMessageHandlerWithContext(store: ZoneStore): {
+  handle: (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
+  context: MessageContext;
+} {
+  const ctx = createMessageContext();
+  const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
+    try {
+      return handle(ctx, store, query, client, out);
+    } catch {
+      out.rcode = RCODE_SERVFAIL;
+      out.kind = 'error';
+      out.truncated = false;
+      if (query.length < HEADER_SIZE) return null;
+      try {
+        ctx.query.hasQuestion = ctx.query.hasQuestion && ctx.query.questionEnd <= query.length;
+        return shortResponse(ctx, query, RCODE_SERVFAIL, false);
+      } catch {
+        return null;
+      }
+    }
+  };
+  return { handle: handleOne, context: ctx };
+}

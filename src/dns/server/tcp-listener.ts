@@ -1,0 +1,114 @@
+/**
+ * TCP side of the server (RFC 7766). Contract:
+ * - 2-byte length framing; pipelined queries are answered in arrival order as each completes.
+ * - A length below a DNS header closes the connection; 65535 is the most the prefix can say.
+ * - Idle connections are closed after `tcpIdleTimeoutMs` (RFC 7766 §6.2.3).
+ * - New connections over the total or per-client-address cap are closed at once.
+ * - If the client does not read, we stop reading (backpressure) until the socket drains.
+ * - A throwing handler costs that one message, never the connection or the server.
+ */
+import net from 'node:net';
+import { createOutcome } from './handle-message.ts';
+import type { ClientInfo } from './handle-message.ts';
+import { MAX_TCP_MESSAGE_SIZE, setClientAddress } from './listener-options.ts';
+import type { ListenerContext } from './listener-options.ts';
+import { createTcpFrameReader } from './tcp-frame-reader.ts';
+
+export interface TcpListener {
+  readonly port: number;
+  /** Open connections right now (for tests and metrics). */
+  connectionCount(): number;
+  close(): Promise<void>;
+}
+
+export function bindTcp(host: string, port: number, ctx: ListenerContext): Promise<TcpListener> {
+  const { handler, stats, limits } = ctx;
+  const out = createOutcome();
+  const open = new Set<net.Socket>();
+  const perClient = new Map<string, number>();
+
+  function onConnection(sock: net.Socket): void {
+    sock.on('error', () => undefined);
+    const remote = sock.remoteAddress;
+    if (remote === undefined) {
+      sock.destroy();
+      return;
+    }
+    const client: ClientInfo = { transport: 'tcp', address: '', port: sock.remotePort ?? 0, family: 4 };
+    setClientAddress(client, remote, sock.remoteFamily === 'IPv6');
+    const key = client.address;
+    const held = perClient.get(key) ?? 0;
+    if (open.size >= limits.maxTcpConnections || held >= limits.maxTcpConnectionsPerClient) {
+      sock.destroy();
+      return;
+    }
+    open.add(sock);
+    perClient.set(key, held + 1);
+    sock.once('close', () => {
+      open.delete(sock);
+      const n = (perClient.get(key) ?? 1) - 1;
+      if (n <= 0) perClient.delete(key);
+      else perClient.set(key, n);
+    });
+    sock.setNoDelay(true);
+    sock.setTimeout(limits.tcpIdleTimeoutMs);
+    sock.on('timeout', () => sock.destroy());
+
+    let waitingDrain = false;
+    const resume = (): void => {
+      waitingDrain = false;
+      sock.resume();
+    };
+    const reader = createTcpFrameReader((message) => {
+      if (sock.destroyed) return false;
+      let res: Buffer | null;
+      try {
+        res = handler(message, client, out);
+        if (stats !== null) stats.record(out.zoneId, out.qtype, out.rcode);
+      } catch {
+        return true;
+      }
+      if (res === null || res.length > MAX_TCP_MESSAGE_SIZE) return true;
+      const frame = Buffer.allocUnsafe(res.length + 2);
+      frame.writeUInt16BE(res.length, 0);
+      res.copy(frame, 2);
+      if (!sock.write(frame) && !waitingDrain) {
+        waitingDrain = true;
+        sock.pause();
+        sock.once('drain', resume);
+      }
+      return true;
+    });
+    sock.on('data', (chunk: Buffer) => {
+      if (!reader.push(chunk)) sock.destroy();
+    });
+  }
+
+  const server = net.createServer({ noDelay: true }, onConnection);
+  server.on('error', () => undefined);
+
+  return new Promise((resolve, reject) => {
+    const onListenError = (err: Error): void => {
+      server.close();
+      reject(err);
+    };
+    server.once('error', onListenError);
+    // ipv6Only false: `::` also accepts IPv4 (dual stack); `0.0.0.0` is IPv4 only.
+    server.listen({ host, port, ipv6Only: false, exclusive: false }, () => {
+      server.off('error', onListenError);
+      const addr = server.address();
+      let closing: Promise<void> | null = null;
+      resolve({
+        port: typeof addr === 'object' && addr !== null ? addr.port : port,
+        connectionCount: () => open.size,
+        close: () => {
+          closing ??= new Promise<void>((done) => {
+            server.close(() => done());
+            for (const s of open) s.destroy();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,23 @@
+import type { HealthView, MemberHealth } from './steering-config.ts';
+
+/**
+ * Mutable member health as this node knows it; the product updates it from the bus. Members never
+ * reported are `unknown` (which steering treats as healthy).
+ */
+export class MemberHealthTable implements HealthView {
+  readonly #status = new Map<number, MemberHealth>();
+
+  statusOf(memberId: number): MemberHealth {
+    return this.#status.get(memberId) ?? 'unknown';
+  }
+
+  set(memberId: number, status: MemberHealth): void {
+    if (status === 'unknown') this.#status.delete(memberId);
+    else this.#status.set(memberId, status);
+  }
+
+  /** Forget every member (e.g. on a full resync). */
+  clear(): void {
+    this.#status.clear();
+  }
+}

@@ -1,0 +1,103 @@
+import type { IpLocator } from '../../geo/ip-locator.ts';
+import type { AnswerPlan } from '../answer/answer-plan.ts';
+import { planAdd } from '../answer/answer-plan.ts';
+import type { ClientSubnet } from '../message/client-subnet.ts';
+import { ECS_FAMILY_IPV4 } from '../message/client-subnet.ts';
+import { RCODE_SERVFAIL } from '../message/message-constants.ts';
+import { bytesToIpv6 } from '../wire/ip-address-text.ts';
+import { resolveClientContext } from './client-location.ts';
+import type { ClientContext } from './client-location.ts';
+import type { HealthView } from './steering-config.ts';
+import type { CompiledLoadBalancer } from './steering-compiler.ts';
+import { poolRRsetKey } from './steering-compiler.ts';
+import type { SteeringDecision } from './steering-decision.ts';
+import { steer } from './steering-engine.ts';
+
+/**
+ * The DNS side of steering: query → client context → steer() → plan. The decision comes from the
+ * same steer() the preview API calls; this file only turns it into pre-encoded RRsets.
+ */
+
+/** What a DNS node steers with; one per handler. */
+export interface SteeringRuntime {
+  readonly health: HealthView;
+  /** This node's location code (config POP). */
+  readonly pop: string;
+  readonly locator: IpLocator | null;
+  readonly random: () => number;
+}
+
+/** No health reports: every member `unknown`, i.e. healthy. */
+export const ALL_UNKNOWN_HEALTH: HealthView = { statusOf: () => 'unknown' };
+
+const ecsBytes = new Uint8Array(16);
+
+/** Text of the ECS address (bits beyond the source prefix are already zero). */
+export function clientSubnetAddressText(ecs: ClientSubnet): string {
+  ecsBytes.fill(0);
+  ecsBytes.set(ecs.address.subarray(0, ecs.addressLength));
+  if (ecs.family === ECS_FAMILY_IPV4) return `${ecsBytes[0]}.${ecsBytes[1]}.${ecsBytes[2]}.${ecsBytes[3]}`;
+  return bytesToIpv6(ecsBytes);
+}
+
+/** The client context of a DNS query, exactly as preview builds it from the same inputs. */
+export function dnsClientContext(
+  compiled: CompiledLoadBalancer,
+  runtime: SteeringRuntime,
+  ecs: ClientSubnet,
+  clientAddress: string | null,
+): ClientContext {
+  return resolveClientContext({
+    strategy: compiled.lb.locationStrategy,
+    pop: runtime.pop,
+    clientIp: clientAddress,
+    ecs: ecs.present ? { address: clientSubnetAddressText(ecs), sourcePrefix: ecs.sourcePrefix } : null,
+    locator: runtime.locator,
+  });
+}
+
+export function steerDnsQuery(
+  compiled: CompiledLoadBalancer,
+  family: 4 | 6,
+  runtime: SteeringRuntime,
+  ecs: ClientSubnet,
+  clientAddress: string | null,
+): SteeringDecision {
+  const ctx = dnsClientContext(compiled, runtime, ecs, clientAddress);
+  return steer(compiled.lb, compiled.poolsById, ctx, family, runtime.health, runtime.random);
+}
+
+/**
+ * Fills `plan` (already reset, zone set) from a decision: the member's RRset (serve_last: the pool's
+ * enabled members), NODATA with the capped SOA for no_members, SERVFAIL for all_unhealthy.
+ */
+export function planSteeredAnswer(
+  plan: AnswerPlan,
+  compiled: CompiledLoadBalancer,
+  decision: SteeringDecision,
+  family: 4 | 6,
+): void {
+  plan.rcode = 0;
+  plan.aa = true;
+  if (decision.servfail) {
+    plan.kind = 'error';
+    plan.rcode = RCODE_SERVFAIL;
+    plan.aa = false;
+    return;
+  }
+  const rrset =
+    decision.reason === 'all_unhealthy_serve_last' && decision.pool !== null
+      ? compiled.poolRRsets.get(poolRRsetKey(decision.pool.id, family))
+      : decision.members.length === 1
+        ? compiled.memberRRsets.get(decision.members[0]!.id)
+        : undefined;
+  if (rrset !== undefined) {
+    plan.kind = 'found';
+    planAdd(plan, 0, null, rrset);
+    return;
+  }
+  // Disabled or address-less members of the family only: NODATA (RFC 2308 §2.2), SOA from the zone.
+  plan.kind = 'nodata';
+  if (compiled.negativeSoa !== null && plan.zone !== null)
+    planAdd(plan, 1, plan.zone.apex, compiled.negativeSoa);
+}

@@ -1,0 +1,138 @@
+import { CLASS_IN, TYPE_A, TYPE_AAAA } from '../message/message-constants.ts';
+import { ipv4ToBytes, ipv6ToBytes } from '../wire/ip-address-text.ts';
+import type { WireName } from '../zone/wire-name.ts';
+import { wireNameFromText } from '../zone/wire-name.ts';
+import type { RecordBody, RRset } from '../zone/zone-snapshot.ts';
+import type { SteeringLoadBalancer, SteeringMember, SteeringPool, ZoneSteering } from './steering-config.ts';
+
+/**
+ * A zone's steering configuration compiled for the DNS path at snapshot build time: every answer a
+ * steered query can produce is an RRset encoded here, so answering copies bytes.
+ */
+export interface CompiledLoadBalancer {
+  readonly lb: SteeringLoadBalancer;
+  readonly owner: WireName;
+  readonly poolsById: ReadonlyMap<number, SteeringPool>;
+  /** One-record A or AAAA RRset per member (TTL = the load balancer's ttl), by member id. */
+  readonly memberRRsets: ReadonlyMap<number, RRset>;
+  /** serve_last answers: every enabled member of one family of a pool; key poolId * 2 + (family === 6). */
+  readonly poolRRsets: ReadonlyMap<number, RRset>;
+  /** The zone's negative SOA with TTL capped at the load balancer's ttl (NODATA for no_members). */
+  readonly negativeSoa: RRset | null;
+}
+
+/** Enabled load balancers by canonical name key (WireName.keys[0]). */
+export type CompiledSteering = ReadonlyMap<string, CompiledLoadBalancer>;
+
+export function poolRRsetKey(poolId: number, family: 4 | 6): number {
+  return poolId * 2 + (family === 6 ? 1 : 0);
+}
+
+function addressRdata(m: SteeringMember): Uint8Array | null {
+  return m.family === 4 ? ipv4ToBytes(m.address) : ipv6ToBytes(m.address);
+}
+
+function addressRRset(type: number, ttl: number, rdatas: Uint8Array[]): RRset {
+  const head = Buffer.alloc(8);
+  head.writeUInt16BE(type, 0);
+  head.writeUInt16BE(CLASS_IN, 2);
+  head.writeUInt32BE(ttl >>> 0, 4);
+  const rrs: RecordBody[] = rdatas.map((rdata) => {
+    const flat = Buffer.alloc(10 + rdata.length);
+    flat.set(head, 0);
+    flat.writeUInt16BE(rdata.length, 8);
+    flat.set(rdata, 10);
+    return { flat, head, segments: null, hint: null };
+  });
+  return { type, ttl, rrs, rdatas, target: null, additional: [] };
+}
+
+/** The negative SOA again with a lower TTL; its compressible RDATA segments are shared. */
+function cappedSoa(soa: RRset | null, ttl: number): RRset | null {
+  if (soa === null || soa.ttl <= ttl) return soa;
+  const rrs = soa.rrs.map((r): RecordBody => {
+    const head = Buffer.from(r.head);
+    head.writeUInt32BE(ttl >>> 0, 4);
+    if (r.flat === null) return { ...r, head };
+    const flat = Buffer.from(r.flat);
+    flat.writeUInt32BE(ttl >>> 0, 4);
+    return { ...r, flat, head };
+  });
+  return { ...soa, ttl, rrs };
+}
+
+/** True when `key` is the apex key or a name below it (keys are suffix-comparable on label bounds). */
+function inZone(owner: WireName, apexLabels: number, apexKey: string): boolean {
+  const depth = owner.keys.length - apexLabels;
+  return depth >= 0 && (owner.keys[depth] ?? '') === apexKey;
+}
+
+/**
+ * Compiles the enabled load balancers of a zone whose hostnames are in the zone; members with an
+ * unparsable address are left out of the answers (the control plane validates them first).
+ */
+export function compileZoneSteering(
+  steering: ZoneSteering | undefined,
+  apex: WireName,
+  negativeSoa: RRset | null,
+): CompiledSteering | null {
+  if (!steering || steering.loadBalancers.length === 0) return null;
+  const apexKey = apex.keys[0] ?? '';
+  const apexLabels = apex.keys.length;
+  const poolsById = new Map(steering.pools.map((p) => [p.id, p]));
+  const out = new Map<string, CompiledLoadBalancer>();
+  for (const lb of steering.loadBalancers) {
+    if (!lb.enabled) continue;
+    let owner: WireName;
+    try {
+      owner = wireNameFromText(lb.hostname);
+    } catch {
+      continue;
+    }
+    if (!inZone(owner, apexLabels, apexKey)) continue;
+    const lbMembers = new Map<number, RRset>();
+    const poolRRsets = new Map<number, RRset>();
+    for (const pool of poolsById.values()) {
+      const byFamily: Record<4 | 6, Uint8Array[]> = { 4: [], 6: [] };
+      for (const m of pool.members) {
+        const rdata = addressRdata(m);
+        if (rdata === null) continue;
+        lbMembers.set(m.id, addressRRset(m.family === 4 ? TYPE_A : TYPE_AAAA, lb.ttl, [rdata]));
+        if (m.enabled) byFamily[m.family].push(rdata);
+      }
+      if (byFamily[4].length > 0)
+        poolRRsets.set(poolRRsetKey(pool.id, 4), addressRRset(TYPE_A, lb.ttl, byFamily[4]));
+      if (byFamily[6].length > 0)
+        poolRRsets.set(poolRRsetKey(pool.id, 6), addressRRset(TYPE_AAAA, lb.ttl, byFamily[6]));
+    }
+    out.set(owner.keys[0] ?? '', {
+      lb,
+      owner,
+      poolsById,
+      memberRRsets: lbMembers,
+      poolRRsets,
+      negativeSoa: cappedSoa(negativeSoa, lb.ttl),
+    });
+  }
+  return out.size === 0 ? null : out;
+}
+
+/**
+ * Owner names of the load balancers compileZoneSteering will serve (enabled, inside the zone): the
+ * snapshot makes them exist, so other types at a hostname without records are NODATA, not NXDOMAIN.
+ */
+export function loadBalancerOwners(steering: ZoneSteering | undefined, apex: WireName): WireName[] {
+  if (!steering) return [];
+  const apexKey = apex.keys[0] ?? '';
+  const out: WireName[] = [];
+  for (const lb of steering.loadBalancers) {
+    if (!lb.enabled) continue;
+    try {
+      const owner = wireNameFromText(lb.hostname);
+      if (inZone(owner, apex.keys.length, apexKey)) out.push(owner);
+    } catch {
+      // An invalid hostname is skipped, as compileZoneSteering does.
+    }
+  }
+  return out;
+}

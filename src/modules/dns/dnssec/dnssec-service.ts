@@ -1,0 +1,241 @@
+/**
+ * Turning DNSSEC on and off for a zone, the GET /zones/{id}/dnssec view, and the key schedule
+ * (dnssec-key-schedule.ts) applied over time. Every change to the keys goes through ZoneChanges,
+ * so the SOA serial moves and the zone is republished with each one. Private keys are encrypted
+ * before they reach the database and are never returned or logged.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../../../kernel/clock.ts';
+import { invalidField } from '../../../kernel/errors/app-error.ts';
+import type { Logger } from '../../../kernel/log/logger.ts';
+import {
+  DNSSEC_ALGORITHM,
+  DNSSEC_ALGORITHM_NAME,
+  type DnssecAlgorithm,
+} from '../../../dns/dnssec/dnssec-config.ts';
+import { generateDnssecKey } from '../../../dns/dnssec/dnssec-key.ts';
+import type { DnsTables, ZoneRow } from '../shared/dns-tables.ts';
+import type { ZoneChanges } from '../zones/zone-change.ts';
+import { dsRecordText } from './dnssec-records.ts';
+import {
+  deleteDnssec,
+  deleteKey,
+  findDnssecZone,
+  insertDnssecZone,
+  insertKey,
+  listDnssecZones,
+  listKeys,
+  setKeyState,
+  setZoneDnssecFlag,
+  updateDnssecZone,
+  type StoredKey,
+} from './dnssec-repository.ts';
+import { nextKeyAction, type ScheduledKey } from './dnssec-key-schedule.ts';
+import type { DnssecTables, KeyRole } from './dnssec-tables.ts';
+import { keyContext, type KeyEncryption } from './key-encryption.ts';
+
+export interface DnssecInfo {
+  enabled: boolean;
+  algorithm: string | null;
+  ksk_key_tag: number | null;
+  zsk_key_tag: number | null;
+  ds_records: string[];
+  zsk_rotated_at: string | null;
+}
+
+/** Accepted by PATCH /zones/{id} as dnssec_algorithm (mnemonic or number). */
+const ALGORITHMS: Readonly<Record<string, DnssecAlgorithm>> = {
+  ECDSAP256SHA256: DNSSEC_ALGORITHM.ECDSAP256SHA256,
+  '13': DNSSEC_ALGORITHM.ECDSAP256SHA256,
+  ED25519: DNSSEC_ALGORITHM.ED25519,
+  '15': DNSSEC_ALGORITHM.ED25519,
+};
+
+export function parseDnssecAlgorithm(input: string | number | undefined): DnssecAlgorithm | undefined {
+  if (input === undefined) return undefined;
+  const algorithm = ALGORITHMS[String(input).toUpperCase()];
+  if (algorithm === undefined) {
+    throw invalidField(
+      ['body', 'dnssec_algorithm'],
+      'DNSSEC algorithm must be ECDSAP256SHA256 (13) or ED25519 (15)',
+      input,
+    );
+  }
+  return algorithm;
+}
+
+const MAX_STEPS_PER_RUN = 8;
+
+export class DnssecService {
+  constructor(
+    private readonly db: Kysely<DnssecTables>,
+    private readonly changes: ZoneChanges,
+    private readonly encryption: KeyEncryption,
+    private readonly clock: Clock,
+    private readonly zskRollDays: number,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Inside a zone change: turns signing on (new KSK and ZSK, or resumes a zone being turned off)
+   * or off (delete CDS/CDNSKEY, signed for the grace period). Returns whether anything changed.
+   */
+  async setEnabled(
+    zoneTrx: Transaction<DnsTables>,
+    zone: ZoneRow,
+    enabled: boolean,
+    requested: DnssecAlgorithm | undefined,
+  ): Promise<boolean> {
+    const trx = withDnssecTables(zoneTrx);
+    const state = await findDnssecZone(trx, zone.id);
+    const now = new Date(this.clock.now());
+    if (!enabled) {
+      if (state === null || state.disabling_since !== null) return false;
+      await updateDnssecZone(trx, zone.id, { disabling_since: now });
+      await setZoneDnssecFlag(trx, zone.id, false);
+      return true;
+    }
+    if (state !== null && state.disabling_since === null) {
+      if (requested !== undefined && requested !== state.algorithm) {
+        throw invalidField(
+          ['body', 'dnssec_algorithm'],
+          'The algorithm cannot change while DNSSEC is enabled; turn DNSSEC off first',
+          requested,
+        );
+      }
+      return false;
+    }
+    if (state !== null && (requested === undefined || requested === state.algorithm)) {
+      await updateDnssecZone(trx, zone.id, { disabling_since: null });
+    } else {
+      if (state !== null) await deleteDnssec(trx, zone.id);
+      const algorithm = requested ?? DNSSEC_ALGORITHM.ECDSAP256SHA256;
+      await insertDnssecZone(trx, {
+        zone_id: zone.id,
+        algorithm,
+        disabling_since: null,
+        zsk_rotated_at: null,
+        created_at: now,
+      });
+      await this.addKey(trx, zone.id, algorithm, 'ksk', 'active', now);
+      await this.addKey(trx, zone.id, algorithm, 'zsk', 'active', now);
+    }
+    await setZoneDnssecFlag(trx, zone.id, true);
+    return true;
+  }
+
+  private async addKey(
+    trx: Transaction<DnssecTables>,
+    zoneId: number,
+    algorithm: DnssecAlgorithm,
+    role: KeyRole,
+    state: 'active' | 'published',
+    now: Date,
+  ): Promise<void> {
+    const key = generateDnssecKey(algorithm, role);
+    await insertKey(trx, {
+      zone_id: zoneId,
+      role,
+      state,
+      algorithm,
+      key_tag: key.keyTag,
+      dnskey: key.dnskey,
+      private_key: this.encryption.encrypt(key.privateKeyPkcs8, keyContext(zoneId, role)),
+      published_at: now,
+      activated_at: state === 'active' ? now : null,
+      retired_at: null,
+    });
+  }
+
+  async info(zone: Pick<ZoneRow, 'id' | 'domain' | 'soa_ttl'>): Promise<DnssecInfo> {
+    const state = await findDnssecZone(this.db, zone.id);
+    if (state === null || state.disabling_since !== null) {
+      return {
+        enabled: false,
+        algorithm: null,
+        ksk_key_tag: null,
+        zsk_key_tag: null,
+        ds_records: [],
+        zsk_rotated_at: null,
+      };
+    }
+    const keys = await listKeys(this.db, [zone.id]);
+    const ksk = keys.find((k) => k.role === 'ksk' && k.state === 'active');
+    const zsk = keys.find((k) => k.role === 'zsk' && k.state === 'active');
+    return {
+      enabled: true,
+      algorithm: DNSSEC_ALGORITHM_NAME[state.algorithm as DnssecAlgorithm] ?? String(state.algorithm),
+      ksk_key_tag: ksk?.key_tag ?? null,
+      zsk_key_tag: zsk?.key_tag ?? null,
+      ds_records: ksk ? [dsRecordText(zone.domain, zone.soa_ttl, ksk.dnskey)] : [],
+      zsk_rotated_at: state.zsk_rotated_at ? new Date(state.zsk_rotated_at).toISOString() : null,
+    };
+  }
+
+  /** Applies every key step due now to every signed zone (run periodically). */
+  async runKeySchedule(): Promise<number> {
+    let steps = 0;
+    for (const z of await listDnssecZones(this.db)) {
+      for (let i = 0; i < MAX_STEPS_PER_RUN; i++) {
+        const done = await this.changes.apply(Number(z.user_id), Number(z.zone_id), async (trx, zone) => {
+          const changed = await this.step(withDnssecTables(trx), zone);
+          return { value: changed, changed };
+        });
+        if (!done) break;
+        steps++;
+      }
+    }
+    return steps;
+  }
+
+  private async step(trx: Transaction<DnssecTables>, zone: ZoneRow): Promise<boolean> {
+    const state = await findDnssecZone(trx, zone.id);
+    if (state === null) return false;
+    const keys = await listKeys(trx, [zone.id]);
+    const nowMs = this.clock.now();
+    const action = nextKeyAction({
+      keys: keys.map(toScheduled),
+      now: nowMs,
+      dnskeyTtlS: zone.soa_ttl,
+      zskRollDays: this.zskRollDays,
+      disablingSince: state.disabling_since ? new Date(state.disabling_since).getTime() : null,
+    });
+    if (action === null) return false;
+    const now = new Date(nowMs);
+    switch (action.kind) {
+      case 'publish-zsk':
+        await this.addKey(trx, zone.id, state.algorithm as DnssecAlgorithm, 'zsk', 'published', now);
+        break;
+      case 'activate-zsk':
+        await setKeyState(trx, action.newId, 'active', { activated_at: now });
+        if (action.oldId !== null) await setKeyState(trx, action.oldId, 'retired', { retired_at: now });
+        await updateDnssecZone(trx, zone.id, { zsk_rotated_at: now });
+        break;
+      case 'withdraw':
+        await deleteKey(trx, action.id);
+        break;
+      case 'unsign':
+        await deleteDnssec(trx, zone.id);
+        break;
+    }
+    this.log.info({ zoneId: zone.id, step: action.kind }, 'DNSSEC key step');
+    return true;
+  }
+}
+
+/** The zone-change transaction, seen with the DNSSEC tables too (same database). */
+function withDnssecTables(trx: Transaction<DnsTables>): Transaction<DnssecTables> {
+  return trx as unknown as Transaction<DnssecTables>;
+}
+
+function toScheduled(k: StoredKey): ScheduledKey {
+  const ms = (d: Date | null): number | null => (d === null ? null : new Date(d).getTime());
+  return {
+    id: k.id,
+    role: k.role,
+    state: k.state,
+    publishedAt: new Date(k.published_at).getTime(),
+    activatedAt: ms(k.activated_at),
+    retiredAt: ms(k.retired_at),
+  };
+}

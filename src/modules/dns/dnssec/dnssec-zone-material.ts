@@ -1,0 +1,61 @@
+/**
+ * Adds the DNSSEC part of a zone as the data plane receives it: the apex DNSKEY/CDS/CDNSKEY records
+ * and ZoneData.dnssec (the active KSK and ZSK, decrypted, and the NSEC TTL). Zones without keys
+ * pass through unchanged.
+ */
+import type { Kysely } from 'kysely';
+import type { DnssecAlgorithm, ZoneDnssec } from '../../../dns/dnssec/dnssec-config.ts';
+import type { ZoneData } from '../../../dns/zone/zone-data.ts';
+import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import { apexDnssecRecords } from './dnssec-records.ts';
+import { listDnssecZonesByIds, listKeys, type StoredKey } from './dnssec-repository.ts';
+import type { DnssecTables } from './dnssec-tables.ts';
+import { keyContext, type KeyEncryption } from './key-encryption.ts';
+
+/** SOA RDATA ends with MINIMUM (RFC 1035 §3.3.13). */
+function soaMinimum(rdata: Uint8Array): number {
+  return Buffer.from(rdata.buffer, rdata.byteOffset, rdata.length).readUInt32BE(rdata.length - 4);
+}
+
+export class DnssecZoneMaterial {
+  constructor(
+    private readonly db: Kysely<DnssecTables>,
+    private readonly encryption: KeyEncryption,
+  ) {}
+
+  async attach(zones: ZoneData[]): Promise<ZoneData[]> {
+    if (zones.length === 0) return zones;
+    const ids = zones.length === 1 ? [Number(zones[0]!.id)] : null;
+    const states = await listDnssecZonesByIds(this.db, ids);
+    if (states.length === 0) return zones;
+    const keys = await listKeys(
+      this.db,
+      states.map((s) => s.zone_id),
+    );
+    const byZone = new Map<number, StoredKey[]>();
+    for (const k of keys) byZone.set(k.zone_id, [...(byZone.get(k.zone_id) ?? []), k]);
+    const stateOf = new Map(states.map((s) => [s.zone_id, s]));
+    return zones.map((zone) => {
+      const state = stateOf.get(Number(zone.id));
+      const zoneKeys = byZone.get(Number(zone.id)) ?? [];
+      if (!state) return zone;
+      const soa = zone.records.find((r) => r.type === RR_TYPE.SOA && r.name === zone.domain);
+      const ksk = zoneKeys.find((k) => k.role === 'ksk' && k.state === 'active');
+      const zsk = zoneKeys.find((k) => k.role === 'zsk' && k.state === 'active');
+      if (!soa || !ksk || !zsk) return zone;
+      const signing = (k: StoredKey): ZoneDnssec['ksk'] => ({
+        algorithm: k.algorithm as DnssecAlgorithm,
+        keyTag: k.key_tag,
+        privateKeyPkcs8: this.encryption.decrypt(k.private_key, keyContext(zone.id, k.role)),
+      });
+      const dnssec: ZoneDnssec = {
+        algorithm: state.algorithm as DnssecAlgorithm,
+        ksk: signing(ksk),
+        zsk: signing(zsk),
+        nsecTtl: Math.min(soa.ttl, soaMinimum(soa.rdata)),
+      };
+      const apex = apexDnssecRecords(zone.domain, soa.ttl, zoneKeys, state.disabling_since !== null);
+      return { ...zone, records: [...zone.records, ...apex], dnssec };
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
+
+const ZONES = '/api/v1/dns/zones';
+
+describe('DNS load balancer preview route', () => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let z: number;
+  let eu: { id: number; members: { id: number }[] };
+  let us: { id: number; members: { id: number }[] };
+  let lb: number;
+  const preview = (body: unknown, id = lb, token = alice) =>
+    t.request('POST', `${ZONES}/${z}/load-balancers/${id}/preview`, { token, body });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    alice = (await t.signUp()).token;
+    bob = (await t.signUp()).token;
+    z = (await t.request('POST', ZONES, { token: alice, body: { domain: 'preview.example' } })).body.id;
+    const pool = async (name: string, address: string) =>
+      (
+        await t.request('POST', `${ZONES}/${z}/pools`, {
+          token: alice,
+          body: { name, members: [{ address }] },
+        })
+      ).body;
+    eu = await pool('eu', '1.1.1.1');
+    us = await pool('us', '8.8.8.8');
+    const res = await t.request('POST', `${ZONES}/${z}/load-balancers`, {
+      token: alice,
+      body: {
+        hostname: 'www',
+        steering_policy: 'geo',
+        default_pools: [us.id],
+        location_pools: { FRA: [eu.id] },
+        country_pools: { JP: [eu.id] },
+        region_pools: { WEU: [eu.id] },
+      },
+    });
+    expect(res.status).toBe(201);
+    lb = res.body.id;
+  });
+  afterAll(async () => t?.close());
+
+  it('answers from the PoP rule with the shape of the seed', async () => {
+    const res = await preview({ pop: 'fra' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      cascade_hit: 'location',
+      reason: 'ok',
+      servfail: false,
+      pool: { id: eu.id, name: 'eu' },
+      answers: [{ type: 'A', address: '1.1.1.1', member_id: eu.members[0]!.id }],
+      ttl: 30,
+      context: { source: 'pop', pop: 'FRA' },
+    });
+    expect(res.body.trace[0]).toMatchObject({ stage: 'location', key: 'FRA' });
+  });
+
+  it('falls through country, region and default; overrides set the context source', async () => {
+    expect((await preview({ pop: 'IAD', country: 'jp' })).body).toMatchObject({
+      cascade_hit: 'country',
+      context: { source: 'override', country: 'JP' },
+    });
+    expect((await preview({ pop: 'IAD', region: 'WEU' })).body).toMatchObject({ cascade_hit: 'region' });
+    const def = await preview({ pop: 'IAD', client_ip: '203.0.113.9' });
+    expect(def.body).toMatchObject({
+      cascade_hit: 'default',
+      pool: { id: us.id },
+      context: { client_ip: '203.0.113.9' },
+    });
+    expect((await preview({})).status).toBe(200);
+  });
+
+  it('reports no members for a family the pools lack, and a disabled load balancer', async () => {
+    const v6 = await preview({ pop: 'FRA', qtype: 'AAAA' });
+    expect(v6.body).toMatchObject({ reason: 'no_members', answers: [], servfail: false });
+    await t.request('PATCH', `${ZONES}/${z}/load-balancers/${lb}`, {
+      token: alice,
+      body: { enabled: false },
+    });
+    expect((await preview({ pop: 'FRA' })).body).toMatchObject({
+      reason: 'load_balancer_disabled',
+      pool: null,
+    });
+    await t.request('PATCH', `${ZONES}/${z}/load-balancers/${lb}`, { token: alice, body: { enabled: true } });
+  });
+
+  it("validates the request and hides what is not the caller's", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ qtype: 'MX' }, 'qtype'],
+      [{ client_ip: 'nope' }, 'client_ip'],
+      [{ ecs: '10.0.0.0/33' }, 'ecs'],
+      [{ pop: 'XXX' }, 'pop'],
+      [{ country: 'ZZ' }, 'country'],
+      [{ region: 'MARS' }, 'region'],
+      [{ other: 1 }, 'other'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await preview(body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.detail[0].loc).toEqual(['body', field]);
+    }
+    expect((await preview({ ecs: '192.0.2.0/24' })).status).toBe(200);
+    expect((await preview({}, 999999)).body).toEqual({ detail: 'Load balancer not found' });
+    expect((await preview({}, lb, bob)).body).toEqual({ detail: 'Zone not found' });
+  });
+});

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { PoolParams } from '../pools/pools-schemas.ts';
+import { CreateMemberBody, MemberParams, UpdateMemberBody } from './members-schemas.ts';
+import type { MembersService } from './members-service.ts';
+
+/** Members under either pool address: `/pools/{pool_id}/members` and `/lb-pools/{pool_id}/members`. */
+export function registerMemberRoutes(app: FastifyInstance, service: MembersService): void {
+  for (const segment of ['pools', 'lb-pools']) {
+    const base = `/api/v1/dns/zones/:zone_id/${segment}/:pool_id/members`;
+
+    app.post<{ Params: Static<typeof PoolParams>; Body: Static<typeof CreateMemberBody> }>(
+      base,
+      { schema: { params: PoolParams, body: CreateMemberBody } },
+      async (request, reply) =>
+        reply
+          .code(201)
+          .send(
+            await service.create(
+              request.userId,
+              request.params.zone_id,
+              request.params.pool_id,
+              request.body,
+            ),
+          ),
+    );
+
+    app.patch<{ Params: Static<typeof MemberParams>; Body: Static<typeof UpdateMemberBody> }>(
+      `${base}/:member_id`,
+      { schema: { params: MemberParams, body: UpdateMemberBody } },
+      async (request) => {
+        const { zone_id, pool_id, member_id } = request.params;
+        return service.update(request.userId, zone_id, pool_id, member_id, request.body);
+      },
+    );
+
+    app.delete<{ Params: Static<typeof MemberParams> }>(
+      `${base}/:member_id`,
+      { schema: { params: MemberParams } },
+      async (request, reply) => {
+        const { zone_id, pool_id, member_id } = request.params;
+        await service.delete(request.userId, zone_id, pool_id, member_id);
+        return reply.code(204).send();
+      },
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import type { Bus } from '../../../kernel/bus/bus.ts';
+import type { Logger } from '../../../kernel/log/logger.ts';
+import { ZONE_CHANGED_CHANNEL, type ZoneChangedEvent } from '../../../dns/zone/zone-data.ts';
+
+/**
+ * Tells every DNS node that a zone changed, after the change is committed. A lost event (bus
+ * down) is not fatal: DNS nodes also resynchronise zones whose serial moved.
+ */
+export class ZoneChangePublisher {
+  constructor(
+    private readonly bus: Bus,
+    private readonly log: Logger,
+  ) {}
+
+  async publish(event: ZoneChangedEvent): Promise<void> {
+    try {
+      await this.bus.publish(ZONE_CHANGED_CHANNEL, event);
+    } catch (error) {
+      this.log.warn({ err: error, zoneId: event.zoneId }, 'zone change not published');
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DnsTables, RecordRow } from '../shared/dns-tables.ts';
+
+export interface NewRecord {
+  name: string;
+  type: string;
+  type_code: number;
+  content: string;
+  rdata: Uint8Array;
+  ttl: number;
+}
+
+export interface RuleRow {
+  id: number;
+  name: string;
+  type_code: number;
+}
+
+type Db = Kysely<DnsTables> | Transaction<DnsTables>;
+
+/** The identity of a record regardless of TTL (RFC 2181 §5): owner, type and RDATA. */
+export function recordIdentity(name: string, typeCode: number, rdata: Uint8Array): string {
+  return `${name}|${typeCode}|${createHash('md5').update(rdata).digest('hex')}`;
+}
+
+const INSERT_BATCH = 1000;
+
+export class RecordsRepository {
+  constructor(private readonly db: Kysely<DnsTables>) {}
+
+  async list(
+    zoneId: number,
+    filter: { typeCode?: number; name?: string },
+    limit: number,
+    offset: number,
+  ): Promise<RecordRow[]> {
+    let q = this.db.selectFrom('dns_records').selectAll().where('zone_id', '=', zoneId);
+    if (filter.typeCode !== undefined) q = q.where('type_code', '=', filter.typeCode);
+    if (filter.name !== undefined) q = q.where('name', '=', filter.name);
+    return q.orderBy('name').orderBy('type').orderBy('id').limit(limit).offset(offset).execute();
+  }
+
+  async listAll(zoneId: number): Promise<RecordRow[]> {
+    return this.db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .orderBy('name')
+      .orderBy('type')
+      .orderBy('id')
+      .execute();
+  }
+
+  async find(zoneId: number, recordId: number, db: Db = this.db): Promise<RecordRow | null> {
+    const row = await db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .where('id', '=', recordId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /**
+   * The records the zone rules need to judge a change at `name`: at the name and its ancestors
+   * (delegations above), and with `descendants` the names below it (what a new cut would hide).
+   */
+  async forRulesAt(
+    db: Db,
+    zoneId: number,
+    name: string,
+    apex: string,
+    descendants: boolean,
+  ): Promise<RuleRow[]> {
+    const labels = name.split('.');
+    const names = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.length >= apex.length);
+    return db
+      .selectFrom('dns_records')
+      .select(['id', 'name', 'type_code'])
+      .where('zone_id', '=', zoneId)
+      .where((eb) =>
+        eb.or([
+          eb('name', 'in', names),
+          ...(descendants ? [eb(sql`right(name, ${name.length + 1})`, '=', `.${name}`)] : []),
+        ]),
+      )
+      .execute();
+  }
+
+  async forRulesAll(db: Db, zoneId: number): Promise<(RuleRow & { digest: string })[]> {
+    return db
+      .selectFrom('dns_records')
+      .select(['id', 'name', 'type_code', sql<string>`md5(rdata)`.as('digest')])
+      .where('zone_id', '=', zoneId)
+      .execute();
+  }
+
+  async findIdentical(db: Db, zoneId: number, r: NewRecord, exceptId: number | null): Promise<number | null> {
+    let q = db
+      .selectFrom('dns_records')
+      .select('id')
+      .where('zone_id', '=', zoneId)
+      .where('name', '=', r.name)
+      .where('type_code', '=', r.type_code)
+      .where(sql<boolean>`md5(rdata) = md5(${Buffer.from(r.rdata)}::bytea)`);
+    if (exceptId !== null) q = q.where('id', '<>', exceptId);
+    return (await q.executeTakeFirst())?.id ?? null;
+  }
+
+  async insert(db: Db, zoneId: number, r: NewRecord): Promise<RecordRow> {
+    return db
+      .insertInto('dns_records')
+      .values({ ...r, rdata: Buffer.from(r.rdata), zone_id: zoneId } as never)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async insertMany(db: Db, zoneId: number, records: readonly NewRecord[]): Promise<void> {
+    for (let i = 0; i < records.length; i += INSERT_BATCH) {
+      const rows = records
+        .slice(i, i + INSERT_BATCH)
+        .map((r) => ({ ...r, rdata: Buffer.from(r.rdata), zone_id: zoneId }));
+      await db
+        .insertInto('dns_records')
+        .values(rows as never)
+        .execute();
+    }
+  }
+
+  async update(db: Db, recordId: number, r: NewRecord): Promise<RecordRow> {
+    return db
+      .updateTable('dns_records')
+      .set({ ...r, rdata: Buffer.from(r.rdata), updated_at: sql<Date>`now()` } as never)
+      .where('id', '=', recordId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async delete(db: Db, recordId: number): Promise<void> {
+    await db.deleteFrom('dns_records').where('id', '=', recordId).execute();
+  }
+}

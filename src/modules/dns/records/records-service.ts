@@ -1,0 +1,180 @@
+import { RR_TYPE, typeFromText } from '../../../dns/wire/rr-type.ts';
+import { conflict, invalidField, notFound } from '../../../kernel/errors/app-error.ts';
+import { pageOffset } from '../../../kernel/paging/paging.ts';
+import { resolveRecordName } from '../shared/record-name.ts';
+import { checkZoneRules, type RuleRecord } from '../shared/zone-rules.ts';
+import type { Transaction } from 'kysely';
+import type { DnsTables, RecordRow, ZoneRow } from '../shared/dns-tables.ts';
+import type { ZoneChanges } from '../zones/zone-change.ts';
+import type { ZonesRepository } from '../zones/zones-repository.ts';
+import { ZONE_NOT_FOUND } from '../zones/zone-change.ts';
+import { prepareRecord, type RecordBody } from './record-input.ts';
+import type { NewRecord, RecordsRepository, RuleRow } from './records-repository.ts';
+
+export const RECORD_NOT_FOUND = 'Record not found';
+export const RECORD_EXISTS = 'Record already exists';
+
+export interface RecordView {
+  id: number;
+  zone_id: number;
+  name: string;
+  type: string;
+  content: string;
+  ttl: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export function recordView(r: RecordRow): RecordView {
+  return {
+    id: r.id,
+    zone_id: r.zone_id,
+    name: r.name,
+    type: r.type,
+    content: r.content,
+    ttl: r.ttl,
+    created_at: new Date(r.created_at).toISOString(),
+    updated_at: new Date(r.updated_at).toISOString(),
+  };
+}
+
+/**
+ * Names another module owns inside a zone (load balancer hostnames), each able to refuse record
+ * types there: `refuse(type)` answers the 409 message, or null when the type may coexist.
+ */
+export interface NameClaim {
+  refuse(type: number): string | null;
+}
+/** Called inside the zone change's transaction (`db`): read through it, the zone is locked. */
+export type NameClaimSource = (
+  zoneId: number,
+  db: Transaction<DnsTables>,
+) => Promise<ReadonlyMap<string, NameClaim>>;
+
+export class RecordsService {
+  private readonly claimSources: NameClaimSource[] = [];
+
+  constructor(
+    private readonly repo: RecordsRepository,
+    private readonly zones: ZonesRepository,
+    private readonly changes: ZoneChanges,
+  ) {}
+
+  addNameClaimSource(source: NameClaimSource): void {
+    this.claimSources.push(source);
+  }
+
+  /** Every name claimed in the zone by other modules. */
+  async nameClaims(zoneId: number, db: Transaction<DnsTables>): Promise<Map<string, NameClaim[]>> {
+    const all = new Map<string, NameClaim[]>();
+    for (const source of this.claimSources) {
+      for (const [name, claim] of await source(zoneId, db)) all.set(name, [...(all.get(name) ?? []), claim]);
+    }
+    return all;
+  }
+
+  async list(
+    userId: number,
+    zoneId: number,
+    query: { page: number; per_page: number; record_type?: string; name?: string },
+  ): Promise<RecordView[]> {
+    const zone = await this.zones.findOwned(userId, zoneId);
+    if (!zone) throw notFound(ZONE_NOT_FOUND);
+    const filter: { typeCode?: number; name?: string } = {};
+    if (query.record_type !== undefined && query.record_type !== '') {
+      const code = typeFromText(query.record_type.trim());
+      // An unknown type matches nothing (seed: other filters match nothing for an unknown value).
+      if (code === null) return [];
+      filter.typeCode = code;
+    }
+    if (query.name !== undefined && query.name !== '') {
+      const resolved = resolveRecordName(query.name, zone.domain);
+      filter.name = resolved.ok ? resolved.name : query.name.toLowerCase();
+    }
+    const rows = await this.repo.list(
+      zone.id,
+      filter,
+      query.per_page,
+      pageOffset(query.page, query.per_page),
+    );
+    return rows.map(recordView);
+  }
+
+  async get(userId: number, zoneId: number, recordId: number): Promise<RecordView> {
+    const zone = await this.zones.findOwned(userId, zoneId);
+    if (!zone) throw notFound(ZONE_NOT_FOUND);
+    const row = await this.repo.find(zone.id, recordId);
+    if (!row) throw notFound(RECORD_NOT_FOUND);
+    return recordView(row);
+  }
+
+  async create(userId: number, zoneId: number, body: RecordBody): Promise<RecordView> {
+    return this.changes.apply(userId, zoneId, async (trx, zone) => {
+      const record = prepareRecord(zone.domain, zone.default_ttl, body);
+      await this.checkWrite(trx, zone, record, null);
+      return { value: recordView(await this.repo.insert(trx, zone.id, record)), changed: true };
+    });
+  }
+
+  async replace(userId: number, zoneId: number, recordId: number, body: RecordBody): Promise<RecordView> {
+    return this.changes.apply(userId, zoneId, async (trx, zone) => {
+      const existing = await this.repo.find(zone.id, recordId, trx);
+      if (!existing) throw notFound(RECORD_NOT_FOUND);
+      const record = prepareRecord(zone.domain, zone.default_ttl, body);
+      const same =
+        existing.name === record.name &&
+        existing.type_code === record.type_code &&
+        existing.content === record.content &&
+        existing.ttl === record.ttl;
+      if (same) return { value: recordView(existing), changed: false };
+      await this.checkWrite(trx, zone, record, existing);
+      return { value: recordView(await this.repo.update(trx, existing.id, record)), changed: true };
+    });
+  }
+
+  async delete(userId: number, zoneId: number, recordId: number): Promise<void> {
+    await this.changes.apply(userId, zoneId, async (trx, zone) => {
+      const existing = await this.repo.find(zone.id, recordId, trx);
+      if (!existing) throw notFound(RECORD_NOT_FOUND);
+      if (existing.type_code === RR_TYPE.NS) {
+        const around = await this.repo.forRulesAt(trx, zone.id, existing.name, zone.domain, false);
+        const rest = around.filter((r) => r.id !== existing.id && r.name === existing.name);
+        if (rest.some((r) => r.type_code === RR_TYPE.DS) && !rest.some((r) => r.type_code === RR_TYPE.NS)) {
+          throw conflict(`Remove the DS records at ${existing.name} before its last NS record`);
+        }
+      }
+      await this.repo.delete(trx, existing.id);
+      return { value: undefined, changed: true };
+    });
+  }
+
+  /** Identical records, the zone rules, and other modules' claims on names; throws the first refusal. */
+  private async checkWrite(
+    trx: Transaction<DnsTables>,
+    zone: ZoneRow,
+    record: NewRecord,
+    replacing: RecordRow | null,
+  ): Promise<void> {
+    if ((await this.repo.findIdentical(trx, zone.id, record, replacing?.id ?? null)) !== null) {
+      throw conflict(RECORD_EXISTS);
+    }
+    for (const claim of (await this.nameClaims(zone.id, trx)).get(record.name) ?? []) {
+      const refusal = claim.refuse(record.type_code);
+      if (refusal !== null) throw conflict(refusal);
+    }
+    const isCut = record.type_code === RR_TYPE.NS;
+    const rows: RuleRow[] = await this.repo.forRulesAt(trx, zone.id, record.name, zone.domain, isCut);
+    const rules: RuleRecord[] = rows
+      .filter((r) => r.id !== replacing?.id)
+      .map((r) => ({ name: r.name, type: r.type_code, isNew: false, ref: r.id }));
+    rules.push({ name: record.name, type: record.type_code, isNew: true, ref: -1 });
+    const violation = checkZoneRules(zone.domain, rules).find((v) => v.record.isNew);
+    if (!violation) return;
+    if (violation.status === 409) throw conflict(violation.message);
+    throw invalidField(
+      ['body', violation.message.startsWith('A CNAME') ? 'type' : 'name'],
+      violation.message,
+      record.name,
+    );
+  }
+}

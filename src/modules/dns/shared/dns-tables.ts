@@ -1,0 +1,100 @@
+/** The DNS module's tables as Kysely sees them (migrations/202611220003_dns_zones_records.sql). */
+export interface ZoneRow {
+  id: number;
+  user_id: number;
+  org_id: number | null;
+  service_id: number | null;
+  domain: string;
+  status: string;
+  dnssec_enabled: boolean;
+  serial: number;
+  soa_email: string | null;
+  default_ttl: number;
+  soa_refresh: number;
+  soa_retry: number;
+  soa_expire: number;
+  soa_minimum: number;
+  soa_ttl: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RecordRow {
+  id: number;
+  zone_id: number;
+  name: string;
+  type: string;
+  type_code: number;
+  content: string;
+  rdata: Uint8Array;
+  ttl: number;
+  managed_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** migrations/202611220004_dns_load_balancing.sql */
+export interface PoolRow {
+  id: number;
+  zone_id: number;
+  name: string;
+  description: string | null;
+  algorithm: string;
+  ttl: number;
+  session_affinity: string;
+  primary_location_code: string | null;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MemberRow {
+  id: number;
+  pool_id: number;
+  zone_id: number;
+  address: string;
+  address_type: string;
+  weight: number;
+  priority: number;
+  enabled: boolean;
+  health_mode: string;
+  health_path: string;
+  health_port: number | null;
+  health_interval_s: number;
+  health_timeout_s: number;
+  health_status: string;
+  last_check_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type PoolMap = Record<string, number[]>;
+
+export interface LoadBalancerRow {
+  id: number;
+  zone_id: number;
+  name: string;
+  hostname: string;
+  ttl: number;
+  session_affinity: string;
+  steering_policy: string;
+  location_strategy: string;
+  default_pools: number[];
+  fallback_pool_id: number | null;
+  region_pools: PoolMap;
+  country_pools: PoolMap;
+  location_pools: PoolMap;
+  on_all_unhealthy: string;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DnsTables {
+  dns_zones: ZoneRow;
+  dns_records: RecordRow;
+  dns_lb_pools: PoolRow;
+  dns_lb_members: MemberRow;
+  dns_load_balancers: LoadBalancerRow;
+}

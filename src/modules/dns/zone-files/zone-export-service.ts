@@ -1,0 +1,25 @@
+import { writeZoneFile } from '../../../dns/zonefile/zone-file-writer.ts';
+import { notFound } from '../../../kernel/errors/app-error.ts';
+import { apexRecords } from '../publishing/apex-records.ts';
+import type { RecordsRepository } from '../records/records-repository.ts';
+import { ZONE_NOT_FOUND } from '../zones/zone-change.ts';
+import type { ZonesRepository } from '../zones/zones-repository.ts';
+
+/** The zone as an RFC 1035 master file: `$ORIGIN`, the apex SOA and NS, then every record by name and type. */
+export class ZoneExportService {
+  constructor(
+    private readonly zones: ZonesRepository,
+    private readonly records: RecordsRepository,
+    private readonly nameservers: readonly string[],
+  ) {}
+
+  async export(userId: number, zoneId: number): Promise<string> {
+    const zone = await this.zones.findOwned(userId, zoneId);
+    if (!zone) throw notFound(ZONE_NOT_FOUND);
+    const rows = await this.records.listAll(zone.id);
+    return writeZoneFile(zone.domain, [
+      ...apexRecords(zone, this.nameservers),
+      ...rows.map((r) => ({ name: r.name, type: r.type_code, ttl: r.ttl, content: r.content })),
+    ]);
+  }
+}

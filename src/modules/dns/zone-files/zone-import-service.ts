@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { parseZoneFile } from '../../../dns/zonefile/zone-file-parser.ts';
+import { RR_TYPE, typeToText } from '../../../dns/wire/rr-type.ts';
+import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
+import type { RecordsRepository, NewRecord } from '../records/records-repository.ts';
+import type { RecordsService } from '../records/records-service.ts';
+import { typeRefusal } from '../shared/record-types.ts';
+import { checkZoneRules, type RuleRecord } from '../shared/zone-rules.ts';
+import type { ZoneChanges } from '../zones/zone-change.ts';
+
+export interface ImportResult {
+  imported: number;
+  skipped: { line: number; reason: string }[];
+}
+
+const MIN_TTL = 1;
+const MAX_RECORD_TTL = 2147483647;
+const SKIP_SOA = 'SOA at the zone apex is managed by the platform';
+const SKIP_NS = 'NS at the zone apex is managed by the platform';
+const SKIP_IDENTICAL = 'identical record already exists';
+
+/**
+ * RFC 1035 master-file import, all or nothing: every bad line is reported (422, one entry per
+ * line, `loc: ["body","zone_file",<line>]`) and nothing is written unless every line is good.
+ * The platform's apex SOA and NS are skipped and reported, as are records identical to ones the
+ * zone (or an earlier line) already has.
+ */
+export class ZoneImportService {
+  constructor(
+    private readonly records: RecordsRepository,
+    private readonly recordsService: RecordsService,
+    private readonly changes: ZoneChanges,
+  ) {}
+
+  async import(userId: number, zoneId: number, zoneFile: string): Promise<ImportResult> {
+    return this.changes.apply(userId, zoneId, async (trx, zone) => {
+      const lines = zoneFile.split(/\r?\n/);
+      const problems: ValidationProblem[] = [];
+      const problem = (line: number, msg: string) =>
+        problems.push({
+          type: 'value_error',
+          loc: ['body', 'zone_file', line],
+          msg,
+          input: lines[line - 1] ?? '',
+          ctx: {},
+        });
+
+      const parsed = parseZoneFile(zoneFile, zone.domain, { defaultTtl: zone.default_ttl });
+      for (const e of parsed.errors) problem(e.line, e.message);
+
+      const existing = await this.records.forRulesAll(trx, zone.id);
+      const seen = new Set(existing.map((r) => `${r.name}|${r.type_code}|${r.digest}`));
+      const claims = await this.recordsService.nameClaims(zone.id, trx);
+      const rules: RuleRecord[] = existing.map((r) => ({
+        name: r.name,
+        type: r.type_code,
+        isNew: false,
+        ref: 0,
+      }));
+      const skipped: ImportResult['skipped'] = [];
+      const fresh: NewRecord[] = [];
+
+      for (const r of parsed.records) {
+        if (r.name === zone.domain && r.type === RR_TYPE.SOA) {
+          skipped.push({ line: r.line, reason: SKIP_SOA });
+          continue;
+        }
+        if (r.name === zone.domain && r.type === RR_TYPE.NS) {
+          skipped.push({ line: r.line, reason: SKIP_NS });
+          continue;
+        }
+        // The same TTL range as the records API (records-schemas.ts): RFC 2181 §8, 0 refused.
+        if (r.ttl < MIN_TTL) {
+          problem(r.line, `TTL must be from ${MIN_TTL} to ${MAX_RECORD_TTL}, got ${r.ttl}`);
+          continue;
+        }
+        const refusal = typeRefusal(r.type, r.name, zone.domain);
+        if (refusal !== null) {
+          problem(r.line, refusal);
+          continue;
+        }
+        const claim = (claims.get(r.name) ?? []).map((c) => c.refuse(r.type)).find((m) => m !== null);
+        if (claim) {
+          problem(r.line, claim);
+          continue;
+        }
+        const identity = `${r.name}|${r.type}|${createHash('md5').update(r.rdata).digest('hex')}`;
+        if (seen.has(identity)) {
+          skipped.push({ line: r.line, reason: SKIP_IDENTICAL });
+          continue;
+        }
+        seen.add(identity);
+        rules.push({ name: r.name, type: r.type, isNew: true, ref: r.line });
+        fresh.push({
+          name: r.name,
+          type: typeToText(r.type),
+          type_code: r.type,
+          content: r.content,
+          rdata: r.rdata,
+          ttl: r.ttl,
+        });
+      }
+      for (const v of checkZoneRules(zone.domain, rules))
+        if (v.record.isNew) problem(v.record.ref, v.message);
+
+      if (problems.length > 0) {
+        const byLine = new Map<number, ValidationProblem>();
+        for (const p of problems) if (!byLine.has(p.loc[2] as number)) byLine.set(p.loc[2] as number, p);
+        throw invalidFields([...byLine.values()].sort((a, b) => (a.loc[2] as number) - (b.loc[2] as number)));
+      }
+      await this.records.insertMany(trx, zone.id, fresh);
+      return { value: { imported: fresh.length, skipped }, changed: fresh.length > 0 };
+    });
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Test/bench helper: runs a real Knot DNS (`knotd`) in the foreground as a child process, with
+ * its config, zone files, rundir and storage in a fresh temp dir, on a free port, as the current
+ * user. `start` resolves once Knot answers an SOA query for the first zone authoritatively
+ * (polled with real queries, bounded); `stop` kills it and removes the dir.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import dnsPacket from 'dns-packet';
+import { queryUdp } from './dns-client.ts';
+import { freePort } from './free-port.ts';
+
+export const KNOTD_PATH = process.env.KNOTD ?? '/usr/sbin/knotd';
+/** Bound on waiting for Knot to load its zones and answer. */
+export const KNOT_START_TIMEOUT_MS = 15_000;
+const KNOT_POLL_TIMEOUT_MS = 200;
+const KNOT_STOP_GRACE_MS = 3_000;
+
+export interface KnotZone {
+  /** Zone apex, with or without trailing dot. */
+  domain: string;
+  /** Zone file text (RFC 1035 §5 master file format). */
+  text: string;
+}
+
+export interface KnotOptions {
+  zones: readonly KnotZone[];
+  /** Defaults to a free port on 127.0.0.1. */
+  port?: number;
+  host?: string;
+  /** Knot `server:` lines appended verbatim (e.g. `udp-workers: 1`), indented by us. */
+  serverOptions?: readonly string[];
+}
+
+export interface KnotServer {
+  readonly host: string;
+  readonly port: number;
+  readonly pid: number;
+  readonly dir: string;
+  stop(): Promise<void>;
+}
+
+export function isKnotAvailable(): boolean {
+  return existsSync(KNOTD_PATH);
+}
+
+function fqdn(domain: string): string {
+  return domain.endsWith('.') ? domain : `${domain}.`;
+}
+
+function configText(dir: string, host: string, port: number, opts: KnotOptions): string {
+  const server = (opts.serverOptions ?? []).map((l) => `    ${l}`).join('\n');
+  const zones = opts.zones
+    .map((z, i) => `  - domain: "${fqdn(z.domain)}"\n    file: "zone-${i}.zone"`)
+    .join('\n');
+  // No `user:` → runs as the current user. No modules → no RRL, no cookies, no NSID.
+  // EDNS Client Subnet echo on (RFC 7871 §7.2.1, SCOPE 0), as our engine always does.
+  return `server:
+    rundir: "${dir}/run"
+    listen: ${host}@${port}
+    nsid: ""
+    version: ""
+    identity: ""
+    edns-client-subnet: on
+${server}
+database:
+    storage: "${dir}/db"
+log:
+  - target: stderr
+    any: warning
+template:
+  - id: default
+    storage: "${dir}/zones"
+    zonefile-sync: -1
+    zonefile-load: whole
+    journal-content: none
+    semantic-checks: off
+zone:
+${zones}
+`;
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+export async function startKnot(opts: KnotOptions): Promise<KnotServer> {
+  if (!isKnotAvailable()) throw new Error(`knotd not found at ${KNOTD_PATH}`);
+  if (opts.zones.length === 0) throw new Error('startKnot needs at least one zone');
+  const host = opts.host ?? '127.0.0.1';
+  const port = opts.port ?? (await freePort(host));
+  const dir = await mkdtemp(path.join(tmpdir(), 'knot-test-'));
+  await Promise.all(['run', 'db', 'zones'].map((d) => mkdir(path.join(dir, d))));
+  await Promise.all(opts.zones.map((z, i) => writeFile(path.join(dir, 'zones', `zone-${i}.zone`), z.text)));
+  const conf = path.join(dir, 'knot.conf');
+  await writeFile(conf, configText(dir, host, port, opts));
+
+  const child = spawn(KNOTD_PATH, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    if (stderr.length < 20_000) stderr += d.toString();
+  });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+
+  const stop = async (): Promise<void> => {
+    if (!exited) {
+      child.kill('SIGTERM');
+      if (!(await waitExit(child, KNOT_STOP_GRACE_MS))) {
+        child.kill('SIGKILL');
+        await waitExit(child, KNOT_STOP_GRACE_MS);
+      }
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  const probe = dnsPacket.encode({
+    type: 'query',
+    id: 4242,
+    questions: [{ name: fqdn(opts.zones[0]!.domain).slice(0, -1) || '.', type: 'SOA', class: 'IN' }],
+  });
+  const deadline = Date.now() + KNOT_START_TIMEOUT_MS;
+  while (Date.now() < deadline && !exited) {
+    const { response } = await queryUdp(probe, { host, port, timeoutMs: KNOT_POLL_TIMEOUT_MS, retries: 0 });
+    // Ready = NOERROR (RFC 1035 §4.1.1 RCODE 0) with AA set: the zone is loaded.
+    if (
+      response !== null &&
+      response.length >= 12 &&
+      (response[3]! & 0x0f) === 0 &&
+      (response[2]! & 0x04) !== 0
+    ) {
+      return { host, port, pid: child.pid ?? -1, dir, stop };
+    }
+    // Answered but not yet loaded: poll again at the next tick of a real query round-trip.
+    if (response !== null) await new Promise<void>((r) => setTimeout(r, KNOT_POLL_TIMEOUT_MS / 4));
+  }
+  await stop();
+  throw new Error(`knotd did not become ready (exited=${exited}):\n${stderr}`);
+}
