@@ -4,6 +4,10 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/'] },
   js.configs.recommended,
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

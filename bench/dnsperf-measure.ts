@@ -25,6 +25,8 @@ export interface DnsperfRun {
 export interface Measurement {
   qps: number;
   avgLatencyMs: number;
+  /** Slowest completed query of the run (dnsperf's "max" after the average). */
+  maxLatencyMs: number;
   sent: number;
   completed: number;
   lost: number;
@@ -94,6 +96,7 @@ export async function measure(run: DnsperfRun, serverPid: number): Promise<Measu
   return {
     qps: num(out, /Queries per second:\s+([\d.]+)/),
     avgLatencyMs: num(out, /Average Latency \(s\):\s+([\d.]+)/) * 1000,
+    maxLatencyMs: num(out, /Average Latency \(s\):.*max ([\d.]+)\)/) * 1000,
     sent: num(out, /Queries sent:\s+(\d+)/),
     completed,
     lost: num(out, /Queries lost:\s+(\d+)/),

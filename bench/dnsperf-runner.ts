@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort } from '../src/testing/free-port.ts';
 import { startKnot } from '../src/testing/knot-server.ts';
@@ -25,33 +25,12 @@ import type { LatencyPercentiles, Measurement, Transport } from './dnsperf-measu
 import { generateQueries } from './query-generator.ts';
 import { generateZone } from './zone-generator.ts';
 
-const ORIGIN = 'bench.example';
+export const ORIGIN = 'bench.example';
 const READY_TIMEOUT_MS = 60_000;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '3' },
-    workers: { type: 'string', default: '1,2' },
-    transports: { type: 'string', default: 'udp,tcp' },
-    clients: { type: 'string', default: '4' },
-    ours: { type: 'string', default: 'ours,native' },
-    'tcp-clients': { type: 'string', default: '4' },
-    qps: { type: 'string' },
-    'latency-qps': { type: 'string', default: '20000' },
-    'latency-seconds': { type: 'string', default: '3' },
-  },
-});
-const seconds = Number(values.seconds);
-const rounds = Number(values.rounds);
-const workerCounts = values.workers!.split(',').map(Number);
-const transports = values.transports!.split(',') as Transport[];
-const latencyQps = Number(values['latency-qps']);
-const serverNames = [...(values.ours!.split(',') as ServerName[]), 'knot' as const];
-
 /** `ours` serves UDP with node:dgram, `native` with the batch addon (native/), `knot` is Knot. */
-type ServerName = 'ours' | 'native' | 'knot';
+export type ServerName = 'ours' | 'native' | 'knot';
 
 interface RoundResult extends Measurement {
   server: ServerName;
@@ -60,13 +39,15 @@ interface RoundResult extends Measurement {
   round: number;
 }
 
-interface Running {
+/** A server under test: its process id (for CPU time), port and how to stop it. */
+export interface Running {
   pid: number;
   port: number;
   stop(): Promise<void>;
 }
 
-async function startOurs(zoneFile: string, workers: number, native: boolean): Promise<Running> {
+/** Starts bench/serve-zone-file.ts on a free port; resolves once it prints `ready`. */
+export async function startOurs(zoneFile: string, workers: number, native: boolean): Promise<Running> {
   const port = await freePort();
   const script = path.join(HERE, 'serve-zone-file.ts');
   const args = ['--import', 'tsx', script, '--zone', zoneFile, '--origin', ORIGIN, '--port', String(port)];
@@ -96,7 +77,8 @@ async function startOurs(zoneFile: string, workers: number, native: boolean): Pr
   };
 }
 
-async function startKnotWith(zoneText: string, workers: number): Promise<Running> {
+/** Starts Knot on the zone text with `workers` UDP and TCP workers. */
+export async function startKnotWith(zoneText: string, workers: number): Promise<Running> {
   const knot = await startKnot({
     zones: [{ domain: ORIGIN, text: zoneText }],
     serverOptions: [`udp-workers: ${workers}`, `tcp-workers: ${workers}`, 'background-workers: 1'],
@@ -104,12 +86,32 @@ async function startKnotWith(zoneText: string, workers: number): Promise<Running
   return { pid: knot.pid, port: knot.port, stop: () => knot.stop() };
 }
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      workers: { type: 'string', default: '1,2' },
+      transports: { type: 'string', default: 'udp,tcp' },
+      clients: { type: 'string', default: '4' },
+      ours: { type: 'string', default: 'ours,native' },
+      'tcp-clients': { type: 'string', default: '4' },
+      qps: { type: 'string' },
+      'latency-qps': { type: 'string', default: '20000' },
+      'latency-seconds': { type: 'string', default: '3' },
+    },
+  });
+  const seconds = Number(values.seconds);
+  const rounds = Number(values.rounds);
+  const workerCounts = values.workers!.split(',').map(Number);
+  const transports = values.transports!.split(',') as Transport[];
+  const latencyQps = Number(values['latency-qps']);
+  const serverNames = [...(values.ours!.split(',') as ServerName[]), 'knot' as const];
   const dir = mkdtempSync(path.join(tmpdir(), 'dnsperf-bench-'));
   const zone = generateZone({ origin: ORIGIN });
   const zoneFile = path.join(dir, 'bench.zone');
@@ -221,4 +223,5 @@ async function main(): Promise<void> {
   console.log(`wrote ${file}`);
 }
 
-await main();
+// Also a module (bench/run.ts reuses the server starters): run only when invoked as a script.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

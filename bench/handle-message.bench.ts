@@ -7,34 +7,46 @@
 import { Bench } from 'tinybench';
 import { createMessageHandler, createOutcome } from '../src/dns/server/handle-message.ts';
 import type { ClientInfo } from '../src/dns/server/handle-message.ts';
+import type { ZoneData } from '../src/dns/zone/zone-data.ts';
 import { ZoneStore } from '../src/dns/zone/zone-store.ts';
 import { parseZoneFile } from '../src/dns/zonefile/zone-file-parser.ts';
 import { buildQuery, encodeName } from '../test/conformance/query-wire-builder.ts';
 import { DEFAULT_BENCH_HOSTS, generateZone } from './zone-generator.ts';
 
-const ORIGIN = 'bench.example';
+export const ORIGIN = 'bench.example';
 /** Queries answered per tinybench iteration. */
 const BATCH = 200;
 const BENCH_TIME_MS = 700;
 const TYPE_A = 1;
 const OPTION_CLIENT_SUBNET = 8;
 
-function buildStore(): { store: ZoneStore; delegation: string } {
+/**
+ * The generated 10,000-name zone plus a three-hop CNAME chain (RFC 1034 §3.6.2) ending at an
+ * address, as ZoneData; `delegation` is a delegated name for the referral case. Exported for
+ * bench/micro-suite.ts, which adds steering and signing to the same data.
+ */
+export function buildBenchZoneData(): { data: ZoneData; delegation: string; host: string } {
   const zone = generateZone({ origin: ORIGIN, hostCount: DEFAULT_BENCH_HOSTS });
-  // A three-hop CNAME chain ending at an address (RFC 1034 §3.6.2), on top of the generated zone.
   const text = `${zone.text}chain1 CNAME chain2\nchain2 CNAME chain3\nchain3 CNAME ${zone.hosts[0]}\n`;
   const parsed = parseZoneFile(text, ORIGIN);
   if (parsed.errors.length > 0) throw new Error(`bench zone: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
-  const store = new ZoneStore();
-  store.replaceAll([
-    {
+  return {
+    data: {
       id: 1,
       domain: ORIGIN,
       serial: 1,
       records: parsed.records.map((r) => ({ name: r.name, type: r.type, ttl: r.ttl, rdata: r.rdata })),
     },
-  ]);
-  return { store, delegation: zone.delegations[zone.delegations.length >> 1]! };
+    delegation: zone.delegations[zone.delegations.length >> 1]!,
+    host: zone.hosts[0]!,
+  };
+}
+
+function buildStore(): { store: ZoneStore; delegation: string } {
+  const { data, delegation } = buildBenchZoneData();
+  const store = new ZoneStore();
+  store.replaceAll([data]);
+  return { store, delegation };
 }
 
 export interface BenchCase {

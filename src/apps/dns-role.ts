@@ -3,14 +3,24 @@ import { startDnsServer } from '../dns/server/dns-server.ts';
 import { createMessageHandler } from '../dns/server/handle-message.ts';
 import { createQueryStats } from '../dns/server/query-stats.ts';
 import { createResponseRateLimiter } from '../dns/server/response-rate-limit.ts';
+import { MemberHealthTable } from '../dns/steering/member-health-table.ts';
+import { createTransferHandler } from '../dns/transfer/transfer-handler.ts';
+import { TransferZones } from '../dns/transfer/transfer-zones.ts';
 import { ZoneStore } from '../dns/zone/zone-store.ts';
+import { openIpLocator } from '../geo/ip-locator.ts';
 import type { AppContext } from '../kernel/app-context.ts';
 import { DnssecZoneMaterial } from '../modules/dns/dnssec/dnssec-zone-material.ts';
 import type { DnssecTables } from '../modules/dns/dnssec/dnssec-tables.ts';
 import { keyEncryptionFromConfig } from '../modules/dns/dnssec/key-encryption.ts';
 import { DbZoneSource } from '../modules/dns/publishing/db-zone-source.ts';
+import { readMemberHealth } from '../modules/dns/members/members-repository.ts';
 import type { DnsTables } from '../modules/dns/shared/dns-tables.ts';
 import { zoneStatsSink } from '../modules/dns/stats/zone-stats-sink.ts';
+import { TransferZoneSource } from '../modules/dns/transfers/transfer-zone-source.ts';
+import { TransfersRepository } from '../modules/dns/transfers/transfers-repository.ts';
+import type { TransferTables } from '../modules/dns/transfers/transfers-tables.ts';
+import { ZoneVersions } from '../modules/dns/transfers/zone-versions.ts';
+import { MemberHealthSync } from './member-health-sync.ts';
 import { ZoneSync } from './zone-sync.ts';
 
 export interface DnsRole {
@@ -18,31 +28,59 @@ export interface DnsRole {
   readonly tcpPort: number;
   readonly store: ZoneStore;
   readonly sync: ZoneSync;
+  /** Member health as this node knows it: seeded from the database, then kept by the bus. */
+  readonly healthTable: MemberHealthTable;
   stop(): Promise<void>;
 }
 
 /** The DNS role: zones from the database into a store, kept current from the bus, served on DNS_HOST:DNS_PORT. */
 export async function startDnsRole(ctx: AppContext): Promise<DnsRole> {
   const store = new ZoneStore();
+  // Zone transfers out (issue 9): policies added to the zones, transferred zones kept beside the store.
+  const transfers = new TransfersRepository(ctx.db as Kysely<TransferTables>);
+  const transferZones = new TransferZones();
   const sync = new ZoneSync(
     store,
-    new DbZoneSource(
-      ctx.db as Kysely<DnsTables>,
-      ctx.config.nameservers,
-      new DnssecZoneMaterial(ctx.db as Kysely<DnssecTables>, keyEncryptionFromConfig(ctx.config)),
+    new TransferZoneSource(
+      new DbZoneSource(
+        ctx.db as Kysely<DnsTables>,
+        ctx.config.nameservers,
+        new DnssecZoneMaterial(ctx.db as Kysely<DnssecTables>, keyEncryptionFromConfig(ctx.config)),
+      ),
+      transfers,
+      keyEncryptionFromConfig(ctx.config),
+      ctx.log,
     ),
     ctx.bus,
     ctx.log,
+    transferZones,
   );
   await sync.start();
+  const healthTable = new MemberHealthTable();
+  // Without a readable GeoIP database, resolver_ip steering places no client (default pools answer).
+  const locator = await openIpLocator(ctx.config.geoipDb).catch((error: unknown) => {
+    ctx.log.warn({ err: error, path: ctx.config.geoipDb }, 'GeoIP database not available');
+    return undefined;
+  });
+  const healthSync = new MemberHealthSync(
+    healthTable,
+    () => readMemberHealth(ctx.db as Kysely<DnsTables>),
+    ctx.bus,
+  );
+  await healthSync.start();
   const stats = createQueryStats({ sink: zoneStatsSink(ctx.bus, ctx.log), now: () => ctx.clock.now() });
   stats.start();
   const server = await startDnsServer({
     host: ctx.config.dnsHost,
     port: ctx.config.dnsPort,
-    handler: createMessageHandler(store),
+    handler: createMessageHandler(store, { health: healthTable, pop: ctx.config.pop, locator }),
     rrl: createResponseRateLimiter({ rate: ctx.config.rrlRate, exempt: ctx.config.rrlExempt }),
     stats,
+    nativeUdp: ctx.config.dnsNativeUdp,
+    transfer: createTransferHandler({
+      zones: transferZones,
+      history: new ZoneVersions(transfers, null, ctx.clock),
+    }),
   });
   ctx.log.info({ host: ctx.config.dnsHost, port: server.udpPort }, 'DNS listening');
   return {
@@ -50,7 +88,9 @@ export async function startDnsRole(ctx: AppContext): Promise<DnsRole> {
     tcpPort: server.tcpPort,
     store,
     sync,
+    healthTable,
     async stop() {
+      await healthSync.stop();
       await server.close();
       stats.stop();
       await sync.stop();

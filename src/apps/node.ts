@@ -1,12 +1,14 @@
 import type { Config } from '../kernel/config/config.ts';
 import type { Logger } from '../kernel/log/logger.ts';
 import { buildApiApp } from './api-app.ts';
+import { startCheckerRole, type CheckerRole } from './checker-role.ts';
 import { startDnsRole, type DnsRole } from './dns-role.ts';
 import { closeRuntime, openRuntime, type RuntimeOptions } from './runtime.ts';
 
 export interface RunningNode {
   readonly apiUrl: string | null;
   readonly dns: DnsRole | null;
+  readonly checker: CheckerRole | null;
   stop(): Promise<void>;
 }
 
@@ -20,10 +22,16 @@ export async function startNode(
   const stops: (() => Promise<void>)[] = [];
   let apiUrl: string | null = null;
   let dns: DnsRole | null = null;
+  let checker: CheckerRole | null = null;
   try {
     if (config.role === 'all' || config.role === 'dns') {
       const role = await startDnsRole(ctx);
       dns = role;
+      stops.push(() => role.stop());
+    }
+    if (config.role === 'all' || config.role === 'checker') {
+      const role = await startCheckerRole(ctx);
+      checker = role;
       stops.push(() => role.stop());
     }
     if (config.role === 'all' || config.role === 'api') {
@@ -43,6 +51,7 @@ export async function startNode(
   return {
     apiUrl,
     dns,
+    checker,
     async stop() {
       for (const s of stops.reverse()) await s();
       await closeRuntime(ctx);

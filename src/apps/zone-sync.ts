@@ -1,7 +1,19 @@
 import type { Bus } from '../kernel/bus/bus.ts';
 import type { Logger } from '../kernel/log/logger.ts';
 import type { ZoneStore } from '../dns/zone/zone-store.ts';
-import { ZONE_CHANGED_CHANNEL, type ZoneChangedEvent, type ZoneSource } from '../dns/zone/zone-data.ts';
+import {
+  ZONE_CHANGED_CHANNEL,
+  type ZoneChangedEvent,
+  type ZoneData,
+  type ZoneSource,
+} from '../dns/zone/zone-data.ts';
+
+/** Something fed the same zones as the store, in the same order (zone transfers' side map). */
+export interface ZoneMirror {
+  replaceAll(zones: readonly ZoneData[]): void;
+  upsert(zone: ZoneData): void;
+  remove(zoneId: number): void;
+}
 
 /**
  * Keeps a ZoneStore in step with the database: everything at start, then one zone per
@@ -17,6 +29,7 @@ export class ZoneSync {
     private readonly source: ZoneSource,
     private readonly bus: Bus,
     private readonly log: Logger,
+    private readonly mirror: ZoneMirror | null = null,
   ) {}
 
   async start(): Promise<void> {
@@ -25,7 +38,9 @@ export class ZoneSync {
       this.onEvent(m as ZoneChangedEvent),
     );
     const started = Date.now();
-    this.store.replaceAll(await this.source.loadAll());
+    const zones = await this.source.loadAll();
+    this.store.replaceAll(zones);
+    this.mirror?.replaceAll(zones);
     this.log.info({ zones: this.store.size, ms: Date.now() - started }, 'zones loaded');
   }
 
@@ -55,7 +70,12 @@ export class ZoneSync {
 
   private async reload(event: ZoneChangedEvent): Promise<void> {
     const zone = event.deleted ? null : await this.source.load(event.zoneId);
-    if (zone === null) this.store.remove(event.zoneId);
-    else this.store.upsert(zone);
+    if (zone === null) {
+      this.store.remove(event.zoneId);
+      this.mirror?.remove(event.zoneId);
+    } else {
+      this.store.upsert(zone);
+      this.mirror?.upsert(zone);
+    }
   }
 }

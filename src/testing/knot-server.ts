@@ -19,12 +19,41 @@ export const KNOTD_PATH = process.env.KNOTD ?? '/usr/sbin/knotd';
 export const KNOT_START_TIMEOUT_MS = 15_000;
 const KNOT_POLL_TIMEOUT_MS = 200;
 const KNOT_STOP_GRACE_MS = 3_000;
+/** Bound on the stderr (log) text kept. */
+const KNOT_LOG_LIMIT = 200_000;
 
 export interface KnotZone {
   /** Zone apex, with or without trailing dot. */
   domain: string;
-  /** Zone file text (RFC 1035 §5 master file format). */
-  text: string;
+  /** Zone file text (RFC 1035 §5 master file format); omitted for a secondary zone. */
+  text?: string;
+  /** Secondary zone: the `remote` id(s) it transfers from (Knot `master:`). */
+  master?: string;
+  /** `acl` ids of the zone (e.g. one allowing NOTIFY from the primary). */
+  acl?: readonly string[];
+}
+
+/** Knot `key:` (TSIG, RFC 8945). */
+export interface KnotKey {
+  id: string;
+  algorithm: string;
+  /** Base64. */
+  secret: string;
+}
+
+/** Knot `remote:`, e.g. a primary at `127.0.0.1@5300`. */
+export interface KnotRemote {
+  id: string;
+  address: string;
+  key?: string;
+}
+
+/** Knot `acl:`. */
+export interface KnotAcl {
+  id: string;
+  address: string;
+  action: 'notify' | 'transfer' | 'query' | 'update';
+  key?: string;
 }
 
 export interface KnotOptions {
@@ -34,6 +63,11 @@ export interface KnotOptions {
   host?: string;
   /** Knot `server:` lines appended verbatim (e.g. `udp-workers: 1`), indented by us. */
   serverOptions?: readonly string[];
+  keys?: readonly KnotKey[];
+  remotes?: readonly KnotRemote[];
+  acls?: readonly KnotAcl[];
+  /** Knot log level for stderr (default warning); see KnotServer.log(). */
+  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error';
 }
 
 export interface KnotServer {
@@ -41,6 +75,8 @@ export interface KnotServer {
   readonly port: number;
   readonly pid: number;
   readonly dir: string;
+  /** What knotd wrote to stderr so far (its log, at `logLevel`). */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -55,8 +91,26 @@ function fqdn(domain: string): string {
 function configText(dir: string, host: string, port: number, opts: KnotOptions): string {
   const server = (opts.serverOptions ?? []).map((l) => `    ${l}`).join('\n');
   const zones = opts.zones
-    .map((z, i) => `  - domain: "${fqdn(z.domain)}"\n    file: "zone-${i}.zone"`)
+    .map((z, i) => {
+      let entry = `  - domain: "${fqdn(z.domain)}"\n    file: "zone-${i}.zone"`;
+      if (z.master !== undefined) entry += `\n    master: ${z.master}`;
+      if (z.acl !== undefined) entry += `\n    acl: [${z.acl.join(', ')}]`;
+      return entry;
+    })
     .join('\n');
+  const section = (name: string, items: readonly object[] | undefined): string =>
+    items === undefined || items.length === 0
+      ? ''
+      : `${name}:\n` +
+        items
+          .map((item) =>
+            Object.entries(item)
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v], j) => `${j === 0 ? '  - ' : '    '}${k}: ${String(v)}`)
+              .join('\n'),
+          )
+          .join('\n') +
+        '\n';
   // No `user:` → runs as the current user. No modules → no RRL, no cookies, no NSID.
   // EDNS Client Subnet echo on (RFC 7871 §7.2.1, SCOPE 0), as our engine always does.
   return `server:
@@ -69,9 +123,9 @@ function configText(dir: string, host: string, port: number, opts: KnotOptions):
 ${server}
 database:
     storage: "${dir}/db"
-log:
+${section('key', opts.keys)}${section('remote', opts.remotes)}${section('acl', opts.acls)}log:
   - target: stderr
-    any: warning
+    any: ${opts.logLevel ?? 'warning'}
 template:
   - id: default
     storage: "${dir}/zones"
@@ -102,14 +156,18 @@ export async function startKnot(opts: KnotOptions): Promise<KnotServer> {
   const port = opts.port ?? (await freePort(host));
   const dir = await mkdtemp(path.join(tmpdir(), 'knot-test-'));
   await Promise.all(['run', 'db', 'zones'].map((d) => mkdir(path.join(dir, d))));
-  await Promise.all(opts.zones.map((z, i) => writeFile(path.join(dir, 'zones', `zone-${i}.zone`), z.text)));
+  await Promise.all(
+    opts.zones.map((z, i) =>
+      z.text === undefined ? undefined : writeFile(path.join(dir, 'zones', `zone-${i}.zone`), z.text),
+    ),
+  );
   const conf = path.join(dir, 'knot.conf');
   await writeFile(conf, configText(dir, host, port, opts));
 
   const child = spawn(KNOTD_PATH, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
-    if (stderr.length < 20_000) stderr += d.toString();
+    if (stderr.length < KNOT_LOG_LIMIT) stderr += d.toString();
   });
   let exited = false;
   child.once('exit', () => {
@@ -142,7 +200,7 @@ export async function startKnot(opts: KnotOptions): Promise<KnotServer> {
       (response[3]! & 0x0f) === 0 &&
       (response[2]! & 0x04) !== 0
     ) {
-      return { host, port, pid: child.pid ?? -1, dir, stop };
+      return { host, port, pid: child.pid ?? -1, dir, log: () => stderr, stop };
     }
     // Answered but not yet loaded: poll again at the next tick of a real query round-trip.
     if (response !== null) await new Promise<void>((r) => setTimeout(r, KNOT_POLL_TIMEOUT_MS / 4));

@@ -20,7 +20,7 @@ export function isUnboundAvailable(): boolean {
 export interface DigResult {
   readonly status: string;
   readonly flags: readonly string[];
-  /** Record lines of the answer and authority sections (dig +noall +answer +authority). */
+  /** Record lines of the answer and authority sections, whitespace collapsed to single spaces. */
   readonly records: readonly string[];
   readonly text: string;
 }
@@ -52,7 +52,7 @@ export async function dig(
   for (const line of stdout.split('\n')) {
     if (/^;; (ANSWER|AUTHORITY) SECTION:/.test(line)) inRecords = true;
     else if (/^;; /.test(line)) inRecords = false;
-    else if (inRecords && line.trim() !== '') records.push(line.trim());
+    else if (inRecords && line.trim() !== '') records.push(line.trim().replace(/\s+/g, ' '));
   }
   return { status, flags, records, text: stdout };
 }

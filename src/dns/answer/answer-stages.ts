@@ -2,6 +2,8 @@ import type { AnswerPlan } from './answer-plan.ts';
 import type { LookupName, ResolverScratch } from './name-resolver.ts';
 import { resolveInZone } from './name-resolver.ts';
 import type { ParsedQuery } from '../message/query-parser.ts';
+import type { SteeringRuntime } from '../steering/steered-answer.ts';
+import { planSteeredAnswer, steerDnsQuery } from '../steering/steered-answer.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import {
   CLASS_ANY,
@@ -14,6 +16,8 @@ import {
   RCODE_NOTAUTH,
   RCODE_NOTIMP,
   RCODE_REFUSED,
+  TYPE_A,
+  TYPE_AAAA,
   TYPE_AXFR,
   TYPE_DS,
   TYPE_IXFR,
@@ -29,6 +33,12 @@ export interface AnswerContext {
   readonly scratch: ResolverScratch;
   /** The query name as a LookupName (owner null = written as a pointer to the question). */
   readonly qname: LookupName;
+  /** Health, PoP, locator and random source for load balancer hostnames; null = none steered. */
+  steering?: SteeringRuntime | null;
+  /** The query's source address (the resolver), for steering; null when unknown. */
+  clientAddress?: string | null;
+  /** SCOPE PREFIX-LENGTH for the ECS echo (RFC 7871 §7.2.1): set by steering, else 0. */
+  ecsScope: number;
 }
 
 /** A stage either settles the answer (returns true) or passes to the next one. */
@@ -144,6 +154,26 @@ const transferStage: AnswerStage = {
     settle(ctx.plan, 'error', RCODE_NOTAUTH),
 };
 
+/**
+ * A and AAAA at an enabled load balancer's hostname: the answer comes from steer() (the function
+ * the preview API calls), as pre-encoded member RRsets; other types fall through to the records.
+ */
+const steeringStage: AnswerStage = {
+  name: 'steering',
+  run: (ctx) => {
+    const lbs = ctx.plan.zone!.steering;
+    const qtype = ctx.query.qtype;
+    if (!lbs || !ctx.steering || (qtype !== TYPE_A && qtype !== TYPE_AAAA)) return false;
+    const lb = lbs.get(ctx.query.keys[0] ?? '');
+    if (lb === undefined) return false;
+    const family = qtype === TYPE_A ? 4 : 6;
+    const decision = steerDnsQuery(lb, family, ctx.steering, ctx.query.ecs, ctx.clientAddress ?? null);
+    planSteeredAnswer(ctx.plan, lb, decision, family);
+    ctx.ecsScope = decision.ecsScope;
+    return true;
+  },
+};
+
 const resolveStage: AnswerStage = {
   name: 'resolve',
   run: (ctx) => {
@@ -161,6 +191,7 @@ export const ANSWER_STAGES: readonly AnswerStage[] = [
   udpTransferStage,
   transferStage,
   zoneStage,
+  steeringStage,
   resolveStage,
 ];
 

@@ -3,10 +3,9 @@
  * §3) and the zone is signed. Refusals and errors carry no zone data and are not signed.
  */
 import type { AnswerPlan } from '../answer/answer-plan.ts';
-import type { CompiledSteering } from '../steering/steering-compiler.ts';
 import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import { signPlan } from './answer-signer.ts';
-import { signingFor, type SigningSource } from './signing-registry.ts';
+import { signingFor } from './signing-registry.ts';
 
 export interface SignableQuery {
   readonly ednsDo: boolean;
@@ -15,10 +14,8 @@ export interface SignableQuery {
   readonly qtype: number;
 }
 
-type SignableZone = ZoneSnapshot & SigningSource & { readonly steering?: CompiledSteering | null };
-
 /** Load-balanced names answer A/AAAA from their pools: those types go in their NSEC bitmaps. */
-function steeringTypes(zone: SignableZone): ReadonlyMap<string, readonly number[]> {
+function steeringTypes(zone: ZoneSnapshot): ReadonlyMap<string, readonly number[]> {
   const out = new Map<string, number[]>();
   for (const [key, lb] of zone.steering ?? []) {
     const types = new Set<number>();
@@ -33,7 +30,7 @@ function steeringTypes(zone: SignableZone): ReadonlyMap<string, readonly number[
 }
 
 export function signIfRequested(plan: AnswerPlan, query: SignableQuery): void {
-  const zone = plan.zone as SignableZone | null;
+  const zone = plan.zone;
   if (!query.ednsDo || !zone?.dnssec) return;
   if (plan.kind === 'refused' || plan.kind === 'error' || plan.kind === 'truncated') return;
   const signing = signingFor(zone, () => steeringTypes(zone));

@@ -4,24 +4,18 @@
  * a zone reload keeps the signatures of unchanged RRsets.
  */
 import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
-import type { ZoneDnssec } from './dnssec-config.ts';
 import { SignatureCache } from './signature-cache.ts';
 import { createZoneSigning, type ZoneSigning } from './zone-signing.ts';
 
 const sharedCache = new SignatureCache();
 const signings = new WeakMap<ZoneSnapshot, ZoneSigning>();
 
-export interface SigningSource {
-  /** The zone's signing material; null or undefined when the zone is not signed. */
-  readonly dnssec?: ZoneDnssec | null;
-}
-
 /**
  * The signing view of `zone`, or null when it is not signed. `extraTypes` lists names answered
  * without zone nodes (load balancers) and their types, for NSEC bitmaps.
  */
 export function signingFor(
-  zone: ZoneSnapshot & SigningSource,
+  zone: ZoneSnapshot,
   extraTypes?: () => ReadonlyMap<string, readonly number[]>,
   now?: () => number,
 ): ZoneSigning | null {

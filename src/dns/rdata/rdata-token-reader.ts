@@ -2,6 +2,7 @@ import type { Token } from '../zonefile/zone-file-tokenizer.ts';
 import { NameTextError, parseNameWithOrigin } from '../wire/name-text.ts';
 import { parseDuration } from '../wire/ttl-text.ts';
 import { RdataError } from './rdata-error.ts';
+import { parsePlainName } from './rdata-plain-name.ts';
 
 const DECIMAL = /^[0-9]+$/;
 
@@ -65,6 +66,8 @@ export class RdataTokenReader {
 
   name(field: string, what: string): Uint8Array[] {
     const { text } = this.next(field, what);
+    const plain = parsePlainName(text, this.origin);
+    if (plain !== null) return plain;
     try {
       return parseNameWithOrigin(text, this.origin);
     } catch (e) {

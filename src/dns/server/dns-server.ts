@@ -3,6 +3,7 @@
  * (RFC 1035 §4.2; RFC 7766 §5: TCP must be offered wherever UDP is).
  * Port 0 picks one free port that is bound for both protocols.
  */
+import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import type { QueryStats } from './query-stats.ts';
 import { DEFAULT_SERVER_LIMITS } from './listener-options.ts';
 import type { DnsHandler, ListenerContext, ServerLimits } from './listener-options.ts';
@@ -32,6 +33,8 @@ export interface DnsServerOptions {
    * built and loads (native/); otherwise, or when false (default), through node:dgram.
    */
   nativeUdp?: boolean;
+  /** Zone transfers out over TCP (AXFR/IXFR, signed SOA); absent: none. */
+  transfer?: TransferHandler;
 }
 
 export interface DnsServer {
@@ -58,6 +61,7 @@ export async function startDnsServer(opts: DnsServerOptions): Promise<DnsServer>
     rrl: opts.rrl === null ? null : isLimiter(opts.rrl) ? opts.rrl : createResponseRateLimiter(opts.rrl),
     stats: opts.stats ?? null,
     limits: { ...DEFAULT_SERVER_LIMITS, ...opts.limits },
+    transfer: opts.transfer ?? null,
   };
   let tcp: TcpListener | null = null;
   let udp: UdpListener | null = null;

@@ -1,5 +1,6 @@
 import type { AnswerContext } from '../answer/answer-stages.ts';
 import { runAnswerPipeline } from '../answer/answer-stages.ts';
+import { signIfRequested } from '../dnssec/dnssec-answer-stage.ts';
 import { createPlan, resetPlan } from '../answer/answer-plan.ts';
 import { createResolverScratch } from '../answer/name-resolver.ts';
 import type { ClientSubnet } from '../message/client-subnet.ts';
@@ -26,6 +27,10 @@ import { createParsedQuery, parseQuery } from '../message/query-parser.ts';
 import type { OptSpec } from '../message/response-writer.ts';
 import { OPT_FIXED_SIZE, ResponseWriter } from '../message/response-writer.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
+import type { IpLocator } from '../../geo/ip-locator.ts';
+import type { HealthView } from '../steering/steering-config.ts';
+import type { SteeringRuntime } from '../steering/steered-answer.ts';
+import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
 
 export interface ClientInfo {
   transport: 'udp' | 'tcp';
@@ -60,8 +65,6 @@ const EDE_OPTION_SIZE = 6;
  */
 export interface MessageContext extends AnswerContext {
   readonly writer: ResponseWriter;
-  /** SCOPE PREFIX-LENGTH echoed in ECS (RFC 7871 §7.2.1): 0 unless steering used the address. */
-  ecsScope: number;
   /** The OPT RR of the response being built (reused; its option writer is created once). */
   readonly opt: OptSpec;
   /** Add Extended DNS Error 20 to the current response. */
@@ -78,6 +81,8 @@ export function createMessageContext(): MessageContext {
     qname: { keys: query.keys, owner: null, wire: query.qnameLower, wireLength: 0 },
     writer: new ResponseWriter(),
     ecsScope: 0,
+    steering: null,
+    clientAddress: null,
     opt: { doBit: false, writeOptions: null },
     withEde: false,
   };
@@ -157,6 +162,8 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   ctx.ecsScope = 0;
   ctx.qname.wireLength = q.qnameEnd - HEADER_SIZE;
   runAnswerPipeline(ctx, store);
+  // DNSSEC (RFC 4035 §3.1): RRSIGs and denial proofs when DO is set and the zone is signed.
+  signIfRequested(plan, q);
   if (plan.zone) {
     out.zoneId = plan.zone.id;
     out.zoneApex = plan.zone.domain;
@@ -200,6 +207,7 @@ function handle(
   out.kind = 'dropped';
   out.truncated = false;
   ctx.transport = client.transport;
+  ctx.clientAddress = client.address;
   const q = ctx.query;
   const status = parseQuery(query, q);
   if (q.hasQuestion) out.qtype = q.qtype;
@@ -223,22 +231,48 @@ function handle(
   return answer(ctx, store, query, out);
 }
 
+/** Load-balancer steering inputs of a handler; every field optional. */
+export interface MessageHandlerOptions {
+  /** Member health; default: every member `unknown` (healthy). */
+  health?: HealthView;
+  /** This node's location code (config POP), keying `location_pools`; default none (''). */
+  pop?: string;
+  /** Client location for `resolver_ip` steering; default none (no country/region/coordinates). */
+  locator?: IpLocator;
+  /** Uniform [0, 1) source for weighted and random choices; default Math.random. */
+  random?: () => number;
+}
+
+function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
+  return {
+    health: options.health ?? ALL_UNKNOWN_HEALTH,
+    pop: (options.pop ?? '').toUpperCase(),
+    locator: options.locator ?? null,
+    random: options.random ?? Math.random,
+  };
+}
+
 /**
  * Builds the per-socket message handler: bytes in, response bytes out (null = send nothing).
  * Never throws: an internal failure answers SERVFAIL (or nothing when the header is unreadable).
  */
 export function createMessageHandler(
   store: ZoneStore,
+  options: MessageHandlerOptions = {},
 ): (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null {
-  return createMessageHandlerWithContext(store).handle;
+  return createMessageHandlerWithContext(store, options).handle;
 }
 
 /** As createMessageHandler, also exposing the reused context (parsed ECS etc.) for steering and tests. */
-export function createMessageHandlerWithContext(store: ZoneStore): {
+export function createMessageHandlerWithContext(
+  store: ZoneStore,
+  options: MessageHandlerOptions = {},
+): {
   handle: (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
   context: MessageContext;
 } {
   const ctx = createMessageContext();
+  ctx.steering = steeringRuntime(options);
   const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
     try {
       return handle(ctx, store, query, client, out);

@@ -2,6 +2,7 @@
  * What the socket listeners share: the handler signature, the limits and the client-address
  * normalisation. The listeners pass bytes to the handler and send back bytes; they never see zones.
  */
+import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import type { ClientInfo, MessageOutcome } from './handle-message.ts';
 import type { QueryStats } from './query-stats.ts';
 import type { ResponseRateLimiter } from './response-rate-limit.ts';
@@ -39,6 +40,8 @@ export interface ListenerContext {
   rrl: ResponseRateLimiter | null;
   stats: QueryStats | null;
   limits: ServerLimits;
+  /** Zone transfers out (TCP only); null or absent: AXFR/IXFR go to the normal handler. */
+  transfer?: TransferHandler | null;
 }
 
 const MAPPED_PREFIX = '::ffff:';

@@ -6,6 +6,8 @@
  * - New connections over the total or per-client-address cap are closed at once.
  * - If the client does not read, we stop reading (backpressure) until the socket drains.
  * - A throwing handler costs that one message, never the connection or the server.
+ * - Zone transfer queries (AXFR/IXFR, signed SOA; see isTransferQuery) go to `ctx.transfer`
+ *   when set; its messages are written in one go, so no other response interleaves with them.
  */
 import net from 'node:net';
 import { createOutcome } from './handle-message.ts';
@@ -13,6 +15,7 @@ import type { ClientInfo } from './handle-message.ts';
 import { MAX_TCP_MESSAGE_SIZE, setClientAddress } from './listener-options.ts';
 import type { ListenerContext } from './listener-options.ts';
 import { createTcpFrameReader } from './tcp-frame-reader.ts';
+import { isTransferQuery } from '../transfer/transfer-query.ts';
 
 export interface TcpListener {
   readonly port: number;
@@ -23,6 +26,7 @@ export interface TcpListener {
 
 export function bindTcp(host: string, port: number, ctx: ListenerContext): Promise<TcpListener> {
   const { handler, stats, limits } = ctx;
+  const transfer = ctx.transfer ?? null;
   const out = createOutcome();
   const open = new Set<net.Socket>();
   const perClient = new Map<string, number>();
@@ -59,8 +63,32 @@ export function bindTcp(host: string, port: number, ctx: ListenerContext): Promi
       waitingDrain = false;
       sock.resume();
     };
+    const send = (messages: readonly Buffer[]): void => {
+      for (const res of messages) {
+        if (sock.destroyed || res.length > MAX_TCP_MESSAGE_SIZE) return;
+        const frame = Buffer.allocUnsafe(res.length + 2);
+        frame.writeUInt16BE(res.length, 0);
+        res.copy(frame, 2);
+        if (!sock.write(frame) && !waitingDrain) {
+          waitingDrain = true;
+          sock.pause();
+          sock.once('drain', resume);
+        }
+      }
+    };
     const reader = createTcpFrameReader((message) => {
       if (sock.destroyed) return false;
+      if (transfer !== null && isTransferQuery(message)) {
+        // The frame is a view of a chunk that is reused: copy before going async.
+        transfer.handle(Uint8Array.from(message), client.address).then(
+          (r) => {
+            if (stats !== null) stats.record(r.zoneId ?? -1, r.qtype, r.rcode);
+            send(r.messages);
+          },
+          () => undefined,
+        );
+        return true;
+      }
       let res: Buffer | null;
       try {
         res = handler(message, client, out);
@@ -68,15 +96,7 @@ export function bindTcp(host: string, port: number, ctx: ListenerContext): Promi
       } catch {
         return true;
       }
-      if (res === null || res.length > MAX_TCP_MESSAGE_SIZE) return true;
-      const frame = Buffer.allocUnsafe(res.length + 2);
-      frame.writeUInt16BE(res.length, 0);
-      res.copy(frame, 2);
-      if (!sock.write(frame) && !waitingDrain) {
-        waitingDrain = true;
-        sock.pause();
-        sock.once('drain', resume);
-      }
+      if (res !== null) send([res]);
       return true;
     });
     sock.on('data', (chunk: Buffer) => {

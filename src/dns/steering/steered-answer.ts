@@ -34,9 +34,12 @@ const ecsBytes = new Uint8Array(16);
 
 /** Text of the ECS address (bits beyond the source prefix are already zero). */
 export function clientSubnetAddressText(ecs: ClientSubnet): string {
-  ecsBytes.fill(0);
-  ecsBytes.set(ecs.address.subarray(0, ecs.addressLength));
-  if (ecs.family === ECS_FAMILY_IPV4) return `${ecsBytes[0]}.${ecsBytes[1]}.${ecsBytes[2]}.${ecsBytes[3]}`;
+  const n = ecs.addressLength;
+  const a = ecs.address;
+  if (ecs.family === ECS_FAMILY_IPV4) {
+    return `${n > 0 ? a[0] : 0}.${n > 1 ? a[1] : 0}.${n > 2 ? a[2] : 0}.${n > 3 ? a[3] : 0}`;
+  }
+  for (let i = 0; i < 16; i++) ecsBytes[i] = i < n ? a[i]! : 0;
   return bytesToIpv6(ecsBytes);
 }
 

@@ -1,5 +1,6 @@
 import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
 import type { ZoneSteering } from '../steering/steering-config.ts';
+import type { ZoneTransferPolicy } from '../transfer/transfer-policy.ts';
 
 /**
  * What the control plane hands the data plane for one zone: plain data, no behaviour.
@@ -27,6 +28,8 @@ export interface ZoneData {
    * for an unsigned zone. Answers to queries with DO set are then signed online.
    */
   readonly dnssec?: ZoneDnssec;
+  /** Zone transfers out (AXFR/IXFR over TCP); absent: the zone is not transferred to anyone. */
+  readonly transfer?: ZoneTransferPolicy;
 }
 
 /** The one narrow interface through which the data plane receives zones. */

@@ -1,4 +1,7 @@
 import type { ZoneData, ZoneRecordData } from './zone-data.ts';
+import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
+import type { CompiledSteering } from '../steering/steering-compiler.ts';
+import { compileZoneSteering, loadBalancerOwners } from '../steering/steering-compiler.ts';
 import type { WireName } from './wire-name.ts';
 import { readRdataName, wireNameFromText } from './wire-name.ts';
 import {
@@ -85,6 +88,10 @@ export interface ZoneSnapshot {
   readonly negativeSoa: RRset | null;
   /** Records skipped at build time (owner outside the zone or malformed RDATA). */
   readonly skipped: number;
+  /** Enabled load balancers by owner key: A/AAAA at these names are steered (absent = none). */
+  readonly steering?: CompiledSteering | null;
+  /** Signing material when the zone is signed (ZoneData.dnssec): answers to DO queries get signed. */
+  readonly dnssec?: ZoneDnssec | null;
 }
 
 /** SRV RDATA: PRIORITY, WEIGHT, PORT, then TARGET (RFC 2782). */
@@ -276,6 +283,12 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
     }
   }
 
+  // A load balancer hostname exists even without records of its own: other types there are NODATA.
+  for (const owner of loadBalancerOwners(zone.steering, apex)) {
+    const key = owner.keys[0] ?? '';
+    if (!byName.has(key)) byName.set(key, { name: owner, sets: new Map() });
+  }
+
   // Empty non-terminals: every ancestor between an owner and the apex exists (RFC 4592 §2.2.2).
   for (const { name } of [...byName.values()]) {
     for (let i = 1; i < name.keys.length - apexLabels; i++) {
@@ -338,5 +351,7 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
     soa,
     negativeSoa,
     skipped,
+    steering: compileZoneSteering(zone.steering, apex, negativeSoa),
+    dnssec: zone.dnssec ?? null,
   };
 }

@@ -3,18 +3,18 @@
  * order, and RDATA through the rdata registry. Every entry is checked; errors are collected one per
  * bad entry, with the line on which the entry starts, and parsing goes on.
  */
-import { RdataError, formatRdata, parseRdata } from '../rdata/rdata-codec.ts';
+import { RdataError, formatRdata, parseRdataAt } from '../rdata/rdata-codec.ts';
+import { parsePlainName, plainNameKey } from '../rdata/rdata-plain-name.ts';
 import {
   NameTextError,
-  isSubdomain,
+  labelsEqual,
   nameKey,
-  nameToText,
   parseNameWithOrigin,
   parseStoredName,
 } from '../wire/name-text.ts';
 import { typeFromText } from '../wire/rr-type.ts';
 import { MAX_TTL, parseDuration } from '../wire/ttl-text.ts';
-import { tokenizeZoneFile } from './zone-file-tokenizer.ts';
+import { scanZoneFile } from './zone-file-tokenizer.ts';
 import type { Token, ZoneLine } from './zone-file-tokenizer.ts';
 
 export interface ParsedRecord {
@@ -85,9 +85,22 @@ function parseName(text: string, origin: readonly Uint8Array[], what: string): U
   }
 }
 
+/** Whether `name` is `zone` or below it, label-wise (as isSubdomain on their stored forms). */
+function isWithin(name: readonly Uint8Array[], zone: readonly Uint8Array[]): boolean {
+  const shift = name.length - zone.length;
+  if (shift < 0) return false;
+  for (let i = 0; i < zone.length; i++) if (!labelsEqual(name[shift + i]!, zone[i]!)) return false;
+  return true;
+}
+
 class ZoneFileParser {
   private origin: Uint8Array[];
+  /** nameKey of origin and zone, computed once rather than for every record. */
+  private originKey: string;
+  private readonly zoneKey: string;
   private lastOwner: Uint8Array[] | null = null;
+  /** nameKey(lastOwner). */
+  private lastOwnerKey = '';
   private dollarTtl: number | null = null;
   private lastExplicitTtl: number | null = null;
   readonly records: ParsedRecord[] = [];
@@ -97,6 +110,8 @@ class ZoneFileParser {
     private readonly defaultTtl: number,
   ) {
     this.origin = zone;
+    this.zoneKey = nameKey(zone);
+    this.originKey = this.zoneKey;
   }
 
   /** An entry we could not tokenize: its owner (if any) is unknown, so forget the previous one. */
@@ -118,27 +133,38 @@ class ZoneFileParser {
     const arg = args[0];
     if (arg === undefined) throw new EntryError(`${upper} needs a value`);
     if (args.length > 1) throw new EntryError(`${upper} takes one value, got extra "${args[1]!.text}"`);
-    if (upper === '$ORIGIN') this.origin = parseName(arg.text, this.origin, '$ORIGIN');
-    else this.dollarTtl = readTtl(arg.text);
+    if (upper === '$ORIGIN') {
+      this.origin = parseName(arg.text, this.origin, '$ORIGIN');
+      this.originKey = nameKey(this.origin);
+    } else this.dollarTtl = readTtl(arg.text);
   }
 
   private record(e: ZoneLine): void {
     let i = 0;
     let owner: Uint8Array[];
+    let name: string;
     if (e.blankOwner) {
       if (this.lastOwner === null)
         throw new EntryError('the record has no owner name and there is no previous one');
       owner = this.lastOwner;
+      name = this.lastOwnerKey;
     } else {
       // Blank-owner lines after a bad owner must not silently attach to an older owner.
       this.lastOwner = null;
-      owner = parseName(e.tokens[0]!.text, this.origin, 'owner name');
+      const text = e.tokens[0]!.text;
+      const plain = text === '@' ? null : parsePlainName(text, this.origin);
+      if (plain !== null) {
+        owner = plain;
+        name = plainNameKey(text, this.originKey);
+      } else {
+        owner = parseName(text, this.origin, 'owner name');
+        name = nameKey(owner);
+      }
       this.lastOwner = owner;
+      this.lastOwnerKey = name;
       i = 1;
     }
-    const name = nameKey(owner);
-    const zone = nameKey(this.zone);
-    if (!isSubdomain(name, zone)) throw new EntryError(`name ${name} is outside the zone ${zone}`);
+    if (!isWithin(owner, this.zone)) throw new EntryError(`name ${name} is outside the zone ${this.zoneKey}`);
 
     let ttl: number | null = null;
     let classSeen = false;
@@ -161,7 +187,7 @@ class ZoneFileParser {
 
     // RFC 2308 §4: $TTL applies to records without a TTL; before it, RFC 1035 §5.1's last TTL.
     ttl ??= this.dollarTtl ?? this.lastExplicitTtl ?? this.defaultTtl;
-    const rdata = parseRdata(type, e.tokens.slice(i + 1), nameToText(this.origin));
+    const rdata = parseRdataAt(type, e.tokens.slice(i + 1), this.origin);
     this.records.push({ line: e.line, name, type, ttl, rdata, content: formatRdata(type, rdata) });
   }
 }
@@ -178,11 +204,11 @@ export function parseZoneFile(text: string, origin: string, options?: ZoneFileOp
   }
   const parser = new ZoneFileParser(zone, options?.defaultTtl ?? FALLBACK_TTL);
   const body = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
-  for (const entry of tokenizeZoneFile(body)) {
+  scanZoneFile(body, (entry) => {
     if (entry.error !== null) {
       errors.push({ line: entry.line, message: entry.error });
       parser.skip(entry);
-      continue;
+      return;
     }
     try {
       parser.entry(entry);
@@ -191,6 +217,6 @@ export function parseZoneFile(text: string, origin: string, options?: ZoneFileOp
         errors.push({ line: entry.line, message: e.message });
       else throw e;
     }
-  }
+  });
   return { records: parser.records, errors };
 }

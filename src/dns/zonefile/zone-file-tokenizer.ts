@@ -27,25 +27,44 @@ export class ZoneTokenError extends Error {
   override readonly name = 'ZoneTokenError';
 }
 
-function isSpace(c: string): boolean {
-  return c === ' ' || c === '\t' || c === '\r';
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
+const NEWLINE = 0x0a;
+const SEMICOLON = 0x3b;
+const OPEN = 0x28;
+const CLOSE = 0x29;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+// Character codes rather than one-character strings: the scanner runs once per input character.
+function isSpace(c: number): boolean {
+  return c === SPACE || c === TAB || c === CR;
 }
 
 /** Characters that end an unquoted token (RFC 1035 §5.1). */
-function isDelimiter(c: string): boolean {
-  return isSpace(c) || c === '\n' || c === ';' || c === '(' || c === ')' || c === '"';
+function isDelimiterCode(c: number): boolean {
+  return isSpace(c) || c === NEWLINE || c === SEMICOLON || c === OPEN || c === CLOSE || c === QUOTE;
 }
 
 class Scanner {
   pos = 0;
   line = 1;
-  readonly out: ZoneLine[] = [];
+  /** First syntax error of the entry being read. */
+  private error: string | null = null;
 
-  constructor(private readonly text: string) {}
+  /** `emit` gets each entry as soon as it is read, so callers need not hold them all at once. */
+  constructor(
+    private readonly text: string,
+    private readonly emit: (entry: ZoneLine) => void,
+  ) {}
 
-  run(): ZoneLine[] {
+  run(): void {
     while (this.pos < this.text.length) this.entry();
-    return this.out;
+  }
+
+  private fail(message: string): void {
+    this.error ??= message;
   }
 
   private skipToLineEnd(): void {
@@ -58,44 +77,41 @@ class Scanner {
     const text = this.text;
     const startLine = this.line;
     const startPos = this.pos;
-    const blankOwner = isSpace(text[this.pos] ?? '');
+    const blankOwner = isSpace(text.charCodeAt(this.pos));
     const tokens: Token[] = [];
-    let error: string | null = null;
+    this.error = null;
     let depth = 0;
     let openLine = 0;
-    const fail = (message: string): void => {
-      error ??= message;
-    };
     while (this.pos < text.length) {
-      const c = text[this.pos]!;
-      if (c === '\n') {
+      const c = text.charCodeAt(this.pos);
+      if (c === NEWLINE) {
         this.pos++;
         this.line++;
         if (depth === 0) break;
       } else if (isSpace(c)) {
         this.pos++;
-      } else if (c === ';') {
+      } else if (c === SEMICOLON) {
         this.skipToLineEnd();
-      } else if (c === '(') {
+      } else if (c === OPEN) {
         if (depth === 0) openLine = this.line;
         depth++;
         this.pos++;
-      } else if (c === ')') {
-        if (depth === 0) fail("unbalanced parentheses: ')' without a matching '('");
+      } else if (c === CLOSE) {
+        if (depth === 0) this.fail("unbalanced parentheses: ')' without a matching '('");
         else depth--;
         this.pos++;
-      } else if (c === '"') {
+      } else if (c === QUOTE) {
         this.pos++;
-        const body = this.quoted(fail);
+        const body = this.quoted();
         tokens.push({ text: body, quoted: true });
       } else {
-        tokens.push({ text: this.unquoted(fail), quoted: false });
+        tokens.push({ text: this.unquoted(), quoted: false });
       }
     }
     if (depth > 0) {
       // EOF inside parentheses. Report it on the entry, then resume at the next physical line that
       // starts in column 0 (most likely the next owner), so that later records are still checked.
-      this.out.push({
+      this.emit({
         line: startLine,
         blankOwner,
         tokens,
@@ -104,7 +120,8 @@ class Scanner {
       this.resumeAfter(startPos, startLine);
       return;
     }
-    if (tokens.length > 0 || error !== null) this.out.push({ line: startLine, blankOwner, tokens, error });
+    const error = this.error;
+    if (tokens.length > 0 || error !== null) this.emit({ line: startLine, blankOwner, tokens, error });
   }
 
   private resumeAfter(startPos: number, startLine: number): void {
@@ -119,70 +136,75 @@ class Scanner {
       }
       pos = nl + 1;
       line++;
-      const c = text[pos];
-      if (c !== undefined && !isSpace(c) && c !== '\n' && c !== ';' && c !== ')') break;
+      const c = text.charCodeAt(pos);
+      if (!Number.isNaN(c) && !isSpace(c) && c !== NEWLINE && c !== SEMICOLON && c !== CLOSE) break;
     }
     this.pos = pos;
     this.line = line;
   }
 
   /** Body of a quoted string after the opening quote; stops at the closing quote or line end. */
-  private quoted(fail: (m: string) => void): string {
+  private quoted(): string {
     const text = this.text;
-    let body = '';
+    // The body is the raw text (escapes stay as written), so one slice is enough.
+    const start = this.pos;
     while (this.pos < text.length) {
-      const c = text[this.pos]!;
-      if (c === '"') {
+      const c = text.charCodeAt(this.pos);
+      if (c === QUOTE) {
+        const body = text.slice(start, this.pos);
         this.pos++;
         return body;
       }
-      if (c === '\n') break;
-      if (c === '\\' && this.pos + 1 < text.length && text[this.pos + 1] !== '\n') {
-        body += c + text[this.pos + 1];
+      if (c === NEWLINE) break;
+      if (c === BACKSLASH && this.pos + 1 < text.length && text.charCodeAt(this.pos + 1) !== NEWLINE) {
         this.pos += 2;
         continue;
       }
-      body += c;
       this.pos++;
     }
-    fail('unbalanced quotes: a quoted string is not closed on its line');
-    return body;
+    this.fail('unbalanced quotes: a quoted string is not closed on its line');
+    return text.slice(start, this.pos);
   }
 
-  private unquoted(fail: (m: string) => void): string {
+  private unquoted(): string {
     const text = this.text;
+    // Escapes stay as written, so the token is a slice of the text; only an embedded quoted
+    // segment (which may be unclosed, and then gets its closing quote added) needs assembling.
     let out = '';
+    let start = this.pos;
     while (this.pos < text.length) {
-      const c = text[this.pos]!;
-      if (c === '\\') {
-        const next = text[this.pos + 1];
-        if (next === undefined || next === '\n') {
-          out += c;
-          this.pos++;
-          continue;
-        }
-        out += c + next;
-        this.pos += 2;
+      const c = text.charCodeAt(this.pos);
+      if (c === BACKSLASH) {
+        const next = text.charCodeAt(this.pos + 1);
+        this.pos += Number.isNaN(next) || next === NEWLINE ? 1 : 2;
         continue;
       }
-      if (c === '"') {
-        if (out === '') break;
+      if (c === QUOTE) {
+        if (out === '' && this.pos === start) break;
         // key="value" (RFC 9460 §2.1): the quoted segment belongs to this token.
+        out += text.slice(start, this.pos);
         this.pos++;
-        out += '"' + this.quoted(fail) + '"';
+        out += '"' + this.quoted() + '"';
+        start = this.pos;
         continue;
       }
-      if (isDelimiter(c)) break;
-      out += c;
+      if (isDelimiterCode(c)) break;
       this.pos++;
     }
-    return out;
+    return out + text.slice(start, this.pos);
   }
 }
 
 /** All entries of a master file; syntax errors are reported per entry, never thrown. */
 export function tokenizeZoneFile(text: string): ZoneLine[] {
-  return new Scanner(text).run();
+  const out: ZoneLine[] = [];
+  scanZoneFile(text, (entry) => out.push(entry));
+  return out;
+}
+
+/** tokenizeZoneFile, handing over each entry as it is read. */
+export function scanZoneFile(text: string, onEntry: (entry: ZoneLine) => void): void {
+  new Scanner(text, onEntry).run();
 }
 
 /**
@@ -190,7 +212,7 @@ export function tokenizeZoneFile(text: string): ZoneLine[] {
  * allowed, several entries are not.
  */
 export function tokenizeRdataText(text: string): Token[] {
-  const lines = new Scanner(text.replace(/^[ \t\r\n]+/, '')).run();
+  const lines = tokenizeZoneFile(text.replace(/^[ \t\r\n]+/, ''));
   if (lines.length === 0) return [];
   const first = lines[0]!;
   if (first.error !== null) throw new ZoneTokenError(first.error);

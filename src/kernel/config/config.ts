@@ -30,6 +30,8 @@ export interface Config {
   readonly healthAllowPrivateTargets: boolean;
   /** Seconds between two probes of a member: 60 in production; shorter only in tests. */
   readonly healthCheckIntervalS: number;
+  /** Serve UDP through the batch addon (recvmmsg/sendmmsg) when it is built; false → node:dgram. */
+  readonly dnsNativeUdp: boolean;
   /** AES-256-GCM key (32 bytes, base64) sealing DNSSEC private keys; null → a key file in dataDir. */
   readonly dnssecKeyEncryptionKey: string | null;
   /** Days between automatic ZSK rollovers. */

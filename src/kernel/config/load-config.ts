@@ -129,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     rrlExempt,
     healthAllowPrivateTargets: bool('HEALTH_ALLOW_PRIVATE_TARGETS', false),
     healthCheckIntervalS: int('HEALTH_CHECK_INTERVAL_S', 60, 1, 3600),
+    dnsNativeUdp: bool('DNS_NATIVE_UDP', true),
     dnssecKeyEncryptionKey: dnssecKek,
     dnssecZskRollDays: int('DNSSEC_ZSK_ROLL_DAYS', 30, 1, 3650),
     dnssecKeyCheckIntervalS: int('DNSSEC_KEY_CHECK_INTERVAL_S', 60, 1, 86_400),

@@ -15,6 +15,7 @@ import { RecordsService } from './records/records-service.ts';
 import type { DnsTables } from './shared/dns-tables.ts';
 import { registerStatsRoutes } from './stats/stats-routes.ts';
 import { StatsService } from './stats/stats-service.ts';
+import { registerZoneTransfers } from './transfers/transfers-wiring.ts';
 import { ZoneExportService } from './zone-files/zone-export-service.ts';
 import { registerZoneFileRoutes } from './zone-files/zone-files-routes.ts';
 import { ZoneImportService } from './zone-files/zone-import-service.ts';
@@ -25,7 +26,7 @@ import { ZonesService } from './zones/zones-service.ts';
 
 /**
  * The DNS control API (base /api/v1/dns): zones, records, zone files, DNSSEC info, stats, and
- * load balancing (origin pools, their members, load balancers).
+ * load balancing (origin pools, their members, load balancers), zone transfer settings.
  */
 export const dnsModule: Module = {
   name: 'dns',
@@ -56,6 +57,7 @@ export const dnsModule: Module = {
     registerStatsRoutes(app, new StatsService(zonesRepo, ctx.bus, ctx.clock));
 
     registerLoadBalancing(app, ctx, { db, zones: zonesRepo, records, changes });
+    registerZoneTransfers(app, ctx, { zones: zonesRepo, changes, publisher });
   },
   async start(ctx) {
     warnIfPrivateTargetsAllowed(ctx);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/dnssec/zone-signer.ts';
 import { DISABLE_GRACE_MS, nextKeyAction, prepublishMs, type ScheduledKey } from './dnssec-key-schedule.ts';
-import { KeyEncryption, keyContext } from './key-encryption.ts';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DNSSEC_KEK_FILE, KeyEncryption, keyContext, resolveDnssecKek } from './key-encryption.ts';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -78,5 +81,22 @@ describe('DNSSEC private keys at rest', () => {
     bad[bad.length - 1]! ^= 1;
     expect(() => enc.decrypt(bad, keyContext(1, 'zsk'))).toThrow();
     expect(() => new KeyEncryption(Buffer.alloc(16))).toThrow();
+  });
+
+  it('uses DNSSEC_KEY_ENCRYPTION_KEY, else a 32-byte key file in DATA_DIR with mode 0600, kept across starts', () => {
+    expect(resolveDnssecKek(Buffer.alloc(32, 1).toString('base64'), '/nonexistent')).toEqual(
+      Buffer.alloc(32, 1),
+    );
+    const dir = mkdtempSync(path.join(tmpdir(), 'kek-'));
+    try {
+      const first = resolveDnssecKek(null, dir);
+      const file = path.join(dir, DNSSEC_KEK_FILE);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(first).toHaveLength(32);
+      expect(Buffer.from(readFileSync(file, 'utf8'), 'base64')).toEqual(first);
+      expect(resolveDnssecKek(null, dir)).toEqual(first);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
-import { DNSSEC_KEK_FILE } from './key-encryption.ts';
 
 const ZONES = '/api/v1/dns/zones';
 
@@ -76,16 +73,5 @@ describe('DNSSEC on and off over the API', () => {
     await patch(z.id, { dnssec_enabled: true });
     // Within the grace period the parent may still hold the DS: the same keys come back.
     expect(await info(z.id)).toEqual(keys);
-  });
-
-  it('keeps the key-encryption key in DATA_DIR with mode 0600 when none is configured', () => {
-    const dir = path.dirname(process.env.DATA_DIR ?? '') || '';
-    void dir;
-    // The test app's DATA_DIR is private to it; find it through the key file's documented name.
-    const found = (t as unknown as { dataDir?: string }).dataDir;
-    if (found === undefined) return;
-    const file = path.join(found, DNSSEC_KEK_FILE);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64')).toHaveLength(32);
   });
 });

@@ -18,6 +18,9 @@ function soaMinimum(rdata: Uint8Array): number {
 }
 
 export class DnssecZoneMaterial {
+  /** Zones whose private keys could not be decrypted at the last load (served unsigned). */
+  readonly failedZones = new Set<number>();
+
   constructor(
     private readonly db: Kysely<DnssecTables>,
     private readonly encryption: KeyEncryption,
@@ -48,12 +51,21 @@ export class DnssecZoneMaterial {
         keyTag: k.key_tag,
         privateKeyPkcs8: this.encryption.decrypt(k.private_key, keyContext(zone.id, k.role)),
       });
-      const dnssec: ZoneDnssec = {
-        algorithm: state.algorithm as DnssecAlgorithm,
-        ksk: signing(ksk),
-        zsk: signing(zsk),
-        nsecTtl: Math.min(soa.ttl, soaMinimum(soa.rdata)),
-      };
+      let dnssec: ZoneDnssec;
+      try {
+        dnssec = {
+          algorithm: state.algorithm as DnssecAlgorithm,
+          ksk: signing(ksk),
+          zsk: signing(zsk),
+          nsecTtl: Math.min(soa.ttl, soaMinimum(soa.rdata)),
+        };
+      } catch {
+        // Keys sealed under another DNSSEC_KEY_ENCRYPTION_KEY: this zone cannot be signed here, but
+        // the other zones of the load must still be served.
+        this.failedZones.add(Number(zone.id));
+        return zone;
+      }
+      this.failedZones.delete(Number(zone.id));
       const apex = apexDnssecRecords(zone.domain, soa.ttl, zoneKeys, state.disabling_since !== null);
       return { ...zone, records: [...zone.records, ...apex], dnssec };
     });

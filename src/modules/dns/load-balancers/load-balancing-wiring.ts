@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { openIpLocator, type IpLocator } from '../../../geo/ip-locator.ts';
 import type { AppContext } from '../../../kernel/app-context.ts';
+import { createMemberProber } from '../../../health/probe-member.ts';
+import { MemberHealthCheckService } from '../members/member-health-check-service.ts';
+import { DbMemberHealthStore } from '../members/member-health-store.ts';
+import { memberProbeGuard } from '../members/member-probe-guard.ts';
 import { MembersRepository } from '../members/members-repository.ts';
 import { registerMemberRoutes } from '../members/members-routes.ts';
 import { MembersService } from '../members/members-service.ts';
@@ -40,7 +44,17 @@ export function registerLoadBalancing(app: FastifyInstance, ctx: AppContext, dep
     app,
     new PoolsService(poolsRepo, membersRepo, lbRepo, loadBalancers, zones, changes, allowPrivate),
   );
-  registerMemberRoutes(app, new MembersService(membersRepo, poolsRepo, changes, allowPrivate));
+  const healthChecks = new MemberHealthCheckService(db, zones, poolsRepo, membersRepo, ctx.clock, {
+    probe: createMemberProber({ guard: memberProbeGuard(allowPrivate), clock: ctx.clock }),
+    sink: new DbMemberHealthStore(db),
+    bus: ctx.bus,
+    log: ctx.log,
+  });
+  registerMemberRoutes(
+    app,
+    new MembersService(membersRepo, poolsRepo, changes, allowPrivate, ctx.bus),
+    healthChecks,
+  );
   // The GeoIP database is opened on the first resolver_ip preview only; without it, no placement.
   let locator: Promise<IpLocator | null> | null = null;
   const openLocator = () => (locator ??= openIpLocator(ctx.config.geoipDb).catch(() => null));

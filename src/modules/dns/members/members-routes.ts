@@ -2,10 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { PoolParams } from '../pools/pools-schemas.ts';
 import { CreateMemberBody, MemberParams, UpdateMemberBody } from './members-schemas.ts';
+import type { MemberHealthCheckService } from './member-health-check-service.ts';
 import type { MembersService } from './members-service.ts';
 
 /** Members under either pool address: `/pools/{pool_id}/members` and `/lb-pools/{pool_id}/members`. */
-export function registerMemberRoutes(app: FastifyInstance, service: MembersService): void {
+export function registerMemberRoutes(
+  app: FastifyInstance,
+  service: MembersService,
+  healthChecks: MemberHealthCheckService,
+): void {
   for (const segment of ['pools', 'lb-pools']) {
     const base = `/api/v1/dns/zones/:zone_id/${segment}/:pool_id/members`;
 
@@ -31,6 +36,16 @@ export function registerMemberRoutes(app: FastifyInstance, service: MembersServi
       async (request) => {
         const { zone_id, pool_id, member_id } = request.params;
         return service.update(request.userId, zone_id, pool_id, member_id, request.body);
+      },
+    );
+
+    // Runs a probe now (from this process) and answers its result; stored like a scheduled one.
+    app.post<{ Params: Static<typeof MemberParams> }>(
+      `${base}/:member_id/health-check`,
+      { schema: { params: MemberParams } },
+      async (request) => {
+        const { zone_id, pool_id, member_id } = request.params;
+        return healthChecks.check(request.userId, zone_id, pool_id, member_id);
       },
     );
 

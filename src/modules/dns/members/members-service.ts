@@ -1,3 +1,5 @@
+import { MEMBER_HEALTH_CHANNEL, parseMemberHealthEvent } from '../../../health/member-health-channel.ts';
+import type { Bus } from '../../../kernel/bus/bus.ts';
 import { forbidden, invalidFields, notFound } from '../../../kernel/errors/app-error.ts';
 import type { PoolsRepository } from '../pools/pools-repository.ts';
 import type { ZoneChanges } from '../zones/zone-change.ts';
@@ -17,10 +19,22 @@ export class MembersService {
     private readonly pools: PoolsRepository,
     private readonly changes: ZoneChanges,
     private readonly allowPrivateTargets: boolean,
+    private readonly bus: Bus,
   ) {}
 
+  /**
+   * A create or an address/mode change sets the stored health itself (healthy for mode none,
+   * else unknown); DNS nodes keep health apart from the zone snapshot, so they hear it here.
+   */
+  private async announceHealth(zoneId: number, view: MemberView): Promise<MemberView> {
+    const event = parseMemberHealthEvent({ memberId: view.id, zoneId, status: view.health_status });
+    if (event === null) return view;
+    await this.bus.publish(MEMBER_HEALTH_CHANNEL, event).catch(() => undefined);
+    return view;
+  }
+
   async create(userId: number, zoneId: number, poolId: number, body: MemberBody): Promise<MemberView> {
-    return this.changes.apply(userId, zoneId, async (trx, zone) => {
+    const view = await this.changes.apply(userId, zoneId, async (trx, zone) => {
       const pool = await this.pools.find(zone.id, poolId, trx);
       if (!pool) throw notFound(POOL_NOT_FOUND);
       const values = prepareMember(body, this.allowPrivateTargets);
@@ -28,6 +42,7 @@ export class MembersService {
       if ((await this.members.count(trx, pool.id)) >= MEMBER_LIMIT) throw forbidden(MEMBER_LIMIT_REACHED);
       return { value: memberView(await this.members.insert(trx, zone.id, pool.id, values)), changed: true };
     });
+    return this.announceHealth(zoneId, view);
   }
 
   async update(
@@ -37,7 +52,7 @@ export class MembersService {
     memberId: number,
     patch: MemberPatch,
   ): Promise<MemberView> {
-    return this.changes.apply(userId, zoneId, async (trx, zone) => {
+    const view = await this.changes.apply(userId, zoneId, async (trx, zone) => {
       const pool = await this.pools.find(zone.id, poolId, trx);
       if (!pool) throw notFound(POOL_NOT_FOUND);
       const member = await this.members.find(trx, pool.id, memberId);
@@ -45,6 +60,7 @@ export class MembersService {
       const values = patchMember(member, patch, this.allowPrivateTargets);
       return { value: memberView(await this.members.update(trx, member.id, values)), changed: true };
     });
+    return this.announceHealth(zoneId, view);
   }
 
   async delete(userId: number, zoneId: number, poolId: number, memberId: number): Promise<void> {

@@ -24,7 +24,11 @@ export function recordIdentity(name: string, typeCode: number, rdata: Uint8Array
   return `${name}|${typeCode}|${createHash('md5').update(rdata).digest('hex')}`;
 }
 
-const INSERT_BATCH = 1000;
+/**
+ * Rows per INSERT in insertMany. Each batch is one statement with six array parameters (unnest),
+ * so its size is bounded by memory, not by the 65535-parameter limit of multi-row VALUES.
+ */
+const INSERT_BATCH = 20_000;
 
 export class RecordsRepository {
   constructor(private readonly db: Kysely<DnsTables>) {}
@@ -88,12 +92,16 @@ export class RecordsRepository {
       .execute();
   }
 
-  async forRulesAll(db: Db, zoneId: number): Promise<(RuleRow & { digest: string })[]> {
+  /**
+   * Every record of the zone, with its RDATA for identity checks: a zone import compares a whole
+   * file against these, and comparing octets in memory is cheaper than hashing every new record.
+   */
+  async forRulesAll(db: Db, zoneId: number): Promise<(RuleRow & { rdata: Uint8Array })[]> {
     return db
       .selectFrom('dns_records')
-      .select(['id', 'name', 'type_code', sql<string>`md5(rdata)`.as('digest')])
+      .select(['id', 'name', 'type_code', 'rdata'])
       .where('zone_id', '=', zoneId)
-      .execute();
+      .execute() as Promise<(RuleRow & { rdata: Uint8Array })[]>;
   }
 
   async findIdentical(db: Db, zoneId: number, r: NewRecord, exceptId: number | null): Promise<number | null> {
@@ -116,15 +124,38 @@ export class RecordsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /**
+   * Bulk insert (zone imports): one `INSERT ... SELECT FROM unnest(...)` per batch, with a column
+   * array per parameter. Measured against multi-row VALUES, which needs seven parameters per row
+   * and so thousands of small statements' worth of parameter handling, this is several times
+   * cheaper on both backends. RDATA travels as hex text (decoded by the server): array-of-bytea
+   * parameters are not serialized alike by pg and PGlite, text arrays are.
+   */
   async insertMany(db: Db, zoneId: number, records: readonly NewRecord[]): Promise<void> {
     for (let i = 0; i < records.length; i += INSERT_BATCH) {
-      const rows = records
-        .slice(i, i + INSERT_BATCH)
-        .map((r) => ({ ...r, rdata: Buffer.from(r.rdata), zone_id: zoneId }));
-      await db
-        .insertInto('dns_records')
-        .values(rows as never)
-        .execute();
+      const part = records.slice(i, i + INSERT_BATCH);
+      const n = part.length;
+      const names = new Array<string>(n);
+      const types = new Array<string>(n);
+      const codes = new Array<number>(n);
+      const contents = new Array<string>(n);
+      const rdata = new Array<string>(n);
+      const ttls = new Array<number>(n);
+      for (let j = 0; j < n; j++) {
+        const r = part[j]!;
+        names[j] = r.name;
+        types[j] = r.type;
+        codes[j] = r.type_code;
+        contents[j] = r.content;
+        rdata[j] = Buffer.from(r.rdata.buffer, r.rdata.byteOffset, r.rdata.byteLength).toString('hex');
+        ttls[j] = r.ttl;
+      }
+      await sql`
+        INSERT INTO dns_records (zone_id, name, type, type_code, content, rdata, ttl)
+        SELECT ${zoneId}::bigint, u.name, u.type, u.type_code, u.content, decode(u.rdata, 'hex'), u.ttl
+        FROM unnest(${names}::text[], ${types}::text[], ${codes}::int[], ${contents}::text[],
+                    ${rdata}::text[], ${ttls}::int[]) AS u(name, type, type_code, content, rdata, ttl)
+      `.execute(db);
     }
   }
 

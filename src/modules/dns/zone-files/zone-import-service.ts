@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { parseZoneFile } from '../../../dns/zonefile/zone-file-parser.ts';
 import { RR_TYPE, typeToText } from '../../../dns/wire/rr-type.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
@@ -20,6 +19,16 @@ const SKIP_NS = 'NS at the zone apex is managed by the platform';
 const SKIP_IDENTICAL = 'identical record already exists';
 
 /**
+ * Owner, type and RDATA (RFC 2181 §5: the TTL is no part of a record's identity) as one string: the
+ * RDATA octets themselves (latin1 maps each octet to one character), as cheap to build as an md5
+ * digest is not. Unambiguous: the type is digits and a stored-form name has no spaces (nameKey
+ * escapes them), so the two separating spaces are the first two.
+ */
+function identityKey(name: string, type: number, rdata: Uint8Array): string {
+  return `${type} ${name} ${Buffer.from(rdata.buffer, rdata.byteOffset, rdata.byteLength).toString('latin1')}`;
+}
+
+/**
  * RFC 1035 master-file import, all or nothing: every bad line is reported (422, one entry per
  * line, `loc: ["body","zone_file",<line>]`) and nothing is written unless every line is good.
  * The platform's apex SOA and NS are skipped and reported, as are records identical to ones the
@@ -34,9 +43,12 @@ export class ZoneImportService {
 
   async import(userId: number, zoneId: number, zoneFile: string): Promise<ImportResult> {
     return this.changes.apply(userId, zoneId, async (trx, zone) => {
-      const lines = zoneFile.split(/\r?\n/);
+      // Split only when there is something to report: most imports are clean, and a large file
+      // would otherwise become a hundred thousand strings for nothing.
+      let lines: string[] | null = null;
       const problems: ValidationProblem[] = [];
-      const problem = (line: number, msg: string) =>
+      const problem = (line: number, msg: string) => {
+        lines ??= zoneFile.split(/\r?\n/);
         problems.push({
           type: 'value_error',
           loc: ['body', 'zone_file', line],
@@ -44,12 +56,13 @@ export class ZoneImportService {
           input: lines[line - 1] ?? '',
           ctx: {},
         });
+      };
 
       const parsed = parseZoneFile(zoneFile, zone.domain, { defaultTtl: zone.default_ttl });
       for (const e of parsed.errors) problem(e.line, e.message);
 
       const existing = await this.records.forRulesAll(trx, zone.id);
-      const seen = new Set(existing.map((r) => `${r.name}|${r.type_code}|${r.digest}`));
+      const seen = new Set(existing.map((r) => identityKey(r.name, r.type_code, r.rdata)));
       const claims = await this.recordsService.nameClaims(zone.id, trx);
       const rules: RuleRecord[] = existing.map((r) => ({
         name: r.name,
@@ -79,12 +92,15 @@ export class ZoneImportService {
           problem(r.line, refusal);
           continue;
         }
-        const claim = (claims.get(r.name) ?? []).map((c) => c.refuse(r.type)).find((m) => m !== null);
+        const claim = claims
+          .get(r.name)
+          ?.map((c) => c.refuse(r.type))
+          .find((m) => m !== null);
         if (claim) {
           problem(r.line, claim);
           continue;
         }
-        const identity = `${r.name}|${r.type}|${createHash('md5').update(r.rdata).digest('hex')}`;
+        const identity = identityKey(r.name, r.type, r.rdata);
         if (seen.has(identity)) {
           skipped.push({ line: r.line, reason: SKIP_IDENTICAL });
           continue;

@@ -8,6 +8,9 @@ import { lockZone, setZoneSerial } from './zones-repository.ts';
 
 export const ZONE_NOT_FOUND = 'Zone not found';
 
+/** Told of each committed change that moved a zone's serial (zone transfers: history, NOTIFY). */
+export type ZoneCommittedHook = (change: { zoneId: number; previousSerial: number; serial: number }) => void;
+
 export interface ZoneChangeResult<T> {
   readonly value: T;
   /** false when the change turned out to change nothing (the serial then stays). */
@@ -20,11 +23,18 @@ export interface ZoneChangeResult<T> {
  * event. Every write to a zone's data goes through here, so none forgets the serial or the event.
  */
 export class ZoneChanges {
+  private readonly committedHooks: ZoneCommittedHook[] = [];
+
   constructor(
     private readonly db: Kysely<DnsTables>,
     private readonly clock: Clock,
     private readonly publisher: ZoneChangePublisher,
   ) {}
+
+  /** Hooks run after the event is published; they must not throw and run their work detached. */
+  onCommitted(hook: ZoneCommittedHook): void {
+    this.committedHooks.push(hook);
+  }
 
   async apply<T>(
     userId: number,
@@ -47,6 +57,12 @@ export class ZoneChanges {
         serial: outcome.serial,
         deleted: false,
       });
+      const change = {
+        zoneId: outcome.zone.id,
+        previousSerial: Number(outcome.zone.serial),
+        serial: outcome.serial,
+      };
+      for (const hook of this.committedHooks) hook(change);
     }
     return outcome.result.value;
   }

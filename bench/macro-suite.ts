@@ -1,0 +1,276 @@
+/**
+ * Macro part of `npm run bench` (dnsperf over loopback): the product started as a user starts it
+ * (`src/apps/main.ts`, embedded database, native UDP as configured by default) with the generated
+ * zone imported through the API, against Knot serving the zone file the product exports, so both
+ * serve the same data (the platform replaces the apex SOA/NS on import). Optionally also
+ * bench/serve-zone-file.ts (engine without the product around it).
+ * UDP and TCP, one worker, rounds alternating between servers; medians per server and transport.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import dnsPacket from 'dns-packet';
+import { queryUdp } from '../src/testing/dns-client.ts';
+import { freePort } from '../src/testing/free-port.ts';
+import { measure, measureLatency } from './dnsperf-measure.ts';
+import type { Measurement, Transport } from './dnsperf-measure.ts';
+import { ORIGIN, startKnotWith, startOurs } from './dnsperf-runner.ts';
+import { median, spreadPct } from './bench-stats.ts';
+import type { Running } from './dnsperf-runner.ts';
+import { generateQueries } from './query-generator.ts';
+import { generateZone } from './zone-generator.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const MAIN = path.join(HERE, '..', 'src', 'apps', 'main.ts');
+const READY_TIMEOUT_MS = 120_000;
+const POLL_MS = 100;
+
+/** `product`: src/apps/main.ts + API import; `serve`: bench/serve-zone-file.ts --native; `knot`. */
+export type MacroServer = 'product' | 'serve' | 'knot';
+
+export interface MacroOptions {
+  seconds: number;
+  rounds: number;
+  servers: MacroServer[];
+  transports: Transport[];
+  udpClients: number;
+  tcpClients: number;
+  /** Paced rate of the separate latency-percentile run. */
+  latencyQps: number;
+  latencySeconds: number;
+  hostCount: number;
+}
+
+export interface MacroRound extends Measurement {
+  server: MacroServer;
+  transport: Transport;
+  round: number;
+}
+
+export interface MacroRow {
+  server: MacroServer;
+  transport: Transport;
+  qps: number;
+  /** Mean and max latency of the closed-loop throughput runs (medians over rounds), ms. */
+  meanLatencyMs: number;
+  maxLatencyMs: number;
+  /** Paced run (latencyQps): percentiles. */
+  p50Ms: number;
+  p99Ms: number;
+  /** Sum over all rounds. */
+  lost: number;
+  cpuUsPerQuery: number;
+  /** (max − min) / median of q/s over rounds, percent. */
+  qpsSpreadPct: number;
+  /**
+   * Median over rounds of this round's figure ÷ Knot's in the same round: rounds alternate, so a
+   * pair shares the machine's load of that moment and the ratio drifts less than the figures.
+   */
+  qpsRatioToKnot: number;
+  cpuRatioToKnot: number;
+  /** Ratio of the medians, for reference. */
+  qpsRatioOfMedians: number;
+  cpuRatioOfMedians: number;
+}
+
+export interface MacroResult {
+  options: MacroOptions;
+  zone: { records: number; names: number; queries: number };
+  rounds: MacroRound[];
+  rows: MacroRow[];
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null>): Promise<T> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const v = await probe().catch(() => null);
+    if (v !== null) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/**
+ * `npm start` with a fresh DATA_DIR on free ports, then sign-up, zone creation and import through
+ * the API. Resolves once the DNS side answers a name of the imported zone; `zoneText` is the
+ * product's own export of the zone (what Knot then serves).
+ */
+async function startProduct(
+  zoneText: string,
+  sampleName: string,
+  log: (line: string) => void,
+): Promise<Running & { exported: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-product-'));
+  const apiPort = await freePort();
+  const dnsPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    API_HOST: '127.0.0.1',
+    API_PORT: String(apiPort),
+    DNS_HOST: '127.0.0.1',
+    DNS_PORT: String(dnsPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const done = (): void => {
+        rmSync(dataDir, { recursive: true, force: true });
+        resolve();
+      };
+      if (child.exitCode !== null) return done();
+      child.once('exit', done);
+      child.kill('SIGTERM');
+    });
+  try {
+    const api = `http://127.0.0.1:${apiPort}/api/v1`;
+    const call = async (method: string, p: string, body?: unknown, token?: string) => {
+      const headers: Record<string, string> = {};
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      const res = await fetch(api + p, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      return { status: res.status, text };
+    };
+    const credentials = { email: 'bench@example.com', password: 'correct horse battery' };
+    await waitFor('the product API', async () => {
+      if (child.exitCode !== null) throw new Error(`product exited ${child.exitCode}`);
+      const r = await call('POST', '/auth/register', credentials);
+      return r.status === 201 ? r : null;
+    });
+    const login = await call('POST', '/auth/login', credentials);
+    const token = (JSON.parse(login.text) as { access_token: string }).access_token;
+    const zone = await call('POST', '/dns/zones', { domain: ORIGIN }, token);
+    if (zone.status !== 201) throw new Error(`zone create: ${zone.status} ${zone.text}`);
+    const zoneId = (JSON.parse(zone.text) as { id: number }).id;
+    const started = performance.now();
+    const imported = await call('POST', `/dns/zones/${zoneId}/import`, { zone_file: zoneText }, token);
+    if (imported.status !== 200) throw new Error(`import: ${imported.status} ${imported.text.slice(0, 500)}`);
+    const query = dnsPacket.encode({ type: 'query', id: 7, questions: [{ type: 'A', name: sampleName }] });
+    await waitFor('the imported zone on DNS', async () => {
+      const r = await queryUdp(query, { host: '127.0.0.1', port: dnsPort, timeoutMs: 200, retries: 0 });
+      return (r.decoded?.answers?.length ?? 0) > 0 ? true : null;
+    });
+    log(`product: zone imported and served in ${Math.round(performance.now() - started)} ms`);
+    const exported = await call('GET', `/dns/zones/${zoneId}/export`, undefined, token);
+    if (exported.status !== 200) throw new Error(`export: ${exported.status}`);
+    return { pid: child.pid!, port: dnsPort, stop, exported: exported.text };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Runs the macro part; `log` gets one line per measurement. */
+export async function runMacro(options: MacroOptions, log: (line: string) => void): Promise<MacroResult> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-macro-'));
+  const zone = generateZone({ origin: ORIGIN, hostCount: options.hostCount });
+  const queryFile = path.join(dir, 'queries.txt');
+  const queries = generateQueries(zone);
+  writeFileSync(queryFile, queries);
+  const servers: Partial<Record<MacroServer, Running>> = {};
+  const rounds: MacroRound[] = [];
+  const latency = new Map<string, { p50Ms: number; p99Ms: number }>();
+  let exported = zone.text;
+  try {
+    // The product first: Knot and the engine-only server then serve the product's export.
+    if (options.servers.includes('product')) {
+      const p = await startProduct(zone.text, `${zone.hosts[0]}.${ORIGIN}`, log);
+      servers.product = p;
+      exported = p.exported;
+    }
+    if (options.servers.includes('knot')) servers.knot = await startKnotWith(exported, 1);
+    if (options.servers.includes('serve')) {
+      const zoneFile = path.join(dir, 'bench.zone');
+      writeFileSync(zoneFile, exported);
+      servers.serve = await startOurs(zoneFile, 1, true);
+    }
+    for (const transport of options.transports) {
+      const clients = transport === 'tcp' ? options.tcpClients : options.udpClients;
+      const base = { queryFile, seconds: options.seconds, transport, clients };
+      for (let round = 1; round <= options.rounds; round++) {
+        for (const server of options.servers) {
+          const s = servers[server]!;
+          const m = await measure({ ...base, port: s.port }, s.pid);
+          rounds.push({ server, transport, round, ...m });
+          log(
+            `macro ${server} ${transport} r${round}: ${m.qps.toFixed(0)} q/s, ${m.cpuUsPerQuery.toFixed(2)} µs/q, lost ${m.lost}`,
+          );
+        }
+      }
+      for (const server of options.servers) {
+        const run = { ...base, seconds: options.latencySeconds, port: servers[server]!.port };
+        const l = await measureLatency({ ...run, maxQps: options.latencyQps });
+        latency.set(`${server}/${transport}`, l);
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const rows: MacroRow[] = [];
+  for (const transport of options.transports) {
+    const pick = (server: MacroServer) => {
+      const rs = rounds.filter((r) => r.server === server && r.transport === transport);
+      const qpss = rs.map((r) => r.qps);
+      const qps = median(qpss);
+      return {
+        qps,
+        meanLatencyMs: median(rs.map((r) => r.avgLatencyMs)),
+        maxLatencyMs: median(rs.map((r) => r.maxLatencyMs)),
+        lost: rs.reduce((a, r) => a + r.lost, 0),
+        cpuUsPerQuery: median(rs.map((r) => r.cpuUsPerQuery)),
+        qpsSpreadPct: spreadPct(qpss),
+        p50Ms: latency.get(`${server}/${transport}`)?.p50Ms ?? NaN,
+        p99Ms: latency.get(`${server}/${transport}`)?.p99Ms ?? NaN,
+      };
+    };
+    const knot = options.servers.includes('knot') ? pick('knot') : null;
+    const of = (server: MacroServer) =>
+      rounds.filter((r) => r.server === server && r.transport === transport);
+    const paired = (server: MacroServer, f: (m: Measurement) => number): number => {
+      const mine = of(server);
+      const theirs = of('knot');
+      return median(mine.map((m, i) => (theirs[i] ? f(m) / f(theirs[i]) : NaN)).filter(Number.isFinite));
+    };
+    for (const server of options.servers) {
+      const x = pick(server);
+      rows.push({
+        server,
+        transport,
+        ...x,
+        qpsRatioToKnot: knot ? paired(server, (m) => m.qps) : NaN,
+        cpuRatioToKnot: knot ? paired(server, (m) => m.cpuUsPerQuery) : NaN,
+        qpsRatioOfMedians: knot ? x.qps / knot.qps : NaN,
+        cpuRatioOfMedians: knot ? x.cpuUsPerQuery / knot.cpuUsPerQuery : NaN,
+      });
+    }
+  }
+  const records = exported.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('$')).length;
+  return {
+    options,
+    zone: {
+      records,
+      names: zone.hosts.length + zone.aliases.length + zone.delegations.length,
+      queries: queries.split('\n').length - 1,
+    },
+    rounds,
+    rows,
+  };
+}

@@ -1,0 +1,355 @@
+/**
+ * `npm run bench`: the whole benchmark suite of issue 8 in one command. Runs the micro
+ * (tinybench: stages and handleMessage per answer kind, steered, signed; plus steering.bench.ts),
+ * macro (dnsperf: the product vs Knot, UDP and TCP) and scale (snapshot build time/memory per
+ * zone size, API change → answer latency, 100k-record import) parts, prints one table per part
+ * and the issue's targets, and writes every figure to bench/results/<YYYY-MM-DD>.json.
+ *
+ * `npm run bench -- [--only micro,macro,scale] [--quick] [--rounds N] [--seconds S]
+ *  [--macro-servers product,knot,serve]`
+ * --quick shortens everything for a smoke run; quick and partial runs write
+ * <date>-<parts>[-quick].json so they never overwrite the figures of a full run.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { KNOTD_PATH } from '../src/testing/knot-server.ts';
+import type { Transport } from './dnsperf-measure.ts';
+import { runMacro } from './macro-suite.ts';
+import type { MacroResult, MacroServer } from './macro-suite.ts';
+import { runMicro } from './micro-suite.ts';
+import type { MicroResult } from './micro-suite.ts';
+import { runScale } from './scale-suite.ts';
+import type { ScaleResult } from './scale-suite.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PARTS = ['micro', 'macro', 'scale'] as const;
+type Part = (typeof PARTS)[number];
+const GiB = 1024;
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    'macro-servers': { type: 'string', default: 'product,knot' },
+  },
+});
+const quick = values.quick!;
+const parts = (values.only ?? PARTS.join(',')).split(',') as Part[];
+for (const p of parts)
+  if (!PARTS.includes(p)) throw new Error(`--only: unknown part "${p}" (micro, macro, scale)`);
+const roundsArg = values.rounds === undefined ? undefined : Number(values.rounds);
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+type Cell = string | number | null | undefined;
+
+/** Prints a plain fixed-width table: numbers right-aligned, text left-aligned. */
+function printTable(title: string, header: string[], rows: Cell[][]): void {
+  const text = rows.map((r) => r.map((c) => (c === null || c === undefined ? 'n/a' : String(c))));
+  const widths = header.map((h, i) => Math.max(h.length, ...text.map((r) => r[i]!.length)));
+  const isNum = header.map((_, i) => rows.every((r) => typeof r[i] === 'number' || r[i] == null));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (isNum[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+  console.log(`\n== ${title}`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of text) console.log(line(r));
+}
+
+/** Rounded for display; null (printed "n/a") when unknown. */
+const num = (x: number | null | undefined, digits: number): number | null =>
+  x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits));
+
+/** steering.bench.ts is maintained separately: run it as its CLI and keep its JSON rows. */
+function runSteeringBench(): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    const script = path.join(HERE, 'steering.bench.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', script, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = out
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('['));
+      if (code === 0 && line !== undefined) resolve(JSON.parse(line) as unknown[]);
+      else reject(new Error(`exited ${code}: ${(err || out).trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+}
+
+function knotVersion(): string | null {
+  try {
+    return execFileSync(KNOTD_PATH, ['--version']).toString().trim();
+  } catch {
+    return null;
+  }
+}
+
+function printMicro(m: MicroResult, steering: unknown[] | string): void {
+  printTable(
+    'micro: ns per operation (median of rounds; ratio = baseline ns ÷ this ns, 1 = as fast)',
+    ['case', 'ns/op', 'ops/s', 'min ns', 'max ns', 'spread %', 'bytes', 'ratio', 'vs'],
+    m.rows.map((r) => [
+      r.case,
+      Math.round(r.nsPerOp),
+      Math.round(r.opsPerSec),
+      Math.round(r.minNs),
+      Math.round(r.maxNs),
+      Number(r.spreadPct.toFixed(1)),
+      r.bytes,
+      r.ratio === null ? null : Number(r.ratio.toFixed(2)),
+      r.ratioOf,
+    ]),
+  );
+  for (const u of m.unavailable) console.log(`${u.case}: n/a (${u.reason})`);
+  if (typeof steering === 'string') console.log(`steering.bench.ts: n/a (${steering})`);
+  else {
+    const rows = steering as Array<Record<string, Cell>>;
+    const header = Object.keys(rows[0] ?? {});
+    printTable(
+      'micro: steering.bench.ts (its own rows, best of its rounds)',
+      header,
+      rows.map((r) => header.map((h) => r[h])),
+    );
+  }
+}
+
+function printMacro(m: MacroResult): void {
+  printTable(
+    `macro: dnsperf, ${m.zone.names} names, ${m.zone.queries} mixed queries, 1 worker, medians of ${m.options.rounds} alternating rounds × ${m.options.seconds} s; ÷ knot = median of per-round ratios`,
+    [
+      'server',
+      'proto',
+      'q/s',
+      'mean ms',
+      'max ms',
+      `p50 ms@${m.options.latencyQps}`,
+      'p99 ms',
+      'lost',
+      'cpu µs/q',
+      'q/s spread %',
+      'q/s ÷ knot',
+      'cpu ÷ knot',
+    ],
+    m.rows.map((r) => [
+      r.server,
+      r.transport,
+      Math.round(r.qps),
+      num(r.meanLatencyMs, 3),
+      num(r.maxLatencyMs, 1),
+      num(r.p50Ms, 3),
+      num(r.p99Ms, 2),
+      r.lost,
+      num(r.cpuUsPerQuery, 2),
+      num(r.qpsSpreadPct, 1),
+      num(r.qpsRatioToKnot, 2),
+      num(r.cpuRatioToKnot, 2),
+    ]),
+  );
+}
+
+function printScale(s: ScaleResult): void {
+  printTable(
+    'scale: snapshot build (ZoneStore.replaceAll), each size in a fresh process; MiB after GC',
+    [
+      'records',
+      'names',
+      'build ms',
+      'rss Δ MiB',
+      'heap Δ MiB',
+      'buffers Δ MiB',
+      'input MiB',
+      'rss MiB',
+      'peak MiB',
+    ],
+    s.snapshots.map((r) => [
+      r.records,
+      r.nodes,
+      r.buildMs,
+      Math.round(r.rssDeltaMiB),
+      Math.round(r.heapDeltaMiB),
+      Number(r.arrayBuffersDeltaMiB.toFixed(1)),
+      Math.round(r.inputRssMiB),
+      Math.round(r.rssAfterMiB),
+      Math.round(r.peakRssMiB),
+    ]),
+  );
+  const c = s.change;
+  printTable(
+    'scale: API change → new answer on the wire (PUT record, poll UDP), ms',
+    ['changes', 'p50', 'p99', 'max', 'API call p50', 'timed out'],
+    c
+      ? [
+          [
+            c.changes,
+            Number(c.p50Ms.toFixed(1)),
+            Number(c.p99Ms.toFixed(1)),
+            Number(c.maxMs.toFixed(1)),
+            Number(c.apiP50Ms.toFixed(1)),
+            c.timedOut,
+          ],
+        ]
+      : [],
+  );
+  const i = s.import;
+  printTable(
+    'scale: zone file import through the API (bench/zone-import.bench.ts)',
+    [
+      'records',
+      'backend',
+      'parse ms',
+      'import ms',
+      'import + reload ms',
+      'reload after a change ms',
+      'ok (< 10 s)',
+    ],
+    i
+      ? [[i.records, i.backend, i.parse_ms, i.import_ms, i.import_and_reload_ms, i.reload_ms, String(i.ok)]]
+      : [],
+  );
+  for (const e of s.errors) console.log(`scale error: ${e}`);
+}
+
+interface Target {
+  target: string;
+  value: string | null;
+  met: boolean | null;
+}
+
+function targets(micro: MicroResult | null, macro: MacroResult | null, scale: ScaleResult | null): Target[] {
+  const out: Target[] = [];
+  const add = (
+    target: string,
+    v: number | null | undefined,
+    ok: (v: number) => boolean,
+    digits = 2,
+  ): void => {
+    const known = v !== null && v !== undefined && Number.isFinite(v);
+    out.push({ target, value: known ? v.toFixed(digits) : null, met: known ? ok(v) : null });
+  };
+  const udp = macro?.rows.find((r) => r.server === 'product' && r.transport === 'udp');
+  add('UDP q/s ÷ Knot ≥ 0.6 (product, 1 worker)', udp?.qpsRatioToKnot, (v) => v >= 0.6);
+  add('UDP cpu µs/q ÷ Knot ≤ 2 (product, 1 worker)', udp?.cpuRatioToKnot, (v) => v <= 2);
+  const lost = macro ? macro.rounds.filter((r) => r.server !== 'knot').reduce((a, r) => a + r.lost, 0) : null;
+  add('lost queries = 0 (ours, all macro rounds)', lost, (v) => v === 0, 0);
+  const ratio = (name: string): number | null | undefined => micro?.rows.find((r) => r.case === name)?.ratio;
+  add('steered ÷ static ≥ 0.7 (micro, speed ratio)', ratio('steered LB (geo, resolver IP)'), (v) => v >= 0.7);
+  add(
+    'signed warm ÷ unsigned ≥ 0.8 (micro, speed ratio)',
+    ratio('signed A (DO, warm cache)'),
+    (v) => v >= 0.8,
+  );
+  const big = scale?.snapshots.find((r) => r.records >= 1_000_000);
+  add('1M-record snapshot build ≤ 20 s', big ? big.buildMs / 1000 : null, (v) => v <= 20, 1);
+  add('1M-record snapshot resident ≤ 1 GiB (rss Δ, MiB)', big?.rssDeltaMiB, (v) => v <= GiB, 0);
+  add('API change → answer p99 ≤ 1 s (ms)', scale?.change?.p99Ms, (v) => v <= 1000, 1);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  log(
+    `bench: ${parts.join(', ')}${quick ? ' (quick)' : ''}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`,
+  );
+  let micro: MicroResult | null = null;
+  let steering: unknown[] | string = 'not run';
+  let macro: MacroResult | null = null;
+  let scale: ScaleResult | null = null;
+
+  if (parts.includes('micro')) {
+    micro = await runMicro({ rounds: roundsArg ?? (quick ? 2 : 5), timeMs: quick ? 100 : 500 }, log);
+    try {
+      steering = await runSteeringBench();
+    } catch (error) {
+      steering = error instanceof Error ? error.message : String(error);
+    }
+    printMicro(micro, steering);
+  }
+  if (parts.includes('macro')) {
+    macro = await runMacro(
+      {
+        seconds: values.seconds === undefined ? (quick ? 2 : 10) : Number(values.seconds),
+        rounds: roundsArg ?? (quick ? 1 : 5),
+        servers: values['macro-servers']!.split(',') as MacroServer[],
+        transports: ['udp', 'tcp'] as Transport[],
+        udpClients: 4,
+        tcpClients: 4,
+        latencyQps: 20_000,
+        latencySeconds: quick ? 1 : 3,
+        hostCount: 10_000,
+      },
+      log,
+    );
+    printMacro(macro);
+  }
+  if (parts.includes('scale')) {
+    scale = await runScale(
+      {
+        snapshotSizes: quick ? [10_000] : [10_000, 100_000, 1_000_000],
+        changes: quick ? 10 : 100,
+        importRecords: quick ? 10_000 : 100_000,
+      },
+      log,
+    );
+    printScale(scale);
+  }
+
+  const goals = targets(micro, macro, scale);
+  printTable(
+    'issue 8 targets',
+    ['target', 'value', 'met'],
+    goals.map((g) => [g.target, g.value, g.met === null ? 'n/a' : g.met ? 'yes' : 'NO']),
+  );
+  const loadAfter = os.loadavg();
+  console.log(
+    `\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`,
+  );
+
+  const dir = path.join(HERE, 'results');
+  mkdirSync(dir, { recursive: true });
+  const date = startedAt.toISOString().slice(0, 10);
+  const full = parts.length === PARTS.length && !quick;
+  const name = full ? date : `${date}-${parts.join('-')}${quick ? '-quick' : ''}`;
+  const file = path.join(dir, `${name}.json`);
+  const machine = {
+    node: process.version,
+    knot: knotVersion(),
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? null,
+    totalMemMiB: Math.round(os.totalmem() / 2 ** 20),
+    loadBefore,
+    loadAfter,
+  };
+  const report = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    parts,
+    quick,
+    machine,
+    targets: goals,
+    micro,
+    steeringBench: steering,
+    macro,
+    scale,
+  };
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
+await main();

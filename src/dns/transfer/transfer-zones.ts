@@ -1,0 +1,43 @@
+/**
+ * The zones that may be transferred out, as last received (ZoneData with `transfer` set), by apex.
+ * The ZoneStore keeps compiled snapshots, not the plain record list AXFR streams, so this side
+ * map is fed beside it by ZoneSync (same replaceAll/upsert/remove calls). Zones without a
+ * transfer policy are not kept, so the memory cost is only for transferred zones.
+ */
+import type { ZoneData } from '../zone/zone-data.ts';
+
+export class TransferZones {
+  private byApex = new Map<string, ZoneData>();
+  private apexById = new Map<number, string>();
+
+  replaceAll(zones: readonly ZoneData[]): void {
+    const byApex = new Map<string, ZoneData>();
+    const apexById = new Map<number, string>();
+    for (const z of zones) {
+      if (z.transfer === undefined) continue;
+      byApex.set(z.domain, z);
+      apexById.set(z.id, z.domain);
+    }
+    this.byApex = byApex;
+    this.apexById = apexById;
+  }
+
+  upsert(zone: ZoneData): void {
+    this.remove(zone.id);
+    if (zone.transfer === undefined) return;
+    this.byApex.set(zone.domain, zone);
+    this.apexById.set(zone.id, zone.domain);
+  }
+
+  remove(zoneId: number): void {
+    const apex = this.apexById.get(zoneId);
+    if (apex === undefined) return;
+    this.apexById.delete(zoneId);
+    if (this.byApex.get(apex)?.id === zoneId) this.byApex.delete(apex);
+  }
+
+  /** By apex in stored form (lower case, no trailing dot). */
+  get(apex: string): ZoneData | undefined {
+    return this.byApex.get(apex);
+  }
+}

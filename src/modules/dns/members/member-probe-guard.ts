@@ -1,0 +1,13 @@
+import type { TargetGuard } from '../../../health/target-guard.ts';
+import { classifyAddress, isAllowedTarget } from './address-policy.ts';
+
+/**
+ * The probes' connect-time rule, from the same classifier the member API validates addresses
+ * with: `reserved` never, `private`/`loopback` only with HEALTH_ALLOW_PRIVATE_TARGETS.
+ */
+export function memberProbeGuard(allowPrivate: boolean): TargetGuard {
+  return (address) => {
+    const cls = classifyAddress(address);
+    return cls !== null && isAllowedTarget(cls, allowPrivate);
+  };
+}
