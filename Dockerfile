@@ -18,5 +18,8 @@ COPY geo ./geo
 COPY migrations ./migrations
 USER node
 EXPOSE 53/udp 53/tcp 8080/tcp
-HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.API_PORT||8080)+'/api/v1/locations').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Every role serves /readyz on API_PORT (the dns and checker roles serve only /metrics, /healthz, /readyz there).
+HEALTHCHECK --interval=30s --timeout=3s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+(process.env.API_PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# SIGTERM drains (up to 10 s); give `docker stop` more than that.
+STOPSIGNAL SIGTERM
 CMD ["node", "--import", "tsx", "src/apps/main.ts"]

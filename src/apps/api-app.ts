@@ -14,7 +14,11 @@ export interface ApiApp {
 }
 
 /** Wires the HTTP kernel (limits, auth) and every control-plane module into one Fastify app. */
-export async function buildApiApp(ctx: AppContext): Promise<ApiApp> {
+export async function buildApiApp(
+  ctx: AppContext,
+  /** Routes added beside the modules' before the app is sealed (the ops endpoints). */
+  addRoutes: (app: FastifyInstance) => void = () => undefined,
+): Promise<ApiApp> {
   const tokens = new AccessTokens(resolveAuthSecret(ctx.config.authSecret, ctx.config.dataDir));
   const app = createHttpServer({
     logger: ctx.log,
@@ -24,6 +28,7 @@ export async function buildApiApp(ctx: AppContext): Promise<ApiApp> {
   installRequestRateLimit(app, ctx.bus, ctx.clock);
   installAuthFailureLimit(app, ctx.bus, ctx.clock);
   installAuthGuard(app, tokens, ctx.clock);
+  addRoutes(app);
   const modules = controlPlaneModules(tokens);
   for (const module of modules) await module.register(app, ctx);
   for (const module of modules) await module.start?.(ctx);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { HealthChecker } from '../health/health-checker.ts';
+import type { ProbeResult } from '../health/health-target.ts';
 import { createMemberProber } from '../health/probe-member.ts';
 import type { AppContext } from '../kernel/app-context.ts';
 import { DbMemberHealthStore } from '../modules/dns/members/member-health-store.ts';
@@ -15,17 +16,26 @@ export interface CheckerRole {
  * The checker role (ROLE=all or checker): probes every member with a check once per interval,
  * coordinated with the other checker processes through the bus, and publishes status changes.
  */
-export async function startCheckerRole(ctx: AppContext): Promise<CheckerRole> {
+export async function startCheckerRole(
+  ctx: AppContext,
+  onProbe: (result: ProbeResult) => void = () => undefined,
+): Promise<CheckerRole> {
   const store = new DbMemberHealthStore(ctx.db as Kysely<DnsTables>);
+  const prober = createMemberProber({
+    guard: memberProbeGuard(ctx.config.healthAllowPrivateTargets),
+    clock: ctx.clock,
+  });
   const checker = new HealthChecker({
     source: store,
     sink: store,
     bus: ctx.bus,
     clock: ctx.clock,
-    probe: createMemberProber({
-      guard: memberProbeGuard(ctx.config.healthAllowPrivateTargets),
-      clock: ctx.clock,
-    }),
+    // Every scheduled probe's result also goes to onProbe (metrics).
+    probe: async (target) => {
+      const result = await prober(target);
+      onProbe(result);
+      return result;
+    },
     log: ctx.log,
     intervalMs: ctx.config.healthCheckIntervalS * 1000,
   });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { startDnsServer } from '../dns/server/dns-server.ts';
 import { createMessageHandler } from '../dns/server/handle-message.ts';
+import { createDnsCounters, type DnsCounters } from '../dns/server/dns-counters.ts';
 import { createQueryStats } from '../dns/server/query-stats.ts';
 import { createResponseRateLimiter } from '../dns/server/response-rate-limit.ts';
 import { MemberHealthTable } from '../dns/steering/member-health-table.ts';
@@ -21,6 +22,8 @@ import { TransfersRepository } from '../modules/dns/transfers/transfers-reposito
 import type { TransferTables } from '../modules/dns/transfers/transfers-tables.ts';
 import { ZoneVersions } from '../modules/dns/transfers/zone-versions.ts';
 import { MemberHealthSync } from './member-health-sync.ts';
+import { SnapshotFile } from './snapshot-file.ts';
+import { readZoneSerials } from './zone-serials.ts';
 import { ZoneSync } from './zone-sync.ts';
 
 export interface DnsRole {
@@ -34,11 +37,18 @@ export interface DnsRole {
 }
 
 /** The DNS role: zones from the database into a store, kept current from the bus, served on DNS_HOST:DNS_PORT. */
-export async function startDnsRole(ctx: AppContext): Promise<DnsRole> {
-  const store = new ZoneStore();
+export async function startDnsRole(
+  ctx: AppContext,
+  counters: DnsCounters = createDnsCounters(),
+): Promise<DnsRole> {
+  const store = counters.trackStore(new ZoneStore());
   // Zone transfers out (issue 9): policies added to the zones, transferred zones kept beside the store.
   const transfers = new TransfersRepository(ctx.db as Kysely<TransferTables>);
   const transferZones = new TransferZones();
+  // Serving through outages: the zones served, on disk for a start while the database is down.
+  const snapshot = SnapshotFile.inDir(ctx.config.dataDir, {
+    onError: (error) => ctx.log.warn({ err: error }, 'DNS snapshot file not written'),
+  });
   const sync = new ZoneSync(
     store,
     new TransferZoneSource(
@@ -53,7 +63,12 @@ export async function startDnsRole(ctx: AppContext): Promise<DnsRole> {
     ),
     ctx.bus,
     ctx.log,
-    transferZones,
+    [transferZones, snapshot],
+    {
+      serials: () => readZoneSerials(ctx.db as Kysely<DnsTables>),
+      fallback: () => snapshot.read(),
+      busLive: () => ctx.bus.subscriptionsLive?.() ?? true,
+    },
   );
   await sync.start();
   const healthTable = new MemberHealthTable();
@@ -67,14 +82,21 @@ export async function startDnsRole(ctx: AppContext): Promise<DnsRole> {
     () => readMemberHealth(ctx.db as Kysely<DnsTables>),
     ctx.bus,
   );
-  await healthSync.start();
+  // Database down: every member counts as healthy until the bus or a restart says otherwise.
+  await healthSync.start().catch((error: unknown) => {
+    ctx.log.warn({ err: error }, 'member health not loaded: database unreachable');
+  });
   const stats = createQueryStats({ sink: zoneStatsSink(ctx.bus, ctx.log), now: () => ctx.clock.now() });
   stats.start();
   const server = await startDnsServer({
     host: ctx.config.dnsHost,
     port: ctx.config.dnsPort,
-    handler: createMessageHandler(store, { health: healthTable, pop: ctx.config.pop, locator }),
-    rrl: createResponseRateLimiter({ rate: ctx.config.rrlRate, exempt: ctx.config.rrlExempt }),
+    handler: counters.wrapHandler(
+      createMessageHandler(store, { health: healthTable, pop: ctx.config.pop, locator }),
+    ),
+    rrl: counters.wrapLimiter(
+      createResponseRateLimiter({ rate: ctx.config.rrlRate, exempt: ctx.config.rrlExempt }),
+    ),
     stats,
     nativeUdp: ctx.config.dnsNativeUdp,
     transfer: createTransferHandler({
@@ -94,6 +116,7 @@ export async function startDnsRole(ctx: AppContext): Promise<DnsRole> {
       await server.close();
       stats.stop();
       await sync.stop();
+      await snapshot.flush();
     },
   };
 }

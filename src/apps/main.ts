@@ -2,7 +2,14 @@ import { ConfigError, loadConfig } from '../kernel/config/load-config.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { startNode } from './node.ts';
 
-/** Entry point of `npm start`: read the configuration, start the roles, stop cleanly on a signal. */
+/** How long SIGTERM/SIGINT wait for in-flight requests and connections before exiting anyway. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/**
+ * Entry point of `npm start`: read the configuration, start the roles, drain on SIGTERM/SIGINT
+ * (stop accepting, finish in-flight work within DRAIN_TIMEOUT_MS, exit 0). SIGHUP is handled so it
+ * does not kill the process (Node's default): nothing needs reloading, zones follow the bus.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -15,14 +22,24 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel);
+  // Installed before the roles start: a SIGHUP while starting must not kill the process either.
+  process.on('SIGHUP', () => log.info({ signal: 'SIGHUP' }, 'reload not needed: zones follow the bus'));
   const node = await startNode(config, log);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
+    const timer = setTimeout(() => {
+      log.warn({ timeoutMs: DRAIN_TIMEOUT_MS }, 'drain timed out, exiting');
+      process.exit(0);
+    }, DRAIN_TIMEOUT_MS);
+    timer.unref();
     node.stop().then(
-      () => process.exit(0),
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
         log.error({ err: error }, 'error while stopping');
         process.exit(1);

@@ -24,13 +24,26 @@ export async function openRuntime(
   options: RuntimeOptions = {},
 ): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
-  const database = await openDatabase({
+  const databaseOptions = {
     url: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? null : config.dataDir,
     ...(options.databaseSchema !== undefined ? { schema: options.databaseSchema } : {}),
+  };
+  // A DNS-only node can serve its snapshot file while PostgreSQL is down: start without it.
+  const tolerant = config.role === 'dns' && config.databaseUrl !== null;
+  const database = await openDatabase(databaseOptions).catch(async (error: unknown) => {
+    if (!tolerant) throw error;
+    log.warn({ err: error }, 'database unreachable at start');
+    return openDatabase({ ...databaseOptions, createSchema: false });
   });
-  const applied = await migrate(database);
-  if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+  try {
+    const applied = await migrate(database);
+    if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+  } catch (error) {
+    if (!tolerant) throw error;
+    // Migrations are the API's to apply; this node only reads.
+    log.warn({ err: error }, 'migrations not checked: database unreachable');
+  }
   const bus = openBus(config.redisUrl, clock, options.busPrefix ?? '');
   return { config, db: database.db, database, bus, clock, log };
 }

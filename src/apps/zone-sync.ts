@@ -15,22 +15,59 @@ export interface ZoneMirror {
   remove(zoneId: number): void;
 }
 
+export interface ZoneSyncOptions {
+  /** Each zone's serial in the database (zone id → serial): what the periodic resync compares. */
+  readonly serials?: () => Promise<ReadonlyMap<number, number>>;
+  /** The last zones known to be served, used when the database cannot be read at start. */
+  readonly fallback?: () => Promise<readonly ZoneData[] | null>;
+  /** false while change events cannot arrive (bus disconnected): resync at the degraded pace. */
+  readonly busLive?: () => boolean;
+  /** Resync period while everything is up (ms). */
+  readonly resyncMs?: number;
+  /** Resync period while the database or the bus is down, and once after they return (ms). */
+  readonly degradedResyncMs?: number;
+}
+
 /**
  * Keeps a ZoneStore in step with the database: everything at start, then one zone per
  * zone-changed event. Reloads of one zone run one after another, so an older load can never
  * overwrite a newer one.
+ *
+ * Outages: nothing here throws out of the process. When the database cannot be read, the zones
+ * served stay as they are (or come from `fallback` at start); a periodic resync compares serials
+ * and reloads what changed, so changes whose events were lost (bus down) are served anyway.
  */
 export class ZoneSync {
   private readonly chains = new Map<number, Promise<void>>();
+  private readonly mirrors: readonly ZoneMirror[];
   private unsubscribe: (() => Promise<void>) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** The served zones did not come from the database (fallback): reload them all once it answers. */
+  private needsFullLoad = false;
+  private dbFailing = false;
+  private wasDegraded = false;
+  private resyncing: Promise<void> | null = null;
+  private reloadFailures = 0;
+  private lastResync = Date.now();
+  /** Serial of each zone served (the store keeps compiled zones only). */
+  private readonly served = new Map<number, number>();
 
   constructor(
     private readonly store: ZoneStore,
     private readonly source: ZoneSource,
     private readonly bus: Bus,
     private readonly log: Logger,
-    private readonly mirror: ZoneMirror | null = null,
-  ) {}
+    mirror: ZoneMirror | readonly ZoneMirror[] | null = null,
+    private readonly options: ZoneSyncOptions = {},
+  ) {
+    this.mirrors = mirror === null ? [] : Array.isArray(mirror) ? mirror : [mirror as ZoneMirror];
+  }
+
+  /** true while serving zones the database could not confirm (it is unreachable). */
+  get degraded(): boolean {
+    return this.dbFailing || this.needsFullLoad || this.options.busLive?.() === false;
+  }
 
   async start(): Promise<void> {
     // Subscribe first: a change committed while the full load runs is then reloaded after it.
@@ -38,14 +75,28 @@ export class ZoneSync {
       this.onEvent(m as ZoneChangedEvent),
     );
     const started = Date.now();
-    const zones = await this.source.loadAll();
-    this.store.replaceAll(zones);
-    this.mirror?.replaceAll(zones);
+    let zones: readonly ZoneData[];
+    try {
+      zones = await this.source.loadAll();
+    } catch (error) {
+      const saved = this.options.fallback ? await this.options.fallback() : null;
+      if (saved === null) throw error;
+      this.log.warn({ err: error, zones: saved.length }, 'database unreachable: serving the snapshot file');
+      zones = saved;
+      this.needsFullLoad = true;
+      this.dbFailing = true;
+    }
+    this.replaceAll(zones);
     this.log.info({ zones: this.store.size, ms: Date.now() - started }, 'zones loaded');
+    if (this.options.serials) this.schedule();
   }
 
   async stop(): Promise<void> {
-    await this.unsubscribe?.();
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.unsubscribe?.().catch(() => undefined);
+    await this.resyncing;
     await Promise.allSettled([...this.chains.values()]);
   }
 
@@ -54,28 +105,107 @@ export class ZoneSync {
     await Promise.allSettled([...this.chains.values()]);
   }
 
+  /**
+   * Brings the store in line with the database now: everything when the served zones came from
+   * elsewhere, else the zones whose serial differs, the new ones and the deleted ones. Answers
+   * whether the database could be read.
+   */
+  async resync(): Promise<boolean> {
+    if (this.resyncing === null) {
+      this.resyncing = this.runResync().finally(() => {
+        this.resyncing = null;
+      });
+    }
+    await this.resyncing;
+    return !this.dbFailing;
+  }
+
+  private async runResync(): Promise<void> {
+    try {
+      if (this.needsFullLoad) {
+        const zones = await this.source.loadAll();
+        this.replaceAll(zones);
+        this.needsFullLoad = false;
+        this.log.info({ zones: zones.length }, 'zones reloaded from the database');
+      } else if (this.options.serials) {
+        const serials = await this.options.serials();
+        const failures = this.reloadFailures;
+        for (const [id, serial] of serials) {
+          if (this.served.get(id) !== serial) this.enqueue(id, false);
+        }
+        for (const id of [...this.served.keys()]) if (!serials.has(id)) this.enqueue(id, true);
+        await this.settled();
+        if (this.reloadFailures !== failures) throw new Error('zone reloads failed during resync');
+      }
+      if (this.dbFailing) this.log.info('database reachable again: zones resynchronised');
+      this.dbFailing = false;
+    } catch (error) {
+      if (!this.dbFailing) this.log.warn({ err: error }, 'zone resync failed: serving the zones held');
+      this.dbFailing = true;
+    }
+  }
+
+  /*
+   * Ticks at the degraded pace and resyncs when degraded (or just after), else once per resyncMs:
+   * an outage noticed between two full periods is then acted on within degradedResyncMs.
+   */
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const degraded = this.degraded;
+      // One more quick round after an outage: events may have been lost until the bus resubscribed.
+      const due =
+        degraded || this.wasDegraded || Date.now() - this.lastResync >= (this.options.resyncMs ?? 60_000);
+      this.wasDegraded = degraded;
+      if (!due) return this.schedule();
+      this.lastResync = Date.now();
+      void this.resync().finally(() => this.schedule());
+    }, this.options.degradedResyncMs ?? 5000);
+    this.timer.unref();
+  }
+
+  private replaceAll(zones: readonly ZoneData[]): void {
+    this.store.replaceAll(zones);
+    this.served.clear();
+    for (const z of zones) this.served.set(z.id, z.serial);
+    for (const m of this.mirrors) m.replaceAll(zones);
+  }
+
   private onEvent(event: ZoneChangedEvent): void {
     if (typeof event?.zoneId !== 'number') return;
-    const previous = this.chains.get(event.zoneId) ?? Promise.resolve();
+    this.enqueue(event.zoneId, event.deleted === true);
+  }
+
+  private enqueue(zoneId: number, deleted: boolean): void {
+    const previous = this.chains.get(zoneId) ?? Promise.resolve();
+    // A macrotask later: the change's own API answer (same process on the embedded default) is
+    // written before the reload takes the database and the CPU.
     const next = previous
-      .then(() => this.reload(event))
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => this.reload(zoneId, deleted))
       .catch((error: unknown) => {
-        this.log.error({ err: error, zoneId: event.zoneId }, 'zone reload failed');
+        // The zone keeps its served version; the next resync retries it.
+        this.dbFailing = true;
+        this.reloadFailures++;
+        this.log.error({ err: error, zoneId }, 'zone reload failed');
       });
-    this.chains.set(event.zoneId, next);
+    this.chains.set(zoneId, next);
     void next.finally(() => {
-      if (this.chains.get(event.zoneId) === next) this.chains.delete(event.zoneId);
+      if (this.chains.get(zoneId) === next) this.chains.delete(zoneId);
     });
   }
 
-  private async reload(event: ZoneChangedEvent): Promise<void> {
-    const zone = event.deleted ? null : await this.source.load(event.zoneId);
+  private async reload(zoneId: number, deleted: boolean): Promise<void> {
+    const zone = deleted ? null : await this.source.load(zoneId);
     if (zone === null) {
-      this.store.remove(event.zoneId);
-      this.mirror?.remove(event.zoneId);
+      this.store.remove(zoneId);
+      this.served.delete(zoneId);
+      for (const m of this.mirrors) m.remove(zoneId);
     } else {
       this.store.upsert(zone);
-      this.mirror?.upsert(zone);
+      this.served.set(zone.id, zone.serial);
+      for (const m of this.mirrors) m.upsert(zone);
     }
   }
 }

@@ -14,6 +14,11 @@ export interface IpLocation {
 export interface IpLocator {
   /** Synchronous, and results are shared frozen objects: cheap enough for the DNS hot path. */
   lookup(ip: string): IpLocation | null;
+  /**
+   * The same for an IPv4 address given as an unsigned 32-bit number (e.g. ECS bytes), without
+   * formatting it to text. Optional: callers fall back to `lookup` when a locator lacks it.
+   */
+  lookupIpv4?(address: number): IpLocation | null;
 }
 
 export const DEFAULT_GEOIP_DB: string = fileURLToPath(
@@ -195,6 +200,9 @@ export async function openIpLocator(path: string): Promise<IpLocator> {
   const resolved = new WeakMap<object, IpLocation | null>();
   let recent = new Map<string, IpLocation | null>();
   let older = new Map<string, IpLocation | null>();
+  // IPv4 by numeric address (the whole address, so results are exact whatever the network size).
+  let recentV4 = new Map<number, IpLocation | null>();
+  let olderV4 = new Map<number, IpLocation | null>();
 
   function remember(ip: string, result: IpLocation | null): IpLocation | null {
     if (recent.size >= CACHE_GENERATION_SIZE) {
@@ -207,7 +215,10 @@ export async function openIpLocator(path: string): Promise<IpLocator> {
 
   function locate(ip: string): IpLocation | null {
     const key = databaseKey(ip);
-    if (key === null) return null;
+    return key === null ? null : locateKey(key);
+  }
+
+  function locateKey(key: string): IpLocation | null {
     let record: unknown;
     try {
       record = reader.get(key);
@@ -230,6 +241,20 @@ export async function openIpLocator(path: string): Promise<IpLocator> {
       if (hit !== undefined) return hit;
       const aged = older.get(ip);
       return remember(ip, aged !== undefined ? aged : locate(ip));
+    },
+    lookupIpv4(address: number): IpLocation | null {
+      const a = address >>> 0;
+      const hit = recentV4.get(a);
+      if (hit !== undefined) return hit;
+      const aged = olderV4.get(a);
+      // Text only on a cache miss: the reader takes nothing else.
+      const result = aged !== undefined ? aged : isPublicIpv4(a) ? locateKey(formatIpv4(a)) : null;
+      if (recentV4.size >= CACHE_GENERATION_SIZE) {
+        olderV4 = recentV4;
+        recentV4 = new Map();
+      }
+      recentV4.set(a, result);
+      return result;
     },
   };
 }

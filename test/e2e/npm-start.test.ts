@@ -41,5 +41,5 @@ describe('npm start', () => {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });

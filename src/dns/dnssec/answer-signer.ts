@@ -76,15 +76,25 @@ function closestEncloser(signing: ZoneSigning, key: string, apexKey: string): st
   return k;
 }
 
+interface Proofs {
+  readonly nsec: readonly NsecRecord[];
+  readonly ds: { owner: WireName; rrset: RRset } | null;
+}
+
+const NO_PROOFS: Proofs = { nsec: [], ds: null };
+
 /** The NSEC records (and DS) this answer needs in its authority section. */
-function proofs(
-  plan: AnswerPlan,
-  zone: ZoneSnapshot,
-  signing: ZoneSigning,
-  qnameKey: string,
-): { nsec: NsecRecord[]; ds: { owner: WireName; rrset: RRset } | null } {
+function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnameKey: string): Proofs {
   const denial = signing.denial;
   const answer = plan.sections[0];
+  const end = plan.kind === 'cname-follow' ? plan.chainEnd : plan.kind;
+  let wildcardSources = false;
+  for (let i = 0; i < answer.count; i++) {
+    const source = signing.ownerOf(answer.sets[i]!);
+    if (source !== undefined && source.startsWith(WILDCARD)) wildcardSources = true;
+  }
+  // The common positive answer needs no proof: nothing to allocate.
+  if (!wildcardSources && end !== 'nxdomain' && end !== 'nodata' && end !== 'delegation') return NO_PROOFS;
   const nsec: NsecRecord[] = [];
   let finalKey = qnameKey;
   for (let i = 0; i < answer.count; i++) {
@@ -96,7 +106,6 @@ function proofs(
       nsec.push(...wildcardAnswerProof(denial, ownerKey, parentKey(source)));
     }
   }
-  const end = plan.kind === 'cname-follow' ? plan.chainEnd : plan.kind;
   let ds: { owner: WireName; rrset: RRset } | null = null;
   if (end === 'nxdomain') {
     nsec.push(...nxdomainProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
@@ -148,11 +157,43 @@ export function signPlan(
     append(auth, nameOfKey(r.ownerKey), flatRRset(TYPE_NSEC, signing.signer.nsecTtl, [nsecRdata(r)]), true);
   }
   const answer = plan.sections[0];
-  const hasDname = answer.sets.slice(0, answer.count).some((rs) => rs.type === TYPE_DNAME);
-  for (let s = 0; s < 3; s++)
-    signSection(plan.sections[s as 0 | 1 | 2], s, zone, signing, qnameKey, hasDname);
+  let hasDname = false;
+  for (let i = 0; i < answer.count; i++) if (answer.sets[i]!.type === TYPE_DNAME) hasDname = true;
+  signSection(answer, 0, zone, signing, qnameKey, hasDname);
+  if (auth.count > 0) signSection(auth, 1, zone, signing, qnameKey, hasDname);
+  const additional = plan.sections[2];
+  if (additional.count > 0) signSection(additional, 2, zone, signing, qnameKey, hasDname);
 }
 
+/** The RRSIG RRset of entry i of each section being signed (reused; cleared after use). */
+const sigScratch: (RRset | null)[] = [];
+
+/** The RRSIG RRset of an entry, or null when it is not signed (see the file comment). */
+function signatureOf(
+  rs: RRset,
+  owner: WireName | null,
+  mandatory: boolean,
+  section: number,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  qnameKey: string,
+  hasDname: boolean,
+): RRset | null {
+  if (rs.type === TYPE_RRSIG) return null;
+  const ownerKey = owner?.keys[0] ?? qnameKey;
+  const source = signing.ownerOf(rs);
+  if (isDelegationNs(zone, rs, ownerKey)) return null;
+  if (source === undefined && rs.type === TYPE_CNAME && hasDname) return null;
+  if (section === 2 && (mandatory || !signing.exists(source ?? ownerKey))) return null;
+  const signer = signing.signer;
+  // Static RRsets (a wildcard expansion is its wildcard's RRset) and compiled load-balancer answers
+  // are found by identity; only per-query RRsets (NSEC, synthesized CNAME) go by content.
+  if (source !== undefined) return signer.signedObject(rs, source, rrsigRRset);
+  if (signing.isCompiled(rs)) return signer.signedObject(rs, ownerKey, rrsigRRset);
+  return rrsigRRset(signer.sign(ownerKey, rs.type, rs.ttl, rs.rdatas), rs.ttl);
+}
+
+/** Puts each entry's RRSIG RRset right after it, in place (from the end, so nothing is copied). */
 function signSection(
   sec: PlanSection,
   section: number,
@@ -162,25 +203,38 @@ function signSection(
   hasDname: boolean,
 ): void {
   const n = sec.count;
-  const owners = sec.owners.slice(0, n);
-  const sets = sec.sets.slice(0, n);
-  const mandatory = sec.mandatory.slice(0, n);
-  sec.count = 0;
+  let total = n;
   for (let i = 0; i < n; i++) {
-    const rs = sets[i]!;
-    const owner = owners[i]!;
-    append(sec, owner, rs, mandatory[i]!);
-    const ownerKey = owner?.keys[0] ?? qnameKey;
-    const source = signing.ownerOf(rs);
-    if (rs.type === TYPE_RRSIG) continue;
-    if (isDelegationNs(zone, rs, ownerKey)) continue;
-    if (source === undefined && rs.type === TYPE_CNAME && hasDname) continue;
-    if (section === 2 && (mandatory[i] || !signing.exists(source ?? ownerKey))) continue;
-    const signer = signing.signer;
-    const rdata =
-      source !== undefined
-        ? signer.signObject(rs, source, rs.type, rs.ttl, rs.rdatas)
-        : signer.sign(ownerKey, rs.type, rs.ttl, rs.rdatas);
-    append(sec, owner, rrsigRRset(rdata, rs.ttl), section !== 2);
+    const sig = signatureOf(
+      sec.sets[i]!,
+      sec.owners[i]!,
+      sec.mandatory[i]!,
+      section,
+      zone,
+      signing,
+      qnameKey,
+      hasDname,
+    );
+    sigScratch[i] = sig;
+    if (sig !== null) total++;
+  }
+  sec.count = total;
+  let j = total;
+  for (let i = n - 1; i >= 0; i--) {
+    const sig = sigScratch[i] ?? null;
+    sigScratch[i] = null;
+    const owner = sec.owners[i]!;
+    if (sig !== null) {
+      j--;
+      sec.owners[j] = owner;
+      sec.sets[j] = sig;
+      sec.mandatory[j] = section !== 2;
+    }
+    j--;
+    if (j !== i) {
+      sec.owners[j] = owner;
+      sec.sets[j] = sec.sets[i]!;
+      sec.mandatory[j] = sec.mandatory[i]!;
+    }
   }
 }

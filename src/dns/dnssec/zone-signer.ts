@@ -31,6 +31,15 @@ export interface SignerOptions {
   readonly jitter?: () => number;
 }
 
+/** What the object fast path holds for one RRset. */
+interface ObjectEntry {
+  readonly ownerKey: string;
+  /** The caller's encoding of the RRSIG (see signedObject). */
+  readonly signed: unknown;
+  /** Milliseconds since the epoch from which the signature is refreshed (a number compare per use). */
+  readonly refreshAtMs: number;
+}
+
 type SignerKey = RRsigKey & {
   /** Identifies the key in cache keys (a key tag alone may repeat across generations). */
   readonly id: string;
@@ -42,12 +51,11 @@ export class ZoneSigner {
   private readonly now: () => number;
   private readonly cache: SignatureCache;
   private readonly jitter: () => number;
-  /** Fast path for RRsets that are objects of the snapshot: no cache key to build per query. */
-  private readonly byObject = new WeakMap<
-    object,
-    { ownerKey: string; rrsig: Uint8Array; refreshAt: number }
-  >();
-
+  /**
+   * Fast path for RRsets that are immutable objects (the snapshot's, wildcard sources, compiled
+   * load-balancer answers): the encoded RRSIG RRset found by identity, no content key per query.
+   */
+  private readonly byObject = new WeakMap<object, ObjectEntry>();
   constructor(
     apexKey: string,
     readonly material: ZoneDnssec,
@@ -76,21 +84,25 @@ export class ZoneSigner {
     return type === TYPE_DNSKEY || type === TYPE_CDS || type === TYPE_CDNSKEY ? this.ksk : this.zsk;
   }
 
-  /** As sign(), remembered per RRset object (`rrset` is the snapshot's, immutable). */
-  signObject(
-    rrset: object,
+  /**
+   * As sign(), remembered per RRset object (`rrset` must be immutable: the snapshot's, or a
+   * compiled load-balancer answer) in the form `encode` gives it (the encoded RRSIG RRset), so a
+   * warm answer costs one WeakMap lookup and a number compare. Refreshed like the content cache.
+   */
+  signedObject<T>(
+    rrset: { readonly type: number; readonly ttl: number; readonly rdatas: readonly Uint8Array[] },
     ownerKey: string,
-    type: number,
-    ttl: number,
-    rdatas: readonly Uint8Array[],
-  ): Uint8Array {
-    const nowS = Math.floor(this.now() / 1000);
+    encode: (rrsig: Uint8Array, ttl: number) => T,
+  ): T {
+    const nowMs = this.now();
     const hit = this.byObject.get(rrset);
-    if (hit !== undefined && hit.ownerKey === ownerKey && nowS < hit.refreshAt) return hit.rrsig;
-    const rrsig = this.sign(ownerKey, type, ttl, rdatas);
+    if (hit !== undefined && nowMs < hit.refreshAtMs && hit.ownerKey === ownerKey) return hit.signed as T;
+    const rrsig = this.sign(ownerKey, rrset.type, rrset.ttl, rrset.rdatas);
     const expiration = Buffer.from(rrsig.buffer, rrsig.byteOffset, rrsig.length).readUInt32BE(8);
-    this.byObject.set(rrset, { ownerKey, rrsig, refreshAt: expiration - REFRESH_REMAINING_S });
-    return rrsig;
+    const signed = encode(rrsig, rrset.ttl);
+    const refreshAtMs = (expiration - REFRESH_REMAINING_S) * 1000;
+    this.byObject.set(rrset, { ownerKey, signed, refreshAtMs });
+    return signed;
   }
 
   /**

@@ -19,6 +19,11 @@ export interface ZoneSigning {
   readonly denial: DenialZone;
   /** Key of the zone node that holds `rrset` (static RRsets only; synthesized ones: undefined). */
   ownerOf(rrset: RRset): string | undefined;
+  /**
+   * A synthesized RRset that is nonetheless an immutable object of the snapshot (a compiled
+   * load-balancer answer): its signature can be found by identity, as for static RRsets.
+   */
+  isCompiled(rrset: RRset): boolean;
   /** The name exists with authoritative data or as an empty non-terminal (or a load balancer). */
   exists(key: string): boolean;
 }
@@ -60,6 +65,11 @@ export function createZoneSigning(
     for (const rs of node.rrsets.values()) owners.set(rs, key);
     if (key === zone.apexKey || !occluded(key)) authoritative.push(key);
   }
+  const compiled = new WeakSet<RRset>();
+  for (const lb of zone.steering?.values() ?? []) {
+    for (const rs of lb.poolRRsets.values()) compiled.add(rs);
+    for (const rs of lb.memberRRsets.values()) compiled.add(rs);
+  }
   const extra = options.extraTypes ?? new Map<string, readonly number[]>();
   for (const key of extra.keys()) if (!zone.nodes.has(key)) authoritative.push(key);
 
@@ -72,5 +82,11 @@ export function createZoneSigning(
   };
   const denial: DenialZone = { apexKey: zone.apexKey, names: new NameIndex(authoritative), typesAt };
   const existing = new Set(authoritative);
-  return { signer, denial, ownerOf: (rrset) => owners.get(rrset), exists: (key) => existing.has(key) };
+  return {
+    signer,
+    denial,
+    ownerOf: (rrset) => owners.get(rrset),
+    isCompiled: (rrset) => compiled.has(rrset),
+    exists: (key) => existing.has(key),
+  };
 }

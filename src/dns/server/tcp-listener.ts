@@ -6,6 +6,10 @@
  * - New connections over the total or per-client-address cap are closed at once.
  * - If the client does not read, we stop reading (backpressure) until the socket drains.
  * - A throwing handler costs that one message, never the connection or the server.
+ * - close() drains: no new connections; each open one gets the answers to what was read, then a
+ *   FIN; what the client sends after that is read and dropped (unread bytes would make the kernel
+ *   send RST, which can cost the client answers it has not read yet). Connections still open after
+ *   TCP_DRAIN_MS are destroyed.
  * - Zone transfer queries (AXFR/IXFR, signed SOA; see isTransferQuery) go to `ctx.transfer`
  *   when set; its messages are written in one go, so no other response interleaves with them.
  */
@@ -16,6 +20,9 @@ import { MAX_TCP_MESSAGE_SIZE, setClientAddress } from './listener-options.ts';
 import type { ListenerContext } from './listener-options.ts';
 import { createTcpFrameReader } from './tcp-frame-reader.ts';
 import { isTransferQuery } from '../transfer/transfer-query.ts';
+
+/** Longest close() waits for clients to close drained connections. */
+export const TCP_DRAIN_MS = 5_000;
 
 export interface TcpListener {
   readonly port: number;
@@ -65,7 +72,7 @@ export function bindTcp(host: string, port: number, ctx: ListenerContext): Promi
     };
     const send = (messages: readonly Buffer[]): void => {
       for (const res of messages) {
-        if (sock.destroyed || res.length > MAX_TCP_MESSAGE_SIZE) return;
+        if (sock.destroyed || sock.writableEnded || res.length > MAX_TCP_MESSAGE_SIZE) return;
         const frame = Buffer.allocUnsafe(res.length + 2);
         frame.writeUInt16BE(res.length, 0);
         res.copy(frame, 2);
@@ -100,6 +107,7 @@ export function bindTcp(host: string, port: number, ctx: ListenerContext): Promi
       return true;
     });
     sock.on('data', (chunk: Buffer) => {
+      if (sock.writableEnded) return; // draining: read and drop
       if (!reader.push(chunk)) sock.destroy();
     });
   }
@@ -123,8 +131,18 @@ export function bindTcp(host: string, port: number, ctx: ListenerContext): Promi
         connectionCount: () => open.size,
         close: () => {
           closing ??= new Promise<void>((done) => {
-            server.close(() => done());
-            for (const s of open) s.destroy();
+            const force = setTimeout(() => {
+              for (const s of open) s.destroy();
+            }, TCP_DRAIN_MS);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            for (const s of open) {
+              s.end();
+              s.resume();
+            }
           });
           return closing;
         },

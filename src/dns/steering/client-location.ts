@@ -1,7 +1,10 @@
 import { locationByCode, regionOfCountry, countryCentroid } from '../../geo/geo-data.ts';
-import type { IpLocator } from '../../geo/ip-locator.ts';
+import type { IpLocation, IpLocator } from '../../geo/ip-locator.ts';
 import type { LocationStrategy } from './steering-config.ts';
-import { subnetKeyOfText } from './subnet-key.ts';
+import type { ClientSubnet } from '../message/client-subnet.ts';
+import { ECS_FAMILY_IPV4 } from '../message/client-subnet.ts';
+import { bytesToIpv6 } from '../wire/ip-address-text.ts';
+import { subnetKeyOfBytes, subnetKeyOfText } from './subnet-key.ts';
 
 /**
  * Where the client is, as steering sees it. `location_pools` is always keyed by `pop` (the node
@@ -148,4 +151,164 @@ export function resolveClientContext(input: ClientContextInput): ClientContext {
     subnetPrefix,
     fromEcs,
   };
+}
+
+/**
+ * A ClientContext filled in place, one per DNS handler (or module): the DNS path resolves a context
+ * per steered query, and steer() keeps no reference to it. `clientIp` of an ECS context is only
+ * formatted to text when read (the DNS path never reads it).
+ */
+export class ReusableClientContext implements ClientContext {
+  source: ClientContext['source'] = 'pop';
+  pop = '';
+  country: string | null = null;
+  region: string | null = null;
+  latitude: number | null = null;
+  longitude: number | null = null;
+  affinityKey = 0;
+  subnetPrefix = 0;
+  fromEcs = false;
+  /** The resolver's address text, or the ECS address text once formatted. */
+  private ipText: string | null = null;
+  /** ECS family whose address (in `ecsAddress`) still awaits formatting; 0 when none. */
+  private pendingFamily = 0;
+  private readonly ecsAddress = new Uint8Array(16);
+
+  get clientIp(): string | null {
+    if (this.pendingFamily !== 0) {
+      const a = this.ecsAddress;
+      this.ipText =
+        this.pendingFamily === ECS_FAMILY_IPV4 ? `${a[0]}.${a[1]}.${a[2]}.${a[3]}` : unmapped(bytesToIpv6(a));
+      this.pendingFamily = 0;
+    }
+    return this.ipText;
+  }
+
+  /** Fills every field from a context built by resolveClientContext. */
+  copyFrom(c: ClientContext): this {
+    this.source = c.source;
+    this.pop = c.pop;
+    this.country = c.country;
+    this.region = c.region;
+    this.latitude = c.latitude;
+    this.longitude = c.longitude;
+    this.affinityKey = c.affinityKey;
+    this.subnetPrefix = c.subnetPrefix;
+    this.fromEcs = c.fromEcs;
+    this.ipText = c.clientIp;
+    this.pendingFamily = 0;
+    return this;
+  }
+
+  /** @internal */
+  setEcsIpv4(ecs: ClientSubnet): number {
+    const a = this.ecsAddress;
+    const n = ecs.addressLength;
+    for (let i = 0; i < 4; i++) a[i] = i < n ? ecs.address[i]! : 0;
+    this.ipText = null;
+    this.pendingFamily = ECS_FAMILY_IPV4;
+    return ((a[0]! << 24) | (a[1]! << 16) | (a[2]! << 8) | a[3]!) >>> 0;
+  }
+
+  /** @internal */
+  setIpText(ip: string | null): void {
+    this.ipText = ip;
+    this.pendingFamily = 0;
+  }
+
+  /** @internal */
+  get ecsBytes(): Uint8Array {
+    return this.ecsAddress;
+  }
+}
+
+const ecsTextScratch = new Uint8Array(16);
+
+/** Text of an ECS address (bits beyond the source prefix are already zero). */
+export function clientSubnetText(ecs: ClientSubnet): string {
+  const n = ecs.addressLength;
+  const a = ecs.address;
+  if (ecs.family === ECS_FAMILY_IPV4) {
+    return `${n > 0 ? a[0] : 0}.${n > 1 ? a[1] : 0}.${n > 2 ? a[2] : 0}.${n > 3 ? a[3] : 0}`;
+  }
+  for (let i = 0; i < 16; i++) ecsTextScratch[i] = i < n ? a[i]! : 0;
+  return bytesToIpv6(ecsTextScratch);
+}
+
+function locateInto(out: ReusableClientContext, hit: IpLocation | null): void {
+  if (hit !== null) {
+    out.country = hit.country;
+    out.region = regionOfCountry(hit.country);
+    out.latitude = hit.latitude;
+    out.longitude = hit.longitude;
+  }
+}
+
+/**
+ * resolveClientContext for a DNS query (no overrides), written into `out`: the same fields from the
+ * same inputs, without building an input object or, for an IPv4 ECS option, any address text
+ * (the subnet key hashes the option's bytes; the locator takes the address as a number).
+ */
+export function resolveDnsClientContext(
+  out: ReusableClientContext,
+  strategy: LocationStrategy,
+  rawPop: string,
+  clientIp: string | null,
+  ecs: ClientSubnet,
+  locator: IpLocator | null,
+): ClientContext {
+  const fromEcs = ecs.present && ecs.sourcePrefix > 0;
+  if (fromEcs && ecs.family !== ECS_FAMILY_IPV4) {
+    // IPv6 ECS (rare; may be IPv4-mapped): the general path.
+    return out.copyFrom(
+      resolveClientContext({
+        strategy,
+        pop: rawPop,
+        clientIp,
+        ecs: { address: clientSubnetText(ecs), sourcePrefix: ecs.sourcePrefix },
+        locator,
+      }),
+    );
+  }
+  const pop = upper(rawPop);
+  out.source = strategy;
+  out.pop = pop;
+  out.country = null;
+  out.region = null;
+  out.latitude = null;
+  out.longitude = null;
+  out.fromEcs = fromEcs;
+  let v4 = -1;
+  let ip: string | null = null;
+  if (fromEcs) {
+    v4 = out.setEcsIpv4(ecs);
+    out.subnetPrefix = ecs.sourcePrefix;
+    out.affinityKey = subnetKeyOfBytes(out.ecsBytes, 4, 4, Math.min(ecs.sourcePrefix, 32));
+  } else {
+    ip = clientIp === null ? null : unmapped(clientIp);
+    out.setIpText(ip);
+    if (ip === null) {
+      out.subnetPrefix = 0;
+      out.affinityKey = 0;
+    } else {
+      out.subnetPrefix = isV6(ip) ? DEFAULT_PREFIX_V6 : DEFAULT_PREFIX_V4;
+      out.affinityKey = subnetKeyOfText(ip, out.subnetPrefix);
+    }
+  }
+  if (strategy === 'pop') {
+    const loc = locationByCode(pop);
+    if (loc !== null) {
+      out.country = loc.country_code;
+      out.region = loc.lb_region_code;
+      out.latitude = loc.latitude;
+      out.longitude = loc.longitude;
+    }
+  } else if (locator) {
+    if (v4 >= 0) {
+      locateInto(out, locator.lookupIpv4 ? locator.lookupIpv4(v4) : locator.lookup(out.clientIp!));
+    } else if (ip !== null) {
+      locateInto(out, locator.lookup(ip));
+    }
+  }
+  return out;
 }

@@ -2,16 +2,19 @@ import type { IpLocator } from '../../geo/ip-locator.ts';
 import type { AnswerPlan } from '../answer/answer-plan.ts';
 import { planAdd } from '../answer/answer-plan.ts';
 import type { ClientSubnet } from '../message/client-subnet.ts';
-import { ECS_FAMILY_IPV4 } from '../message/client-subnet.ts';
 import { RCODE_SERVFAIL } from '../message/message-constants.ts';
-import { bytesToIpv6 } from '../wire/ip-address-text.ts';
-import { resolveClientContext } from './client-location.ts';
+import {
+  clientSubnetText,
+  resolveClientContext,
+  resolveDnsClientContext,
+  ReusableClientContext,
+} from './client-location.ts';
 import type { ClientContext } from './client-location.ts';
 import type { HealthView } from './steering-config.ts';
 import type { CompiledLoadBalancer } from './steering-compiler.ts';
 import { poolRRsetKey } from './steering-compiler.ts';
 import type { SteeringDecision } from './steering-decision.ts';
-import { steer } from './steering-engine.ts';
+import { createReusableDecision, steer } from './steering-engine.ts';
 
 /**
  * The DNS side of steering: query → client context → steer() → plan. The decision comes from the
@@ -30,17 +33,9 @@ export interface SteeringRuntime {
 /** No health reports: every member `unknown`, i.e. healthy. */
 export const ALL_UNKNOWN_HEALTH: HealthView = { statusOf: () => 'unknown' };
 
-const ecsBytes = new Uint8Array(16);
-
 /** Text of the ECS address (bits beyond the source prefix are already zero). */
 export function clientSubnetAddressText(ecs: ClientSubnet): string {
-  const n = ecs.addressLength;
-  const a = ecs.address;
-  if (ecs.family === ECS_FAMILY_IPV4) {
-    return `${n > 0 ? a[0] : 0}.${n > 1 ? a[1] : 0}.${n > 2 ? a[2] : 0}.${n > 3 ? a[3] : 0}`;
-  }
-  for (let i = 0; i < 16; i++) ecsBytes[i] = i < n ? a[i]! : 0;
-  return bytesToIpv6(ecsBytes);
+  return clientSubnetText(ecs);
 }
 
 /** The client context of a DNS query, exactly as preview builds it from the same inputs. */
@@ -59,6 +54,15 @@ export function dnsClientContext(
   });
 }
 
+// steer() is synchronous and keeps no reference to the context: one object serves every query.
+const DNS_CONTEXT = new ReusableClientContext();
+// Likewise the decision: planSteeredAnswer and the ECS scope read it before the next query.
+const DNS_DECISION = createReusableDecision();
+
+/**
+ * The decision for a DNS query. The returned object (and its context) is reused by the next call:
+ * read it before steering again.
+ */
 export function steerDnsQuery(
   compiled: CompiledLoadBalancer,
   family: 4 | 6,
@@ -66,8 +70,24 @@ export function steerDnsQuery(
   ecs: ClientSubnet,
   clientAddress: string | null,
 ): SteeringDecision {
-  const ctx = dnsClientContext(compiled, runtime, ecs, clientAddress);
-  return steer(compiled.lb, compiled.poolsById, ctx, family, runtime.health, runtime.random);
+  const ctx = resolveDnsClientContext(
+    DNS_CONTEXT,
+    compiled.lb.locationStrategy,
+    runtime.pop,
+    clientAddress,
+    ecs,
+    runtime.locator,
+  );
+  return steer(
+    compiled.lb,
+    compiled.poolsById,
+    ctx,
+    family,
+    runtime.health,
+    runtime.random,
+    false,
+    DNS_DECISION,
+  );
 }
 
 /**

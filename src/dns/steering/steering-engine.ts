@@ -108,9 +108,12 @@ function lookup(
 }
 
 /** Nearest usable default pool by great-circle distance; pools without a location rank last. */
-function nearest(w: Walk, ids: readonly number[], lat: number, lon: number): SteeringPool | null {
+function nearest(
+  w: Walk,
+  ids: readonly number[],
+  client: { readonly latitude: number; readonly longitude: number },
+): SteeringPool | null {
   const tp = openStage(w, 'proximity', null);
-  const client = { latitude: lat, longitude: lon };
   let best: SteeringPool | null = null;
   let bestKm = Infinity;
   for (let i = 0; i < ids.length; i++) {
@@ -182,6 +185,36 @@ function enabledMembersOf(pool: SteeringPool, family: 4 | 6): SteeringMember[] {
   return pool.members.filter((m) => m.enabled && m.family === family);
 }
 
+/** A SteeringDecision whose fields can be rewritten: the DNS path reuses one per query. */
+export type ReusableDecision = {
+  -readonly [K in keyof SteeringDecision]: SteeringDecision[K];
+};
+
+/** A decision object for steer()'s `into`: one per caller, read before the next call. */
+export function createReusableDecision(): ReusableDecision {
+  return {
+    cascadeHit: null,
+    reason: 'no_members',
+    servfail: false,
+    pool: null,
+    members: NO_MEMBERS,
+    ttl: 0,
+    ecsScope: 0,
+    trace: NO_TRACE,
+  };
+}
+
+/** Per-call output target: a fresh object unless the caller passed one to reuse. */
+let INTO: ReusableDecision | null = null;
+// One-member answers of the reused decision share one array (rewritten per call).
+const ONE_MEMBER: SteeringMember[] = [];
+
+function oneMember(member: SteeringMember): readonly SteeringMember[] {
+  if (INTO === null) return [member];
+  ONE_MEMBER[0] = member;
+  return ONE_MEMBER;
+}
+
 function decision(
   cascadeHit: CascadeHit,
   reason: SteeringReason,
@@ -191,21 +224,35 @@ function decision(
   ecsScope: number,
   trace: TraceStage[] | null,
 ): SteeringDecision {
-  return {
-    cascadeHit,
-    reason,
-    servfail: reason === 'all_unhealthy',
-    pool,
-    members,
-    ttl,
-    ecsScope,
-    trace: trace ?? NO_TRACE,
-  };
+  const d = INTO;
+  if (d === null) {
+    return {
+      cascadeHit,
+      reason,
+      servfail: reason === 'all_unhealthy',
+      pool,
+      members,
+      ttl,
+      ecsScope,
+      trace: trace ?? NO_TRACE,
+    };
+  }
+  d.cascadeHit = cascadeHit;
+  d.reason = reason;
+  d.servfail = reason === 'all_unhealthy';
+  d.pool = pool;
+  d.members = members;
+  d.ttl = ttl;
+  d.ecsScope = ecsScope;
+  d.trace = trace ?? NO_TRACE;
+  return d;
 }
 
 /**
  * Steers one A (family 4) or AAAA (family 6) query for `lb`. `random` returns [0, 1); it is only
  * called where the rules ask for chance (random pool, weighted member without affinity).
+ * With `into`, the decision is written there (and its one-member `members` array is shared between
+ * calls) instead of allocated: for callers that read it before steering again (the DNS path).
  */
 export function steer(
   lb: SteeringLoadBalancer,
@@ -215,9 +262,27 @@ export function steer(
   health: HealthView,
   random: () => number,
   withTrace = false,
+  into: ReusableDecision | null = null,
 ): SteeringDecision {
   const trace: TraceStage[] | null = withTrace ? [] : null;
-  if (!lb.enabled) return decision(null, 'load_balancer_disabled', null, NO_MEMBERS, lb.ttl, 0, trace);
+  INTO = into;
+  try {
+    if (!lb.enabled) return decision(null, 'load_balancer_disabled', null, NO_MEMBERS, lb.ttl, 0, trace);
+    return steerEnabled(lb, poolsById, ctx, family, health, random, trace);
+  } finally {
+    INTO = null;
+  }
+}
+
+function steerEnabled(
+  lb: SteeringLoadBalancer,
+  poolsById: ReadonlyMap<number, SteeringPool>,
+  ctx: ClientContext,
+  family: 4 | 6,
+  health: HealthView,
+  random: () => number,
+  trace: TraceStage[] | null,
+): SteeringDecision {
   const w = WALK;
   w.poolsById = poolsById;
   w.family = family;
@@ -268,7 +333,8 @@ function walk(w: Walk, lb: SteeringLoadBalancer, ctx: ClientContext, random: () 
     case 'proximity':
       if (ctx.latitude !== null && ctx.longitude !== null) {
         dependsOnClient = located;
-        pool = nearest(w, lb.defaultPools, ctx.latitude, ctx.longitude);
+        // Both coordinates checked non-null just above: no per-query coordinates object.
+        pool = nearest(w, lb.defaultPools, ctx as { readonly latitude: number; readonly longitude: number });
         if (pool !== null) hit = 'proximity';
       } else {
         // Client location unknown: the default pools in order, as with steering off.
@@ -299,7 +365,7 @@ function walk(w: Walk, lb: SteeringLoadBalancer, ctx: ClientContext, random: () 
     if (affinity) dependsOnClient = true;
     const member = pickMember(pool, family, health, random, affinity ? ctx.affinityKey : null);
     const scope = ctx.fromEcs && dependsOnClient ? ctx.subnetPrefix : 0;
-    return decision(hit, 'ok', pool, member === null ? NO_MEMBERS : [member], lb.ttl, scope, trace);
+    return decision(hit, 'ok', pool, member === null ? NO_MEMBERS : oneMember(member), lb.ttl, scope, trace);
   }
 
   const scope = ctx.fromEcs && dependsOnClient ? ctx.subnetPrefix : 0;

@@ -31,6 +31,9 @@ export interface Bus {
   unlock(key: string): Promise<void>;
 
   close(): Promise<void>;
+
+  /** false while subscriptions cannot receive (connection lost); absent: always live. */
+  subscriptionsLive?(): boolean;
 }
 
 export interface WindowResult {

@@ -111,6 +111,11 @@ export class RedisBus implements Bus {
     await this.commands.eval(UNLOCK_LUA, 1, this.prefix + key, token);
   }
 
+  subscriptionsLive(): boolean {
+    // ioredis resubscribes by itself on reconnect (autoResubscribe); 'ready' comes after that.
+    return this.subscriber === null || this.subscriber.status === 'ready';
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
     await Promise.allSettled([this.commands.quit(), this.subscriber?.quit()]);

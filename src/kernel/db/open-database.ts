@@ -16,11 +16,20 @@ export interface DatabaseOptions {
   readonly dataDir: string | null;
   /** PostgreSQL schema to use (tests isolate themselves in a fresh schema); created when missing. */
   readonly schema?: string;
+  /** false: use `schema` without creating it (a DNS node starting while PostgreSQL is down). */
+  readonly createSchema?: boolean;
   readonly poolSize?: number;
 }
 
 export async function openDatabase<Schema>(options: DatabaseOptions): Promise<Database<Schema>> {
-  if (options.url !== null) return openPostgres<Schema>(options.url, options.schema, options.poolSize ?? 10);
+  if (options.url !== null) {
+    return openPostgres<Schema>(
+      options.url,
+      options.schema,
+      options.poolSize ?? 10,
+      options.createSchema ?? true,
+    );
+  }
   return openPglite<Schema>(options.dataDir);
 }
 
@@ -28,8 +37,9 @@ async function openPostgres<Schema>(
   url: string,
   schema: string | undefined,
   max: number,
+  createSchema: boolean,
 ): Promise<Database<Schema>> {
-  if (schema !== undefined) {
+  if (schema !== undefined && createSchema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
@@ -41,6 +51,9 @@ async function openPostgres<Schema>(
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // A server that stops answering must fail queries (callers keep what they hold), not hang them.
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
     ...(schema !== undefined ? { options: `-c search_path="${schema.replace(/"/g, '')}"` } : {}),
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.

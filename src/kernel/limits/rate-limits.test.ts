@@ -81,5 +81,5 @@ describe('request rate limit', () => {
 
     clock.advance(40_000);
     expect(await get()).toBe(200);
-  });
+  }, 120_000);
 });

@@ -1,0 +1,30 @@
+/** What this node waits for before it is ready (GET /readyz): one named check per role. */
+export type ReadinessCheck = () => boolean | Promise<boolean>;
+
+/** A check that takes longer than this counts as not ready (a hung database must not hang /readyz). */
+export const READINESS_CHECK_TIMEOUT_MS = 2_000;
+
+export class Readiness {
+  private readonly checks = new Map<string, ReadinessCheck>();
+
+  set(name: string, check: ReadinessCheck): void {
+    this.checks.set(name, check);
+  }
+
+  /** Names of the checks that fail now; empty when ready. */
+  async notReady(): Promise<string[]> {
+    const failing: string[] = [];
+    await Promise.all(
+      [...this.checks].map(async ([name, check]) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), READINESS_CHECK_TIMEOUT_MS);
+        });
+        const ok = await Promise.race([Promise.resolve().then(check), timeout]).catch(() => false);
+        clearTimeout(timer);
+        if (!ok) failing.push(name);
+      }),
+    );
+    return failing.sort();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Query counters of the data plane, kept as plain numbers in typed arrays so the hot path pays an
+ * index computation and an increment; the control plane reads them (DnsCounters) when scraped.
+ *
+ * - Queries by zone class (served: a zone of ours answered; none), RCODE (0..15, 16 = BADVERS and
+ *   above) and transport, counted by wrapping the message handler.
+ * - Handler latency: one query in LATENCY_SAMPLE_EVERY is timed. Measured here: a pair of
+ *   performance.now() calls costs ~290 ns against ~1 µs for a static A answer (bench micro), so
+ *   timing every query would cost ~30%; one in 32 costs ~1%.
+ * - RRL drops and slips, counted by wrapping the limiter's decisions.
+ * - Zone store changes: time of the last one and how long building it took.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ZoneStore } from '../zone/zone-store.ts';
+import type { DnsHandler } from './listener-options.ts';
+import { RRL_DROP, RRL_SLIP } from './response-rate-limit.ts';
+import type { ResponseRateLimiter } from './response-rate-limit.ts';
+
+export const ZONE_CLASSES = ['served', 'none'] as const;
+export const TRANSPORTS = ['udp', 'tcp'] as const;
+/** RCODE slots: 0..15 as themselves, the last for BADVERS (16) and anything above. */
+export const RCODE_SLOTS = 17;
+export const LATENCY_SAMPLE_EVERY = 32;
+/** Upper bounds in seconds of the handler-latency buckets. */
+export const LATENCY_BUCKETS_S = [
+  0.000005, 0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.01,
+] as const;
+
+export interface DnsCounters {
+  /** Index: (zoneClass * TRANSPORTS.length + transport) * RCODE_SLOTS + rcodeSlot. */
+  readonly queries: Float64Array;
+  /** Per latency bucket (not cumulative), one more for above the last bound. */
+  readonly latency: Float64Array;
+  latencySumS: number;
+  rrlDrops: number;
+  rrlSlips: number;
+  /** Date.now() of the last zone store change applied, 0 before any. */
+  lastStoreChangeMs: number;
+  /** Seconds the last zone store change took to build. */
+  lastStoreBuildS: number;
+  wrapHandler(handler: DnsHandler): DnsHandler;
+  wrapLimiter(limiter: ResponseRateLimiter): ResponseRateLimiter;
+  /** Times the store's changes on this instance; returns the same store. */
+  trackStore(store: ZoneStore): ZoneStore;
+}
+
+export function queryIndex(zoneClass: number, transport: number, rcode: number): number {
+  return (zoneClass * TRANSPORTS.length + transport) * RCODE_SLOTS + Math.min(rcode, RCODE_SLOTS - 1);
+}
+
+export function createDnsCounters(): DnsCounters {
+  let tick = 0;
+  const counters: DnsCounters = {
+    queries: new Float64Array(ZONE_CLASSES.length * TRANSPORTS.length * RCODE_SLOTS),
+    latency: new Float64Array(LATENCY_BUCKETS_S.length + 1),
+    latencySumS: 0,
+    rrlDrops: 0,
+    rrlSlips: 0,
+    lastStoreChangeMs: 0,
+    lastStoreBuildS: 0,
+    wrapHandler(handler) {
+      return (query, client, out) => {
+        let res: Buffer | null;
+        if (++tick % LATENCY_SAMPLE_EVERY === 0) {
+          const t0 = performance.now();
+          res = handler(query, client, out);
+          const s = (performance.now() - t0) / 1000;
+          let b = 0;
+          while (b < LATENCY_BUCKETS_S.length && s > LATENCY_BUCKETS_S[b]!) b++;
+          counters.latency[b]!++;
+          counters.latencySumS += s;
+        } else {
+          res = handler(query, client, out);
+        }
+        const zoneClass = out.zoneId >= 0 ? 0 : 1;
+        counters.queries[queryIndex(zoneClass, client.transport === 'udp' ? 0 : 1, out.rcode)]!++;
+        return res;
+      };
+    },
+    wrapLimiter(limiter) {
+      return {
+        enabled: limiter.enabled,
+        decide(client, out, response) {
+          const d = limiter.decide(client, out, response);
+          if (d === RRL_DROP) counters.rrlDrops++;
+          else if (d === RRL_SLIP) counters.rrlSlips++;
+          return d;
+        },
+      };
+    },
+    trackStore(store) {
+      const timed =
+        <A extends unknown[]>(apply: (...args: A) => void) =>
+        (...args: A): void => {
+          const t0 = performance.now();
+          apply(...args);
+          counters.lastStoreBuildS = (performance.now() - t0) / 1000;
+          counters.lastStoreChangeMs = Date.now();
+        };
+      store.replaceAll = timed(store.replaceAll.bind(store));
+      store.upsert = timed(store.upsert.bind(store));
+      store.remove = timed(store.remove.bind(store));
+      return store;
+    },
+  };
+  return counters;
+}
