@@ -1,6 +1,7 @@
 import dnsPacket from 'dns-packet';
 import type { Answer, Packet } from 'dns-packet';
 import { expect } from 'vitest';
+import { typeFromText } from '../dns/wire/rr-type.ts';
 
 export interface QuerySpec {
   name: string;
@@ -13,28 +14,6 @@ export interface QuerySpec {
   edns?: { size?: number; do?: boolean; version?: number; options?: { code: number; data: Buffer }[] };
 }
 
-const TYPE_CODES: Record<string, number> = {
-  A: 1,
-  NS: 2,
-  CNAME: 5,
-  SOA: 6,
-  PTR: 12,
-  HINFO: 13,
-  MX: 15,
-  TXT: 16,
-  AAAA: 28,
-  SRV: 33,
-  DNAME: 39,
-  OPT: 41,
-  DS: 43,
-  RRSIG: 46,
-  NSEC: 47,
-  IXFR: 251,
-  AXFR: 252,
-  ANY: 255,
-  CAA: 257,
-};
-
 function encodeName(name: string): Buffer {
   const parts = name === '' || name === '.' ? [] : name.replace(/\.$/, '').split('.');
   return Buffer.concat([
@@ -45,7 +24,7 @@ function encodeName(name: string): Buffer {
 
 /** Encodes a query by hand (dns-packet cannot set every field we need, e.g. EDNS version). */
 export function buildQuery(spec: QuerySpec): Buffer {
-  const type = typeof spec.type === 'number' ? spec.type : TYPE_CODES[spec.type]!;
+  const type = typeof spec.type === 'number' ? spec.type : typeFromText(spec.type)!;
   const h = Buffer.alloc(12);
   h.writeUInt16BE(spec.id ?? 0x1234, 0);
   h.writeUInt16BE(spec.flags ?? 0, 2);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DnsTables, RecordRow } from '../shared/dns-tables.ts';
 
@@ -18,11 +17,6 @@ export interface RuleRow {
 }
 
 type Db = Kysely<DnsTables> | Transaction<DnsTables>;
-
-/** The identity of a record regardless of TTL (RFC 2181 §5): owner, type and RDATA. */
-export function recordIdentity(name: string, typeCode: number, rdata: Uint8Array): string {
-  return `${name}|${typeCode}|${createHash('md5').update(rdata).digest('hex')}`;
-}
 
 /**
  * Rows per INSERT in insertMany. Each batch is one statement with six array parameters (unnest),
