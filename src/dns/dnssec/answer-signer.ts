@@ -83,6 +83,9 @@ interface Proofs {
 
 const NO_PROOFS: Proofs = { nsec: [], ds: null };
 
+/** ownerOf() of each answer entry, filled by proofs() for signSection(answer) (reused). */
+const answerSources: (string | undefined)[] = [];
+
 /** The NSEC records (and DS) this answer needs in its authority section. */
 function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnameKey: string): Proofs {
   const denial = signing.denial;
@@ -91,6 +94,7 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
   let wildcardSources = false;
   for (let i = 0; i < answer.count; i++) {
     const source = signing.ownerOf(answer.sets[i]!);
+    answerSources[i] = source;
     if (source !== undefined && source.startsWith(WILDCARD)) wildcardSources = true;
   }
   // The common positive answer needs no proof: nothing to allocate.
@@ -101,7 +105,7 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
     const rs = answer.sets[i]!;
     const ownerKey = answer.owners[i]?.keys[0] ?? qnameKey;
     if (rs.type === TYPE_CNAME && rs.target) finalKey = rs.target.keys[0] ?? '';
-    const source = signing.ownerOf(rs);
+    const source = answerSources[i];
     if (source !== undefined && source.startsWith(WILDCARD) && source !== ownerKey) {
       nsec.push(...wildcardAnswerProof(denial, ownerKey, parentKey(source)));
     }
@@ -151,6 +155,7 @@ export function signPlan(
     signSection(plan.sections[0], 0, zone, signing, qnameKey, false);
     return;
   }
+  if (signWarmPositive(plan, signing, qnameKey)) return;
   const { nsec, ds } = proofs(plan, zone, signing, qnameKey);
   if (ds) append(auth, ds.owner, ds.rrset, true);
   for (const r of nsec) {
@@ -159,7 +164,7 @@ export function signPlan(
   const answer = plan.sections[0];
   let hasDname = false;
   for (let i = 0; i < answer.count; i++) if (answer.sets[i]!.type === TYPE_DNAME) hasDname = true;
-  signSection(answer, 0, zone, signing, qnameKey, hasDname);
+  signSection(answer, 0, zone, signing, qnameKey, hasDname, answerSources);
   if (auth.count > 0) signSection(auth, 1, zone, signing, qnameKey, hasDname);
   const additional = plan.sections[2];
   if (additional.count > 0) signSection(additional, 2, zone, signing, qnameKey, hasDname);
@@ -167,6 +172,46 @@ export function signPlan(
 
 /** The RRSIG RRset of entry i of each section being signed (reused; cleared after use). */
 const sigScratch: (RRset | null)[] = [];
+
+/**
+ * The warm positive answer: only an answer section (no authority or additional data), ending in
+ * data, each RRset's encoded RRSIG RRset already cached by identity for the owner it is answered
+ * under. Then it needs no proof — a cached signature under the answer's own owner means no
+ * wildcard expansion (that is signed as the wildcard), no delegation NS and no synthesized CNAME
+ * (neither is cached) — and costs one lookup per RRset. Returns false (nothing changed) otherwise.
+ */
+function signWarmPositive(plan: AnswerPlan, signing: ZoneSigning, qnameKey: string): boolean {
+  const end = plan.kind === 'cname-follow' ? plan.chainEnd : plan.kind;
+  if (end !== 'found' || plan.sections[1].count !== 0 || plan.sections[2].count !== 0) return false;
+  const answer = plan.sections[0];
+  const n = answer.count;
+  if (n === 0) return false;
+  const signer = signing.signer;
+  const nowMs = signer.nowMs();
+  for (let i = 0; i < n; i++) {
+    const sig = signer.cachedObject<RRset>(answer.sets[i]!, answer.owners[i]?.keys[0] ?? qnameKey, nowMs);
+    if (sig === undefined) {
+      for (let j = 0; j < i; j++) sigScratch[j] = null;
+      return false;
+    }
+    sigScratch[i] = sig;
+  }
+  answer.count = 2 * n;
+  for (let i = n - 1; i >= 0; i--) {
+    const sig = sigScratch[i]!;
+    sigScratch[i] = null;
+    const owner = answer.owners[i]!;
+    answer.owners[2 * i + 1] = owner;
+    answer.sets[2 * i + 1] = sig;
+    answer.mandatory[2 * i + 1] = true;
+    if (i !== 0) {
+      answer.owners[2 * i] = owner;
+      answer.sets[2 * i] = answer.sets[i]!;
+      answer.mandatory[2 * i] = answer.mandatory[i]!;
+    }
+  }
+  return true;
+}
 
 /** The RRSIG RRset of an entry, or null when it is not signed (see the file comment). */
 function signatureOf(
@@ -178,10 +223,10 @@ function signatureOf(
   signing: ZoneSigning,
   qnameKey: string,
   hasDname: boolean,
+  source: string | undefined,
 ): RRset | null {
   if (rs.type === TYPE_RRSIG) return null;
   const ownerKey = owner?.keys[0] ?? qnameKey;
-  const source = signing.ownerOf(rs);
   if (isDelegationNs(zone, rs, ownerKey)) return null;
   if (source === undefined && rs.type === TYPE_CNAME && hasDname) return null;
   if (section === 2 && (mandatory || !signing.exists(source ?? ownerKey))) return null;
@@ -193,7 +238,10 @@ function signatureOf(
   return rrsigRRset(signer.sign(ownerKey, rs.type, rs.ttl, rs.rdatas), rs.ttl);
 }
 
-/** Puts each entry's RRSIG RRset right after it, in place (from the end, so nothing is copied). */
+/**
+ * Puts each entry's RRSIG RRset right after it, in place (from the end, so nothing is copied).
+ * `sources`: ownerOf() of each entry when already looked up (the answer section, see proofs()).
+ */
 function signSection(
   sec: PlanSection,
   section: number,
@@ -201,12 +249,21 @@ function signSection(
   signing: ZoneSigning,
   qnameKey: string,
   hasDname: boolean,
+  sources: (string | undefined)[] | null = null,
 ): void {
   const n = sec.count;
   let total = n;
   for (let i = 0; i < n; i++) {
+    const rs = sec.sets[i]!;
+    let source: string | undefined;
+    if (sources !== null) {
+      source = sources[i];
+      sources[i] = undefined;
+    } else {
+      source = signing.ownerOf(rs);
+    }
     const sig = signatureOf(
-      sec.sets[i]!,
+      rs,
       sec.owners[i]!,
       sec.mandatory[i]!,
       section,
@@ -214,6 +271,7 @@ function signSection(
       signing,
       qnameKey,
       hasDname,
+      source,
     );
     sigScratch[i] = sig;
     if (sig !== null) total++;

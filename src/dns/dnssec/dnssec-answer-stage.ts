@@ -33,6 +33,6 @@ export function signIfRequested(plan: AnswerPlan, query: SignableQuery): void {
   const zone = plan.zone;
   if (!query.ednsDo || !zone?.dnssec) return;
   if (plan.kind === 'refused' || plan.kind === 'error' || plan.kind === 'truncated') return;
-  const signing = signingFor(zone, () => steeringTypes(zone));
+  const signing = signingFor(zone, steeringTypes);
   if (signing !== null) signPlan(plan, zone, signing, query.keys[0] ?? '', query.qtype);
 }

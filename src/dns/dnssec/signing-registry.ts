@@ -16,7 +16,7 @@ const signings = new WeakMap<ZoneSnapshot, ZoneSigning>();
  */
 export function signingFor(
   zone: ZoneSnapshot,
-  extraTypes?: () => ReadonlyMap<string, readonly number[]>,
+  extraTypes?: (zone: ZoneSnapshot) => ReadonlyMap<string, readonly number[]>,
   now?: () => number,
 ): ZoneSigning | null {
   const material = zone.dnssec;
@@ -25,7 +25,7 @@ export function signingFor(
   if (signing === undefined) {
     signing = createZoneSigning(zone, material, {
       cache: sharedCache,
-      ...(extraTypes ? { extraTypes: extraTypes() } : {}),
+      ...(extraTypes ? { extraTypes: extraTypes(zone) } : {}),
       ...(now ? { now } : {}),
     });
     signings.set(zone, signing);

@@ -105,6 +105,23 @@ export class ZoneSigner {
     return signed;
   }
 
+  /** Milliseconds since the epoch by the signer's clock (one reading for a whole answer). */
+  nowMs(): number {
+    return this.now();
+  }
+
+  /**
+   * The encoding signedObject() stored for `rrset` when it is still fresh at `nowMs` and was signed
+   * as owned by `ownerKey`; otherwise undefined (the caller then takes the full path). One WeakMap
+   * lookup, no signing.
+   */
+  cachedObject<T>(rrset: object, ownerKey: string, nowMs: number): T | undefined {
+    const hit = this.byObject.get(rrset);
+    return hit !== undefined && nowMs < hit.refreshAtMs && hit.ownerKey === ownerKey
+      ? (hit.signed as T)
+      : undefined;
+  }
+
   /**
    * RRSIG RDATA over the RRset (owner key: the wildcard for a wildcard expansion, see RRsetToSign),
    * from the cache when it holds a fresh one.
