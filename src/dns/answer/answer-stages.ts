@@ -114,7 +114,7 @@ const reservedTypeStage: AnswerStage = {
   run: (ctx) => ctx.query.qtype === TYPE_RESERVED_0 && settle(ctx.plan, 'error', RCODE_NOTIMP),
 };
 
-/** AXFR over UDP is not implemented (RFC 5936 §4.2: TCP only) → NOTIMP, as Knot. */
+/** AXFR over UDP answers NOTIMP, as Knot does (RFC 5936 §4.2: transfers run over TCP only). */
 const udpTransferStage: AnswerStage = {
   name: 'udp-transfer',
   run: (ctx) =>
