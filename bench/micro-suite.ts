@@ -7,10 +7,9 @@
  * median round is reported, with the spread between rounds as the noise figure.
  */
 import { Bench } from 'tinybench';
+import { withSigning } from './signed-zone.ts';
 import { runAnswerPipeline } from '../src/dns/answer/answer-stages.ts';
 import { resetPlan } from '../src/dns/answer/answer-plan.ts';
-import { DNSKEY_FLAGS_KSK, DNSKEY_FLAGS_ZSK } from '../src/dns/dnssec/dnssec-config.ts';
-import { generateDnssecKey } from '../src/dns/dnssec/dnssec-key.ts';
 import { HEADER_SIZE } from '../src/dns/message/message-constants.ts';
 import { parseQuery } from '../src/dns/message/query-parser.ts';
 import { OPT_FIXED_SIZE } from '../src/dns/message/response-writer.ts';
@@ -33,7 +32,6 @@ import { median, spreadPct } from './bench-stats.ts';
 /** Operations per tinybench iteration, so timer overhead stays out of the figures. */
 const BATCH = 200;
 const TYPE_A = 1;
-const TYPE_DNSKEY = 48;
 const OPTION_CLIENT_SUBNET = 8;
 const LB_HOST = 'lb';
 
@@ -97,24 +95,6 @@ function withSteering(data: ZoneData): ZoneData {
           countryPools: { US: [1] },
         }),
       ],
-    },
-  };
-}
-
-/** The same zone signed online: DNSKEYs at the apex and the KSK/ZSK material (ECDSA P-256). */
-function withSigning(data: ZoneData): ZoneData {
-  const ksk = generateDnssecKey(13, 'ksk');
-  const zsk = generateDnssecKey(13, 'zsk');
-  if (ksk.flags !== DNSKEY_FLAGS_KSK || zsk.flags !== DNSKEY_FLAGS_ZSK) throw new Error('key flags');
-  const dnskeys = [ksk, zsk].map((k) => ({ name: ORIGIN, type: TYPE_DNSKEY, ttl: 3600, rdata: k.dnskey }));
-  return {
-    ...data,
-    records: [...data.records, ...dnskeys],
-    dnssec: {
-      algorithm: 13,
-      ksk: { algorithm: 13, keyTag: ksk.keyTag, privateKeyPkcs8: ksk.privateKeyPkcs8 },
-      zsk: { algorithm: 13, keyTag: zsk.keyTag, privateKeyPkcs8: zsk.privateKeyPkcs8 },
-      nsecTtl: 300,
     },
   };
 }

@@ -9,14 +9,12 @@
  * `npx tsx bench/signed-answer.bench.ts [--rounds N] [--json] [--only-positive]`.
  */
 import { Bench } from 'tinybench';
-import { DNSKEY_FLAGS_KSK, DNSKEY_FLAGS_ZSK } from '../src/dns/dnssec/dnssec-config.ts';
-import { generateDnssecKey } from '../src/dns/dnssec/dnssec-key.ts';
 import { createMessageHandler, createOutcome } from '../src/dns/server/handle-message.ts';
 import type { ClientInfo } from '../src/dns/server/handle-message.ts';
-import type { ZoneData } from '../src/dns/zone/zone-data.ts';
 import { ZoneStore } from '../src/dns/zone/zone-store.ts';
 import { buildQuery } from '../test/conformance/query-wire-builder.ts';
 import { median } from './bench-stats.ts';
+import { withSigning } from './signed-zone.ts';
 import { ORIGIN, buildBenchZoneData } from './handle-message.bench.ts';
 
 /** Queries answered per tinybench iteration (warm cases). */
@@ -26,24 +24,6 @@ const COLD_BATCH = 20;
 const TIME_MS = 300;
 const TYPE_A = 1;
 const TYPE_TXT = 16;
-const TYPE_DNSKEY = 48;
-
-function withSigning(data: ZoneData): ZoneData {
-  const ksk = generateDnssecKey(13, 'ksk');
-  const zsk = generateDnssecKey(13, 'zsk');
-  if (ksk.flags !== DNSKEY_FLAGS_KSK || zsk.flags !== DNSKEY_FLAGS_ZSK) throw new Error('key flags');
-  const dnskeys = [ksk, zsk].map((k) => ({ name: ORIGIN, type: TYPE_DNSKEY, ttl: 3600, rdata: k.dnskey }));
-  return {
-    ...data,
-    records: [...data.records, ...dnskeys],
-    dnssec: {
-      algorithm: 13,
-      ksk: { algorithm: 13, keyTag: ksk.keyTag, privateKeyPkcs8: ksk.privateKeyPkcs8 },
-      zsk: { algorithm: 13, keyTag: zsk.keyTag, privateKeyPkcs8: zsk.privateKeyPkcs8 },
-      nsecTtl: 300,
-    },
-  };
-}
 
 interface Case {
   name: string;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createZone, ZONES } from '../../../testing/dns-api-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
-
-const ZONES = '/api/v1/dns/zones';
 
 interface Rec {
   id: number;
@@ -92,11 +91,7 @@ describe('DNS records routes', () => {
   });
   afterAll(async () => t?.close());
 
-  async function zone(domain: string, token = alice): Promise<{ id: number; serial: number }> {
-    const res = await t.request('POST', ZONES, { token, body: { domain } });
-    expect(res.status).toBe(201);
-    return res.body;
-  }
+  const zone = (domain: string, token = alice) => createZone(t, token, domain);
   const post = (zoneId: number, body: unknown, token = alice) =>
     t.request('POST', `${ZONES}/${zoneId}/records`, { token, body });
   const serialOf = async (zoneId: number) =>

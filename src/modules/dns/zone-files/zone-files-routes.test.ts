@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createZone, ZONES } from '../../../testing/dns-api-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
-
-const ZONES = '/api/v1/dns/zones';
 
 interface Rec {
   id: number;
@@ -22,11 +21,7 @@ describe('DNS zone file import and export', () => {
   });
   afterAll(async () => t?.close());
 
-  async function zone(domain: string, token = alice): Promise<{ id: number; serial: number }> {
-    const res = await t.request('POST', ZONES, { token, body: { domain } });
-    expect(res.status).toBe(201);
-    return res.body;
-  }
+  const zone = (domain: string, token = alice) => createZone(t, token, domain);
   const importFile = (zoneId: number, zone_file: string, token = alice) =>
     t.request('POST', `${ZONES}/${zoneId}/import`, { token, body: { zone_file } });
   const records = async (zoneId: number): Promise<Rec[]> =>
