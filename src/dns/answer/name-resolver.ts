@@ -1,10 +1,10 @@
 import type { AnswerPlan } from './answer-plan.ts';
 import { planAdd, planAddAdditional, planHas } from './answer-plan.ts';
 import type { WireName } from '../zone/wire-name.ts';
-import { wireNameFromWire } from '../zone/wire-name.ts';
+import { wireNameFromWire, wireSize } from '../zone/wire-name.ts';
 import type { RRset, ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { encodeRRset } from '../zone/rrset-encoding.ts';
 import {
-  CLASS_IN,
   NAME_MAX,
   RCODE_NXDOMAIN,
   RCODE_YXDOMAIN,
@@ -27,10 +27,15 @@ export const CNAME_CHAIN_MAX = 5;
 export interface LookupName {
   keys: readonly string[];
   owner: WireName | null;
-  /** Uncompressed wire of the name (for DNAME synthesis) in [0, wireLength). */
+  /**
+   * Uncompressed wire of the query name (for DNAME synthesis) in [0, wireLength); for a compiled
+   * name unused (its owner has it), so following a CNAME creates no view of the snapshot's bytes.
+   */
   wire: Uint8Array;
   wireLength: number;
 }
+
+const NO_WIRE = new Uint8Array(0);
 
 const WILDCARD_PREFIX = '\x01*';
 
@@ -69,7 +74,7 @@ function negative(plan: AnswerPlan, zone: ZoneSnapshot, nx: boolean): void {
  * when the referral ends a CNAME chain that started with authoritative data (Knot).
  */
 function referral(plan: AnswerPlan, cut: ZoneNode, cnames: number): void {
-  const ns = cut.rrsets.get(TYPE_NS)!;
+  const ns = cut.rrset(TYPE_NS)!;
   planAdd(plan, 1, cut.name, ns);
   planAddAdditional(plan, ns);
   if (cnames === 0) plan.aa = false;
@@ -77,22 +82,11 @@ function referral(plan: AnswerPlan, cut: ZoneNode, cnames: number): void {
 }
 
 function synthCname(ttl: number, target: WireName): RRset {
-  const head = Buffer.alloc(8);
-  head.writeUInt16BE(TYPE_CNAME, 0);
-  head.writeUInt16BE(CLASS_IN, 2);
-  head.writeUInt32BE(ttl >>> 0, 4);
-  return {
-    type: TYPE_CNAME,
-    ttl,
-    rrs: [{ flat: null, head, segments: [target], hint: null }],
-    rdatas: [target.wire],
-    target,
-    additional: [],
-  };
+  return encodeRRset(TYPE_CNAME, ttl, [target.wire], [target]);
 }
 
 function fromWireName(n: WireName): LookupName {
-  return { keys: n.keys, owner: n, wire: n.wire, wireLength: n.wire.length };
+  return { keys: n.keys, owner: n, wire: NO_WIRE, wireLength: wireSize(n) };
 }
 
 /**
@@ -131,13 +125,13 @@ export function resolveInZone(
         stop = true;
         break;
       }
-      const dname = i > 0 ? n.rrsets.get(TYPE_DNAME) : undefined;
+      const dname = i > 0 ? n.rrset(TYPE_DNAME) : undefined;
       if (dname && dname.target) {
         // RFC 6672 §3.3: the DNAME (once per message, as Knot), then a CNAME synthesized with the
         // DNAME's TTL, then follow it.
         if (!planHas(plan, 0, dname)) planAdd(plan, 0, n.name, dname);
-        const prefixLen = cur.wireLength - n.name.wire.length;
-        const total = prefixLen + dname.target.wire.length;
+        const prefixLen = cur.wireLength - wireSize(n.name);
+        const total = prefixLen + wireSize(dname.target);
         if (total > NAME_MAX) {
           // RFC 6672 §2.2: the synthesized name would be too long → YXDOMAIN, DNAME only. Knot 3.2
           // does so for a target outside the zone; for a target inside the zone it answers
@@ -153,7 +147,7 @@ export function resolveInZone(
           break;
         }
         const wire = new Uint8Array(total);
-        wire.set(cur.wire.subarray(0, prefixLen), 0);
+        wire.set((cur.owner !== null ? cur.owner.wire : cur.wire).subarray(0, prefixLen), 0);
         wire.set(dname.target.wire, prefixLen);
         const target = wireNameFromWire(wire);
         planAdd(plan, 0, cur.owner, synthCname(dname.ttl, target));
@@ -205,13 +199,13 @@ export function resolveInZone(
         break;
       }
       // Knot follows a CNAME for every type but CNAME, RRSIG and NSEC (those are looked up as is).
-      const cname = noCnameFollow(qtype) ? undefined : node.rrsets.get(TYPE_CNAME);
+      const cname = noCnameFollow(qtype) ? undefined : node.rrset(TYPE_CNAME);
       if (cname && cname.target) {
         planAdd(plan, 0, owner, cname);
         cnames++;
         next = fromWireName(cname.target);
       } else {
-        const rs = node.rrsets.get(qtype);
+        const rs = node.rrset(qtype);
         if (rs) {
           planAdd(plan, 0, owner, rs);
           planAddAdditional(plan, rs);

@@ -8,7 +8,8 @@ import { signPlan } from './answer-signer.ts';
 import { compareCanonical, labelsOfKey } from './canonical-name.ts';
 import { generateDnssecKey, publicKeyFromDnskey } from './dnssec-key.ts';
 import { verifyRRsig } from './rrsig-signer.ts';
-import { createZoneSigning } from './zone-signing.ts';
+import { ENTRY_LIFETIME_MS } from './denial-answer-cache.ts';
+import { createZoneSigning, type ZoneSigning } from './zone-signing.ts';
 
 const ZONE = `
 $ORIGIN signed.test.
@@ -27,15 +28,16 @@ secure DS 12345 13 2 ${'ab'.repeat(32)}
 const ksk = generateDnssecKey(13, 'ksk');
 const zsk = generateDnssecKey(13, 'zsk');
 const zone = buildZoneSnapshot(zoneFromText(1, 'signed.test', ZONE));
-const signing = createZoneSigning(zone, {
+const material = {
   algorithm: 13,
   ksk: { algorithm: 13, keyTag: ksk.keyTag, privateKeyPkcs8: ksk.privateKeyPkcs8 },
   zsk: { algorithm: 13, keyTag: zsk.keyTag, privateKeyPkcs8: zsk.privateKeyPkcs8 },
   nsecTtl: 300,
-});
+} as const;
+const signing = createZoneSigning(zone, material);
 const zskPub = publicKeyFromDnskey(zsk.dnskey);
 
-function answer(qname: string, qtype: number) {
+function answer(qname: string, qtype: number, s: ZoneSigning = signing) {
   const plan = createPlan();
   resetPlan(plan);
   const n = wireNameFromText(qname);
@@ -47,7 +49,7 @@ function answer(qname: string, qtype: number) {
     createResolverScratch(),
   );
   const qkey = n.keys[0]!;
-  signPlan(plan, zone, signing, qkey, qtype);
+  signPlan(plan, zone, s, qkey, qtype);
   const sections = plan.sections.map((s) =>
     s.sets.slice(0, s.count).map((rs, i) => ({ owner: s.owners[i]?.keys[0] ?? qkey, rs })),
   );
@@ -136,5 +138,23 @@ describe('signing answers (RFC 4035 §3.1)', () => {
   it('signs each CNAME of a chain', () => {
     const { sections } = answer('alias.signed.test', 1);
     expect(sections[0]!.map((e) => e.rs.type)).toEqual([5, 46, 1, 46]);
+  });
+
+  it('reuses the signed authority section of a repeated negative answer, per name and kind, for a while', () => {
+    let nowMs = Date.now();
+    const timed = createZoneSigning(zone, material, { now: () => nowMs });
+    const first = answer('gone.signed.test', 1, timed);
+    const again = answer('gone.signed.test', 28, timed);
+    expect(again.sections[1]!.map((e) => e.rs)).toEqual(first.sections[1]!.map((e) => e.rs));
+    again.sections[1]!.forEach((e, i) => expect(e.rs).toBe(first.sections[1]![i]!.rs));
+    // Another name, or NODATA rather than NXDOMAIN, is its own entry.
+    const other = answer('other.signed.test', 1, timed);
+    expect(other.sections[1]![2]!.rs).not.toBe(first.sections[1]![2]!.rs);
+    answer('b.ent.signed.test', 1, timed);
+    expect(timed.denials.size).toBe(3);
+    nowMs += ENTRY_LIFETIME_MS;
+    const later = answer('gone.signed.test', 1, timed);
+    expect(later.sections[1]!.map((e) => e.rs.type)).toEqual(first.sections[1]!.map((e) => e.rs.type));
+    expect(later.sections[1]![2]!.rs).not.toBe(first.sections[1]![2]!.rs);
   });
 });

@@ -9,7 +9,8 @@
 import type { AnswerPlan, PlanSection } from '../answer/answer-plan.ts';
 import type { WireName } from '../zone/wire-name.ts';
 import { wireNameFromWire } from '../zone/wire-name.ts';
-import type { RecordBody, RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { encodeRRset } from '../zone/rrset-encoding.ts';
 import { wireOfKey } from './canonical-name.ts';
 import {
   nodataProof,
@@ -21,7 +22,6 @@ import {
 } from './nsec-denial.ts';
 import { parentKey, type ZoneSigning } from './zone-signing.ts';
 
-const CLASS_IN = 1;
 const TYPE_NS = 2;
 const TYPE_CNAME = 5;
 const TYPE_DNAME = 39;
@@ -40,18 +40,7 @@ function append(sec: PlanSection, owner: WireName | null, rrset: RRset, mandator
 
 /** An RRset of records without compressible names, encoded once. */
 export function flatRRset(type: number, ttl: number, rdatas: readonly Uint8Array[]): RRset {
-  const head = Buffer.alloc(8);
-  head.writeUInt16BE(type, 0);
-  head.writeUInt16BE(CLASS_IN, 2);
-  head.writeUInt32BE(ttl >>> 0, 4);
-  const rrs = rdatas.map((rdata) => {
-    const flat = Buffer.alloc(10 + rdata.length);
-    flat.set(head, 0);
-    flat.writeUInt16BE(rdata.length, 8);
-    flat.set(rdata, 10);
-    return { flat, head, segments: null, hint: null } as RecordBody;
-  });
-  return { type, ttl, rrs, rdatas, target: null, additional: [] };
+  return encodeRRset(type, ttl, rdatas, []);
 }
 
 /** RRSIG RRsets by signature RDATA: a cached signature reuses its encoded RRset. */
@@ -123,7 +112,7 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
     const cut = i >= 0 ? auth.owners[i] : null;
     const node = cut ? zone.nodes.get(cut.keys[0] ?? '') : undefined;
     if (cut && node) {
-      const dsSet = node.rrsets.get(TYPE_DS);
+      const dsSet = node.rrset(TYPE_DS);
       if (dsSet) ds = { owner: cut, rrset: dsSet };
       else nsec.push(...nodataProof(denial, cut.keys[0] ?? ''));
     }
@@ -156,6 +145,8 @@ export function signPlan(
     return;
   }
   if (signWarmPositive(plan, signing, qnameKey)) return;
+  const denialKey = cacheableDenialKey(plan, qnameKey, qtype);
+  if (denialKey !== null && copyCachedDenial(plan, signing, denialKey)) return;
   const { nsec, ds } = proofs(plan, zone, signing, qnameKey);
   if (ds) append(auth, ds.owner, ds.rrset, true);
   for (const r of nsec) {
@@ -168,6 +159,42 @@ export function signPlan(
   if (auth.count > 0) signSection(auth, 1, zone, signing, qnameKey, hasDname);
   const additional = plan.sections[2];
   if (additional.count > 0) signSection(additional, 2, zone, signing, qnameKey, hasDname);
+  if (denialKey !== null) {
+    signing.denials.set(
+      denialKey,
+      {
+        owners: auth.owners.slice(0, auth.count),
+        sets: auth.sets.slice(0, auth.count),
+        mandatory: auth.mandatory.slice(0, auth.count),
+      },
+      signing.signer.nowMs(),
+    );
+  }
+}
+
+/**
+ * The denial-cache key of a plain negative answer (no answer or additional data: its authority
+ * section then depends on the query name and the kind alone), or null for any other answer.
+ */
+function cacheableDenialKey(plan: AnswerPlan, qnameKey: string, qtype: number): string | null {
+  if (plan.kind !== 'nxdomain' && plan.kind !== 'nodata') return null;
+  if (qtype === TYPE_NSEC || plan.sections[0].count !== 0 || plan.sections[2].count !== 0) return null;
+  return (plan.kind === 'nxdomain' ? 'x' : 'n') + qnameKey;
+}
+
+/** Replaces the authority section with a cached signed one; false when none is cached. */
+function copyCachedDenial(plan: AnswerPlan, signing: ZoneSigning, key: string): boolean {
+  const hit = signing.denials.get(key, signing.signer.nowMs());
+  if (hit === undefined) return false;
+  const auth = plan.sections[1];
+  const n = hit.sets.length;
+  for (let i = 0; i < n; i++) {
+    auth.owners[i] = hit.owners[i]!;
+    auth.sets[i] = hit.sets[i]!;
+    auth.mandatory[i] = hit.mandatory[i]!;
+  }
+  auth.count = n;
+  return true;
 }
 
 /** The RRSIG RRset of entry i of each section being signed (reused; cleared after use). */

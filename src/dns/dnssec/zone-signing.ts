@@ -7,6 +7,7 @@
 import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
+import { DenialAnswerCache } from './denial-answer-cache.ts';
 import type { DenialZone } from './nsec-denial.ts';
 import type { SignatureCache } from './signature-cache.ts';
 import { ZoneSigner } from './zone-signer.ts';
@@ -26,6 +27,8 @@ export interface ZoneSigning {
   isCompiled(rrset: RRset): boolean;
   /** The name exists with authoritative data or as an empty non-terminal (or a load balancer). */
   exists(key: string): boolean;
+  /** Finished negative-answer authority sections of this snapshot, by query name and kind. */
+  readonly denials: DenialAnswerCache;
 }
 
 export interface ZoneSigningOptions {
@@ -62,7 +65,7 @@ export function createZoneSigning(
   };
   const authoritative: string[] = [];
   for (const [key, node] of zone.nodes) {
-    for (const rs of node.rrsets.values()) owners.set(rs, key);
+    for (const rs of node.rrsets) owners.set(rs, key);
     if (key === zone.apexKey || !occluded(key)) authoritative.push(key);
   }
   const compiled = new WeakSet<RRset>();
@@ -77,8 +80,8 @@ export function createZoneSigning(
     const node = zone.nodes.get(key);
     const more = extra.get(key) ?? [];
     if (!node) return more;
-    if (node.delegation) return node.rrsets.has(TYPE_DS) ? [TYPE_NS, TYPE_DS] : [TYPE_NS];
-    return [...node.rrsets.keys(), ...more];
+    if (node.delegation) return node.rrset(TYPE_DS) ? [TYPE_NS, TYPE_DS] : [TYPE_NS];
+    return [...node.rrsets.map((rs) => rs.type), ...more];
   };
   const denial: DenialZone = { apexKey: zone.apexKey, names: new NameIndex(authoritative), typesAt };
   const existing = new Set(authoritative);
@@ -88,5 +91,6 @@ export function createZoneSigning(
     ownerOf: (rrset) => owners.get(rrset),
     isCompiled: (rrset) => compiled.has(rrset),
     exists: (key) => existing.has(key),
+    denials: new DenialAnswerCache(),
   };
 }

@@ -1,6 +1,7 @@
 import type { ParsedQuery } from './query-parser.ts';
 import type { WireName } from '../zone/wire-name.ts';
 import type { RRset } from '../zone/zone-snapshot.ts';
+import { SHAPE_HINT, SHAPE_MX, SHAPE_NAME, SHAPE_SOA, SRV_HINT_OFFSET } from '../zone/rrset-encoding.ts';
 import {
   COMPRESSION_OFFSET_MAX,
   HEADER_SIZE,
@@ -25,6 +26,10 @@ export const OPT_FIXED_SIZE = 11;
 /** Labels in a name at most (RFC 1035 §2.3.4: 255 octets, each label at least 2). */
 const LABELS_MAX = 128;
 const EMPTY_KEYS: readonly string[] = [];
+/** SOA SERIAL..MINIMUM, after the two names (RFC 1035 §3.3.13). */
+const SOA_FIXED_SIZE = 20;
+/** Longest copy done byte by byte (see copy()). */
+const COPY_LOOP_MAX = 48;
 /** Room for one RR of maximal size past the limit before the rollback check. */
 const SCRATCH_SIZE = 2 * (TCP_MAX + 1) + 1024;
 
@@ -105,26 +110,39 @@ export class ResponseWriter {
   /** Writes a name, compressed against names already in the message. */
   private writeName(name: WireName): void {
     const buf = this.buf;
-    const { keys, offsets, wire } = name;
+    const { keys, bytes, at } = name;
     const start = this.pos;
     const useMap = this.journalCount > 0;
+    // Label i starts at byte full - keys[i].length (see WireName).
+    const full = keys.length > 0 ? keys[0]!.length : 0;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       let ptr = this.inQuestion(key);
       if (ptr < 0 && useMap) ptr = this.compression.get(key) ?? -1;
       if (ptr >= 0) {
-        const prefix = offsets[i]!;
-        for (let b = 0; b < prefix; b++) buf[start + b] = wire[b]!;
+        const prefix = full - key.length;
+        for (let b = 0; b < prefix; b++) buf[start + b] = bytes[at + b]!;
         buf[start + prefix] = 0xc0 | (ptr >> 8);
         buf[start + prefix + 1] = ptr & 0xff;
         this.pos = start + prefix + 2;
-        for (let j = 0; j < i; j++) this.remember(keys[j]!, start + offsets[j]!);
+        for (let j = 0; j < i; j++) this.remember(keys[j]!, start + full - keys[j]!.length);
         return;
       }
     }
-    buf.set(wire, start);
-    this.pos = start + wire.length;
-    for (let j = 0; j < keys.length; j++) this.remember(keys[j]!, start + offsets[j]!);
+    this.copy(bytes, at, full + 1);
+    for (let j = 0; j < keys.length; j++) this.remember(keys[j]!, start + full - keys[j]!.length);
+  }
+
+  /** Copies `len` bytes of `src` from `from` to the message end. */
+  private copy(src: Uint8Array, from: number, len: number): void {
+    const buf = this.buf;
+    const at = this.pos;
+    // Bytes of their own (per-answer RRsets, names) are set() whole; from a shared arena, a byte loop
+    // beats creating a view for set() on the short records that dominate answers.
+    if (from === 0 && len === src.length) buf.set(src, at);
+    else if (len <= COPY_LOOP_MAX) for (let i = 0; i < len; i++) buf[at + i] = src[from + i]!;
+    else buf.set(src.subarray(from, from + len), at);
+    this.pos = at + len;
   }
 
   /**
@@ -137,8 +155,9 @@ export class ResponseWriter {
     const buf = this.buf;
     const mark = this.pos;
     const journalMark = this.journalCount;
-    const rrs = rrset.rrs;
-    for (let r = 0; r < rrs.length; r++) {
+    const { data, shape, names, count } = rrset;
+    let p = rrset.start;
+    for (let r = 0; r < count; r++) {
       if (owner === null) {
         buf[this.pos] = 0xc0;
         buf[this.pos + 1] = HEADER_SIZE;
@@ -146,24 +165,31 @@ export class ResponseWriter {
       } else {
         this.writeName(owner);
       }
-      const body = rrs[r]!;
-      if (body.flat !== null) {
-        buf.set(body.flat, this.pos);
-        if (body.hint !== null) this.remember(body.hint.name.keys[0] ?? '', this.pos + body.hint.offset);
-        this.pos += body.flat.length;
+      if (shape <= SHAPE_HINT) {
+        // TYPE..RDLENGTH and RDATA as stored.
+        const len = 10 + ((data[p + 8]! << 8) | data[p + 9]!);
+        if (shape === SHAPE_HINT) this.remember(names[r]!.keys[0] ?? '', this.pos + SRV_HINT_OFFSET);
+        this.copy(data, p, len);
+        p += len;
       } else {
-        buf.set(body.head, this.pos);
-        const lenAt = this.pos + 8;
-        this.pos += 10;
-        const segs = body.segments!;
-        for (let s = 0; s < segs.length; s++) {
-          const seg = segs[s]!;
-          if (seg instanceof Uint8Array) {
-            buf.set(seg, this.pos);
-            this.pos += seg.length;
-          } else {
-            this.writeName(seg);
-          }
+        // TYPE, CLASS, TTL stored; RDLENGTH once the names are written (RFC 3597 §4 compression).
+        this.copy(data, p, 8);
+        p += 8;
+        const lenAt = this.pos;
+        this.pos += 2;
+        if (shape === SHAPE_MX) {
+          this.copy(data, p, 2);
+          p += 2;
+        }
+        if (shape === SHAPE_NAME || shape === SHAPE_MX) {
+          this.writeName(names[r]!);
+        } else {
+          this.writeName(names[2 * r]!);
+          this.writeName(names[2 * r + 1]!);
+        }
+        if (shape === SHAPE_SOA) {
+          this.copy(data, p, SOA_FIXED_SIZE);
+          p += SOA_FIXED_SIZE;
         }
         put16(buf, lenAt, this.pos - lenAt - 2);
       }
@@ -175,7 +201,7 @@ export class ResponseWriter {
         return false;
       }
     }
-    this.counts[section]! += rrs.length;
+    this.counts[section]! += count;
     return true;
   }
 

@@ -1,8 +1,9 @@
-import { CLASS_IN, TYPE_A, TYPE_AAAA } from '../message/message-constants.ts';
+import { TYPE_A, TYPE_AAAA } from '../message/message-constants.ts';
 import { ipv4ToBytes, ipv6ToBytes } from '../wire/ip-address-text.ts';
 import type { WireName } from '../zone/wire-name.ts';
 import { wireNameFromText } from '../zone/wire-name.ts';
-import type { RecordBody, RRset } from '../zone/zone-snapshot.ts';
+import type { RRset } from '../zone/zone-snapshot.ts';
+import { encodeRRset } from '../zone/rrset-encoding.ts';
 import type { SteeringLoadBalancer, SteeringMember, SteeringPool, ZoneSteering } from './steering-config.ts';
 
 /**
@@ -33,32 +34,13 @@ function addressRdata(m: SteeringMember): Uint8Array | null {
 }
 
 function addressRRset(type: number, ttl: number, rdatas: Uint8Array[]): RRset {
-  const head = Buffer.alloc(8);
-  head.writeUInt16BE(type, 0);
-  head.writeUInt16BE(CLASS_IN, 2);
-  head.writeUInt32BE(ttl >>> 0, 4);
-  const rrs: RecordBody[] = rdatas.map((rdata) => {
-    const flat = Buffer.alloc(10 + rdata.length);
-    flat.set(head, 0);
-    flat.writeUInt16BE(rdata.length, 8);
-    flat.set(rdata, 10);
-    return { flat, head, segments: null, hint: null };
-  });
-  return { type, ttl, rrs, rdatas, target: null, additional: [] };
+  return encodeRRset(type, ttl, rdatas, []);
 }
 
-/** The negative SOA again with a lower TTL; its compressible RDATA segments are shared. */
+/** The negative SOA again with a lower TTL; its RDATA names are shared. */
 function cappedSoa(soa: RRset | null, ttl: number): RRset | null {
   if (soa === null || soa.ttl <= ttl) return soa;
-  const rrs = soa.rrs.map((r): RecordBody => {
-    const head = Buffer.from(r.head);
-    head.writeUInt32BE(ttl >>> 0, 4);
-    if (r.flat === null) return { ...r, head };
-    const flat = Buffer.from(r.flat);
-    flat.writeUInt32BE(ttl >>> 0, 4);
-    return { ...r, flat, head };
-  });
-  return { ...soa, ttl, rrs };
+  return encodeRRset(soa.type, ttl, soa.rdatas, soa.names);
 }
 
 /** True when `key` is the apex key or a name below it (keys are suffix-comparable on label bounds). */

@@ -4,15 +4,49 @@ import { LABEL_MAX, NAME_MAX } from '../message/message-constants.ts';
  * A domain name compiled once for lookups and for compressed writing.
  * `key` forms are canonical: the lower-cased wire labels without the terminal zero, as a latin1 string
  * (root = ''). The key of a parent name is a suffix of the child's key, so `keys[i]` is the key of the
- * name that starts at label i.
+ * name that starts at label i. Label i starts at byte labelOffset(name, i) of the wire form (the key
+ * is the wire without its terminal zero, lower-cased, so neither offsets nor length are stored).
  */
-export interface WireName {
-  /** Uncompressed wire form, terminal zero included, letter case as given. */
-  readonly wire: Uint8Array;
-  /** keys[i]: canonical key of the suffix starting at label i; keys.length = label count. */
-  readonly keys: readonly string[];
-  /** offsets[i]: byte offset of label i in `wire`. */
-  readonly offsets: readonly number[];
+export class WireName {
+  constructor(
+    /** keys[i]: canonical key of the suffix starting at label i; keys.length = label count. */
+    readonly keys: readonly string[],
+    /**
+     * Holds the uncompressed wire form (terminal zero included, letter case as given) at
+     * [at, at + wireSize(this)): a snapshot's names share its byte arena, so a name costs no
+     * typed array of its own.
+     */
+    readonly bytes: Uint8Array,
+    readonly at: number,
+  ) {}
+
+  /** The uncompressed wire form (a view when the name shares its bytes; hot paths use bytes/at). */
+  get wire(): Uint8Array {
+    const size = wireSize(this);
+    return this.at === 0 && this.bytes.length === size
+      ? this.bytes
+      : this.bytes.subarray(this.at, this.at + size);
+  }
+}
+
+/** Length of the uncompressed wire form of `name`. */
+export function wireSize(name: WireName): number {
+  const keys = name.keys;
+  return keys.length > 0 ? keys[0]!.length + 1 : 1;
+}
+
+/** Byte offset of label i in the wire form of `name`. */
+export function labelOffset(name: WireName, i: number): number {
+  const keys = name.keys;
+  return keys[0]!.length - keys[i]!.length;
+}
+
+/** True when both names are spelled alike (same bytes, letter case included). */
+export function sameSpelling(a: WireName, b: WireName): boolean {
+  const size = wireSize(a);
+  if (size !== wireSize(b)) return false;
+  for (let i = 0; i < size; i++) if (a.bytes[a.at + i] !== b.bytes[b.at + i]) return false;
+  return true;
 }
 
 const LOWER = new Uint8Array(256).map((_, i) => (i >= 0x41 && i <= 0x5a ? i + 0x20 : i));
@@ -44,7 +78,7 @@ export function wireNameFromWire(wire: Uint8Array): WireName {
   }
   if (pos + 1 !== wire.length) throw new Error('trailing bytes after name');
   const keys = offsets.map((o) => lower.slice(o));
-  return { wire, keys, offsets };
+  return new WireName(keys, wire, 0);
 }
 
 /**

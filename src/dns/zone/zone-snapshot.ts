@@ -2,74 +2,45 @@ import type { ZoneData, ZoneRecordData } from './zone-data.ts';
 import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
 import type { CompiledSteering } from '../steering/steering-compiler.ts';
 import { compileZoneSteering, loadBalancerOwners } from '../steering/steering-compiler.ts';
-import type { WireName } from './wire-name.ts';
-import { readRdataName, wireNameFromText } from './wire-name.ts';
-import {
-  CLASS_IN,
-  TYPE_A,
-  TYPE_AAAA,
-  TYPE_CNAME,
-  TYPE_DNAME,
-  TYPE_MB,
-  TYPE_MD,
-  TYPE_MF,
-  TYPE_MG,
-  TYPE_MINFO,
-  TYPE_MR,
-  TYPE_MX,
-  TYPE_NS,
-  TYPE_PTR,
-  TYPE_SOA,
-  TYPE_SRV,
-} from '../message/message-constants.ts';
+import { WireName, labelOffset, sameSpelling, wireNameFromText } from './wire-name.ts';
+import { ByteArena } from './byte-arena.ts';
+import { NameTable } from './name-table.ts';
+import type { AdditionalEntry, RRset } from './rrset-encoding.ts';
+import { encodeRRset, rdataNames } from './rrset-encoding.ts';
+import { TYPE_A, TYPE_AAAA, TYPE_MX, TYPE_NS, TYPE_SOA, TYPE_SRV } from '../message/message-constants.ts';
 
-/** One RR after its owner name, pre-encoded for the response writer. */
-export interface RecordBody {
-  /** TYPE, CLASS, TTL, RDLENGTH and RDATA, ready to copy, when RDATA holds no compressible name. */
-  readonly flat: Uint8Array | null;
-  /** TYPE, CLASS, TTL (8 bytes) when `segments` is used. */
-  readonly head: Uint8Array;
-  /** RDATA split into raw bytes and names that may be compressed (RFC 3597 §4 types only). */
-  readonly segments: readonly (Uint8Array | WireName)[] | null;
-  /**
-   * An uncompressed name inside `flat` (SRV target) and its offset there: the writer records it as a
-   * compression target, so an additional record owned by that name points at it, as Knot's
-   * compression hint does (visible as letter case when the question was 0x20-mixed).
-   */
-  readonly hint: { readonly name: WireName; readonly offset: number } | null;
-}
+export { RRset } from './rrset-encoding.ts';
+export type { AdditionalEntry } from './rrset-encoding.ts';
 
-export interface AdditionalEntry {
-  readonly owner: WireName;
-  readonly rrset: RRset;
-  /**
-   * Mandatory glue: an address of a delegation's name server at or below the cut. In a referral it
-   * must fit or the response is truncated (RFC 1034 §4.3.2 step 3b; Knot 3.2 sets TC). Any other
-   * additional data is dropped silently when it does not fit (RFC 2181 §9).
-   */
-  readonly glue: boolean;
-}
+const NO_RRSETS: readonly RRset[] = [];
 
-export interface RRset {
-  readonly type: number;
-  /** RFC 2181 §5.2: one TTL per RRset; when the records disagree the smallest is used. */
-  readonly ttl: number;
-  readonly rrs: readonly RecordBody[];
-  /** Raw RDATA of each record (uncompressed wire). */
-  readonly rdatas: readonly Uint8Array[];
-  /** CNAME/DNAME target (first record) or null. */
-  readonly target: WireName | null;
-  /** In-zone A/AAAA RRsets of NS/MX/SRV targets (RFC 1034 §4.3.2 step 6); filled at build time. */
-  readonly additional: readonly AdditionalEntry[];
-}
+export class ZoneNode {
+  constructor(
+    readonly name: WireName,
+    /**
+     * The node's RRsets by ascending type: a node holds a handful, so a scan is as fast as a map
+     * lookup and costs one small array instead of a Map per name.
+     */
+    readonly rrsets: readonly RRset[],
+    /** NS present below the apex: a zone cut (RFC 1034 §4.2.1). */
+    readonly delegation: boolean,
+  ) {}
 
-export interface ZoneNode {
-  readonly name: WireName;
-  readonly rrsets: ReadonlyMap<number, RRset>;
+  /** The RRset of `type` at this name, if any. */
+  rrset(type: number): RRset | undefined {
+    const sets = this.rrsets;
+    for (let i = 0; i < sets.length; i++) {
+      const rs = sets[i]!;
+      // Sorted by type: past it, it is not there.
+      if (rs.type >= type) return rs.type === type ? rs : undefined;
+    }
+    return undefined;
+  }
+
   /** RRset with the lowest type code: the RFC 8482 answer to ANY, as Knot chooses it. */
-  readonly lowest: RRset | null;
-  /** NS present below the apex: a zone cut (RFC 1034 §4.2.1). */
-  readonly delegation: boolean;
+  get lowest(): RRset | null {
+    return this.rrsets[0] ?? null;
+  }
 }
 
 export interface ZoneSnapshot {
@@ -94,123 +65,8 @@ export interface ZoneSnapshot {
   readonly dnssec?: ZoneDnssec | null;
 }
 
-/** SRV RDATA: PRIORITY, WEIGHT, PORT, then TARGET (RFC 2782). */
-const SRV_TARGET_OFFSET = 6;
-
-/** Types whose RDATA names may be compressed (RFC 3597 §4); SRV, SVCB, DNAME etc. never are. */
-const COMPRESSIBLE = new Set([
-  TYPE_NS,
-  TYPE_MD,
-  TYPE_MF,
-  TYPE_CNAME,
-  TYPE_SOA,
-  TYPE_MB,
-  TYPE_MG,
-  TYPE_MR,
-  TYPE_PTR,
-  TYPE_MINFO,
-  TYPE_MX,
-]);
-
-/** Splits RDATA into raw and name segments, validating embedded names. */
-function rdataSegments(type: number, rdata: Uint8Array): (Uint8Array | WireName)[] {
-  switch (type) {
-    case TYPE_NS:
-    case TYPE_MD:
-    case TYPE_MF:
-    case TYPE_CNAME:
-    case TYPE_MB:
-    case TYPE_MG:
-    case TYPE_MR:
-    case TYPE_PTR: {
-      const { name, end } = readRdataName(rdata, 0);
-      if (end !== rdata.length) throw new Error('trailing bytes');
-      return [name];
-    }
-    case TYPE_MINFO:
-    case TYPE_SOA: {
-      const a = readRdataName(rdata, 0);
-      const b = readRdataName(rdata, a.end);
-      const rest = rdata.subarray(b.end);
-      if (rest.length !== (type === TYPE_SOA ? 20 : 0)) throw new Error('bad fixed part');
-      return type === TYPE_SOA ? [a.name, b.name, rest] : [a.name, b.name];
-    }
-    case TYPE_MX: {
-      if (rdata.length < 3) throw new Error('short MX');
-      const { name, end } = readRdataName(rdata, 2);
-      if (end !== rdata.length) throw new Error('trailing bytes');
-      return [rdata.subarray(0, 2), name];
-    }
-    default:
-      return [rdata];
-  }
-}
-
-/** Name whose A/AAAA go to the additional section, or the CNAME/DNAME target (validated). */
-function rdataTarget(type: number, rdata: Uint8Array): WireName | null {
-  switch (type) {
-    case TYPE_NS:
-    case TYPE_CNAME:
-    case TYPE_DNAME:
-      return readRdataName(rdata, 0).name;
-    case TYPE_MX:
-      return readRdataName(rdata, 2).name;
-    case TYPE_SRV:
-      return readRdataName(rdata, SRV_TARGET_OFFSET).name;
-    default:
-      return null;
-  }
-}
-
-function head(type: number, ttl: number): Uint8Array {
-  const b = Buffer.alloc(8);
-  b.writeUInt16BE(type, 0);
-  b.writeUInt16BE(CLASS_IN, 2);
-  b.writeUInt32BE(ttl >>> 0, 4);
-  return b;
-}
-
-function encodeBody(type: number, ttl: number, rdata: Uint8Array): RecordBody {
-  const h = head(type, ttl);
-  if (COMPRESSIBLE.has(type)) {
-    return { flat: null, head: h, segments: rdataSegments(type, rdata), hint: null };
-  }
-  const flat = Buffer.alloc(10 + rdata.length);
-  flat.set(h, 0);
-  flat.writeUInt16BE(rdata.length, 8);
-  flat.set(rdata, 10);
-  const hint =
-    type === TYPE_SRV
-      ? { name: readRdataName(rdata, SRV_TARGET_OFFSET).name, offset: 10 + SRV_TARGET_OFFSET }
-      : null;
-  return { flat, head: h, segments: null, hint };
-}
-
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
-}
-
-interface MutableRRset {
-  type: number;
-  ttl: number;
-  rdatas: Uint8Array[];
-  targets: WireName[];
-}
-
-function buildRRset(
-  m: MutableRRset,
-  ttlOverride?: number,
-): RRset & { additional: AdditionalEntry[]; targets: WireName[] } {
-  const ttl = ttlOverride ?? m.ttl;
-  return {
-    type: m.type,
-    ttl,
-    rrs: m.rdatas.map((r) => encodeBody(m.type, ttl, r)),
-    rdatas: m.rdatas,
-    target: m.type === TYPE_CNAME || m.type === TYPE_DNAME ? (m.targets[0] ?? null) : null,
-    additional: [],
-    targets: m.targets,
-  };
 }
 
 /** True when the name with key `key` is `cut` or below it (keys are suffix-comparable). */
@@ -232,125 +88,186 @@ function isLabelStart(key: string, cut: string): boolean {
  * Additional-section data (RFC 1034 §4.3.2 step 6) for NS/MX/SRV targets that exist in this zone;
  * `cut` is the key of the delegation owning `rs` (NS at a cut), for which in-bailiwick targets are glue.
  */
-function addAdditional(
-  nodes: ReadonlyMap<string, ZoneNode>,
-  rs: RRset & { additional: AdditionalEntry[]; targets: WireName[] },
-  cut: string | null,
-): void {
-  for (const t of rs.targets) {
+function addAdditional(nodes: ReadonlyMap<string, ZoneNode>, rs: RRset, cut: string | null): void {
+  const additional: AdditionalEntry[] = [];
+  for (const t of rs.names) {
     const tkey = t.keys[0] ?? '';
     const node = nodes.get(tkey);
     if (!node) continue;
     const glue = cut !== null && atOrBelow(tkey, cut);
     for (const type of [TYPE_A, TYPE_AAAA]) {
-      const extra = node.rrsets.get(type);
-      if (extra && !rs.additional.some((e) => e.rrset === extra))
-        rs.additional.push({ owner: node.name, rrset: extra, glue });
+      const extra = node.rrset(type);
+      if (extra && !additional.some((e) => e.rrset === extra))
+        additional.push({ owner: node.name, rrset: extra, glue });
     }
   }
+  if (additional.length > 0) rs.additional = additional.slice();
+}
+
+/**
+ * The zone's valid records, each as its owner's index in `owners` (-1: skipped) and its RDATA
+ * names (rdataNames, interned) at [nameAt[i], nameAt[i + 1]) of `names`. Per-record state lives in
+ * typed arrays and two flat arrays, not in an object per record or per RRset: those would outlive
+ * many collections and, freed at the end, leave the old-space pages of the snapshot half empty.
+ */
+interface RecordIndex {
+  readonly owners: WireName[];
+  readonly recordOwner: Int32Array;
+  readonly names: WireName[];
+  readonly nameAt: Int32Array;
+  readonly skipped: number;
+}
+
+function indexRecords(zone: ZoneData, apex: WireName, table: NameTable): RecordIndex {
+  const apexKey = apex.keys[0] ?? '';
+  const apexLabels = apex.keys.length;
+  const records = zone.records;
+  const ids = new Map<string, number>();
+  const owners: WireName[] = [];
+  const ownerId = (key: string, name: () => WireName): number => {
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = owners.length;
+      ids.set(key, id);
+      owners.push(name());
+    }
+    return id;
+  };
+  const recordOwner = new Int32Array(records.length);
+  const nameAt = new Int32Array(records.length + 1);
+  const names: WireName[] = [];
+  let skipped = 0;
+  // Records of one name usually come together: parse its text once.
+  let lastText: string | null = null;
+  let lastName: WireName = apex;
+
+  const add = (rec: ZoneRecordData): number => {
+    const parsed = rec.name === lastText ? lastName : wireNameFromText(rec.name);
+    const depth = parsed.keys.length - apexLabels;
+    if (depth < 0 || (parsed.keys[depth] ?? '') !== apexKey) throw new Error('owner outside zone');
+    if (rec.type === 41) throw new Error('OPT is not zone data');
+    const found = rdataNames(rec.type, rec.rdata);
+    const name = rec.name === lastText ? lastName : table.intern(parsed);
+    lastText = rec.name;
+    lastName = name;
+    for (const n of found) names.push(table.intern(n));
+    return ownerId(name.keys[0] ?? '', () => name);
+  };
+  for (let i = 0; i < records.length; i++) {
+    nameAt[i] = names.length;
+    try {
+      recordOwner[i] = add(records[i]!);
+    } catch {
+      recordOwner[i] = -1;
+      skipped++;
+    }
+  }
+  nameAt[records.length] = names.length;
+
+  // A load balancer hostname exists even without records of its own: other types there are NODATA.
+  for (const owner of loadBalancerOwners(zone.steering, apex)) {
+    ownerId(owner.keys[0] ?? '', () => table.intern(owner));
+  }
+  // Empty non-terminals: every ancestor between an owner and the apex exists (RFC 4592 §2.2.2).
+  // The table holds each ancestor already; the spelling is the first owner's that has it.
+  const count = owners.length;
+  for (let id = 0; id < count; id++) {
+    const name = owners[id]!;
+    for (let i = 1; i < name.keys.length - apexLabels; i++) {
+      ownerId(name.keys[i]!, () => {
+        const known = table.get(name.keys[i]!)!;
+        const suffix = new WireName(known.keys, name.bytes, name.at + labelOffset(name, i));
+        return sameSpelling(known, suffix) ? known : suffix;
+      });
+    }
+  }
+  ownerId(apexKey, () => apex);
+  return { owners, recordOwner, names, nameAt, skipped };
+}
+
+/** Record indexes grouped by owner (counting sort, input order kept): owner o has [at[o], at[o + 1]). */
+function groupByOwner(index: RecordIndex): { order: Int32Array; at: Int32Array } {
+  const { owners, recordOwner } = index;
+  const at = new Int32Array(owners.length + 1);
+  for (const o of recordOwner) if (o >= 0) at[o + 1]!++;
+  for (let o = 0; o < owners.length; o++) at[o + 1]! += at[o]!;
+  const fill = at.slice(0, owners.length);
+  const order = new Int32Array(at[owners.length]!);
+  for (let i = 0; i < recordOwner.length; i++) {
+    const o = recordOwner[i]!;
+    if (o >= 0) order[fill[o]!++] = i;
+  }
+  return { order, at };
 }
 
 /** Builds the immutable compiled view of one zone. Throws only when the apex name itself is invalid. */
 export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
-  const apex = wireNameFromText(zone.domain);
+  const arena = new ByteArena();
+  const table = new NameTable(arena);
+  const apex = table.intern(wireNameFromText(zone.domain));
   const apexKey = apex.keys[0] ?? '';
-  const apexLabels = apex.keys.length;
-  const byName = new Map<string, { name: WireName; sets: Map<number, MutableRRset> }>();
-  let skipped = 0;
-
-  const add = (rec: ZoneRecordData): void => {
-    const name = wireNameFromText(rec.name);
-    const key = name.keys[0] ?? '';
-    const depth = name.keys.length - apexLabels;
-    if (depth < 0 || (name.keys[depth] ?? '') !== apexKey) throw new Error('owner outside zone');
-    if (rec.type === 41) throw new Error('OPT is not zone data');
-    const target = rdataTarget(rec.type, rec.rdata);
-    if (COMPRESSIBLE.has(rec.type)) rdataSegments(rec.type, rec.rdata);
-    let entry = byName.get(key);
-    if (!entry) byName.set(key, (entry = { name, sets: new Map() }));
-    let set = entry.sets.get(rec.type);
-    if (!set) entry.sets.set(rec.type, (set = { type: rec.type, ttl: rec.ttl, rdatas: [], targets: [] }));
-    set.ttl = Math.min(set.ttl, rec.ttl);
-    if (set.rdatas.some((r) => sameBytes(r, rec.rdata))) return;
-    set.rdatas.push(rec.rdata);
-    if (target) set.targets.push(target);
-  };
-  for (const rec of zone.records) {
-    try {
-      add(rec);
-    } catch {
-      skipped++;
-    }
-  }
-
-  // A load balancer hostname exists even without records of its own: other types there are NODATA.
-  for (const owner of loadBalancerOwners(zone.steering, apex)) {
-    const key = owner.keys[0] ?? '';
-    if (!byName.has(key)) byName.set(key, { name: owner, sets: new Map() });
-  }
-
-  // Empty non-terminals: every ancestor between an owner and the apex exists (RFC 4592 §2.2.2).
-  for (const { name } of [...byName.values()]) {
-    for (let i = 1; i < name.keys.length - apexLabels; i++) {
-      const k = name.keys[i]!;
-      if (!byName.has(k)) {
-        const wire = name.wire.subarray(name.offsets[i]!);
-        byName.set(k, {
-          name: {
-            wire,
-            keys: name.keys.slice(i),
-            offsets: name.offsets.slice(i).map((o) => o - name.offsets[i]!),
-          },
-          sets: new Map(),
-        });
-      }
-    }
-  }
-  if (!byName.has(apexKey)) byName.set(apexKey, { name: apex, sets: new Map() });
-
+  const index = indexRecords(zone, apex, table);
+  const { order, at } = groupByOwner(index);
+  const records = zone.records;
   const nodes = new Map<string, ZoneNode>();
-  const allSets: Array<{ key: string; rs: ReturnType<typeof buildRRset> }> = [];
   let hasWildcards = false;
-  for (const [key, { name, sets }] of byName) {
-    const rrsets = new Map<number, RRset>();
-    let lowest: RRset | null = null;
-    for (const m of [...sets.values()].sort((a, b) => a.type - b.type)) {
-      const rs = buildRRset(m);
-      allSets.push({ key, rs });
-      rrsets.set(m.type, rs);
-      lowest ??= rs;
+  let soaFirst = -1;
+  for (let o = 0; o < index.owners.length; o++) {
+    const name = index.owners[o]!;
+    const key = name.keys[0] ?? '';
+    // Stable: records of one type stay in input order (the first of duplicates is kept).
+    const recs = Array.from(order.subarray(at[o]!, at[o + 1]!));
+    if (recs.length > 1) recs.sort((a, b) => records[a]!.type - records[b]!.type);
+    const rrsets: RRset[] = [];
+    for (let g = 0; g < recs.length;) {
+      const type = records[recs[g]!]!.type;
+      let ttl = Infinity;
+      const rdatas: Uint8Array[] = [];
+      const names: WireName[] = [];
+      for (; g < recs.length && records[recs[g]!]!.type === type; g++) {
+        const i = recs[g]!;
+        const rec = records[i]!;
+        ttl = Math.min(ttl, rec.ttl);
+        if (rdatas.some((r) => sameBytes(r, rec.rdata))) continue;
+        rdatas.push(rec.rdata);
+        for (let n = index.nameAt[i]!; n < index.nameAt[i + 1]!; n++) names.push(index.names[n]!);
+        if (type === TYPE_SOA && key === apexKey && soaFirst < 0) soaFirst = i;
+      }
+      rrsets.push(encodeRRset(type, ttl, rdatas, names, arena));
     }
     if (key.charCodeAt(0) === 1 && key.charCodeAt(1) === 0x2a) hasWildcards = true;
-    nodes.set(key, { name, rrsets, lowest, delegation: key !== apexKey && rrsets.has(TYPE_NS) });
+    const delegation = key !== apexKey && rrsets.some((rs) => rs.type === TYPE_NS);
+    nodes.set(key, new ZoneNode(name, rrsets.length === 0 ? NO_RRSETS : rrsets.slice(), delegation));
   }
 
   // Additional-section data for NS/MX/SRV targets that exist in this zone, glue included.
-  for (const { key, rs } of allSets) {
-    if (rs.type !== TYPE_NS && rs.type !== TYPE_MX && rs.type !== TYPE_SRV) continue;
-    addAdditional(nodes, rs, rs.type === TYPE_NS && nodes.get(key)!.delegation ? key : null);
+  for (const [key, node] of nodes) {
+    for (const rs of node.rrsets) {
+      if (rs.type !== TYPE_NS && rs.type !== TYPE_MX && rs.type !== TYPE_SRV) continue;
+      addAdditional(nodes, rs, rs.type === TYPE_NS && node.delegation ? key : null);
+    }
   }
 
-  const soaMut = byName.get(apexKey)?.sets.get(TYPE_SOA);
-  const soa = nodes.get(apexKey)?.rrsets.get(TYPE_SOA) ?? null;
+  const soa = nodes.get(apexKey)?.rrset(TYPE_SOA) ?? null;
   let negativeSoa: RRset | null = null;
-  if (soaMut && soa) {
-    const rd = soaMut.rdatas[0]!;
+  if (soa && soaFirst >= 0) {
+    const rd = records[soaFirst]!.rdata;
     const minimum = Buffer.from(rd.buffer, rd.byteOffset, rd.length).readUInt32BE(rd.length - 4);
-    negativeSoa = buildRRset({ ...soaMut, rdatas: [rd] }, Math.min(soa.ttl, minimum));
+    const names = index.names.slice(index.nameAt[soaFirst]!, index.nameAt[soaFirst + 1]!);
+    negativeSoa = encodeRRset(TYPE_SOA, Math.min(soa.ttl, minimum), [rd], names, arena);
   }
-
   return {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
     apex,
     apexKey,
-    apexLabels,
+    apexLabels: apex.keys.length,
     nodes,
     hasWildcards,
     soa,
     negativeSoa,
-    skipped,
+    skipped: index.skipped,
     steering: compileZoneSteering(zone.steering, apex, negativeSoa),
     dnssec: zone.dnssec ?? null,
   };

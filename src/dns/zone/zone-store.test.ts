@@ -15,8 +15,8 @@ describe('ZoneSnapshot', () => {
     );
     expect([...s.nodes.keys()].map((k) => k.length > 0)).toContain(true);
     expect(s.nodes.has(keys('b.c.example.com')[0]!)).toBe(true);
-    expect(s.nodes.get(keys('c.example.com')[0]!)!.rrsets.size).toBe(0);
-    expect(s.nodes.get(keys('w.example.com')[0]!)!.rrsets.get(16)!.ttl).toBe(10);
+    expect(s.nodes.get(keys('c.example.com')[0]!)!.rrsets).toHaveLength(0);
+    expect(s.nodes.get(keys('w.example.com')[0]!)!.rrset(16)!.ttl).toBe(10);
     expect(s.nodes.get(keys('d.example.com')[0]!)!.delegation).toBe(true);
     expect(s.nodes.get(s.apexKey)!.delegation).toBe(false);
     expect(s.hasWildcards).toBe(true);
