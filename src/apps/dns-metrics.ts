@@ -1,4 +1,5 @@
 import {
+  BUS_LAG_BUCKETS_S,
   LATENCY_BUCKETS_S,
   LATENCY_SAMPLE_EVERY,
   RCODE_SLOTS,
@@ -38,6 +39,11 @@ export function registerDnsMetrics(
     'dns_snapshot_build_seconds',
     'Seconds the last zone change (full load or one zone) took to build into the store.',
   );
+  const busLag = registry.histogram(
+    'dns_bus_lag_seconds',
+    'Time from the publication of a zone-changed event (API node clock) to its arrival here.',
+    BUS_LAG_BUCKETS_S,
+  );
   registry.onCollect(() => {
     for (let z = 0; z < ZONE_CLASSES.length; z++) {
       for (let t = 0; t < TRANSPORTS.length; t++) {
@@ -49,6 +55,7 @@ export function registerDnsMetrics(
       }
     }
     latency.load(counters.latency, counters.latencySumS);
+    busLag.load(counters.busLag, counters.busLagSumS);
     rrl.set(counters.rrlDrops, { action: 'drop' });
     rrl.set(counters.rrlSlips, { action: 'slip' });
     zones.set(zoneCount());

@@ -26,6 +26,8 @@ export interface ZoneSyncOptions {
   readonly resyncMs?: number;
   /** Resync period while the database or the bus is down, and once after they return (ms). */
   readonly degradedResyncMs?: number;
+  /** Seconds from an event's publication to its arrival here (events that carry the time). */
+  readonly observeBusLag?: (seconds: number) => void;
 }
 
 /**
@@ -174,6 +176,10 @@ export class ZoneSync {
 
   private onEvent(event: ZoneChangedEvent): void {
     if (typeof event?.zoneId !== 'number') return;
+    if (typeof event.publishedAtMs === 'number' && this.options.observeBusLag) {
+      // Clocks of two machines may disagree by a little: a negative lag counts as none.
+      this.options.observeBusLag(Math.max(0, Date.now() - event.publishedAtMs) / 1000);
+    }
     this.enqueue(event.zoneId, event.deleted === true);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZoneStore } from '../zone/zone-store.ts';
 import { createOutcome, type ClientInfo } from './handle-message.ts';
-import { LATENCY_SAMPLE_EVERY, createDnsCounters, queryIndex } from './dns-counters.ts';
+import { BUS_LAG_BUCKETS_S, LATENCY_SAMPLE_EVERY, createDnsCounters, queryIndex } from './dns-counters.ts';
 import { RRL_DROP, RRL_SEND, RRL_SLIP, type ResponseRateLimiter } from './response-rate-limit.ts';
 
 const udp: ClientInfo = { transport: 'udp', address: '192.0.2.1', port: 1, family: 4 };
@@ -40,5 +40,17 @@ describe('createDnsCounters', () => {
     store.replaceAll([]);
     expect(c.lastStoreChangeMs).toBeGreaterThan(0);
     expect(store.size).toBe(0);
+  });
+
+  it('files bus lags in their buckets, the last one above every bound', () => {
+    const c = createDnsCounters();
+    c.observeBusLag(0);
+    c.observeBusLag(BUS_LAG_BUCKETS_S[0]);
+    c.observeBusLag(0.02);
+    c.observeBusLag(3600);
+    expect(c.busLag[0]).toBe(2);
+    expect(c.busLag[BUS_LAG_BUCKETS_S.indexOf(0.05)]).toBe(1);
+    expect(c.busLag[BUS_LAG_BUCKETS_S.length]).toBe(1);
+    expect(c.busLagSumS).toBeCloseTo(3600.021, 6);
   });
 });

@@ -9,6 +9,7 @@
  *   timing every query would cost ~30%; one in 32 costs ~1%.
  * - RRL drops and slips, counted by wrapping the limiter's decisions.
  * - Zone store changes: time of the last one and how long building it took.
+ * - Bus lag: time from a zone-changed event's publication to its arrival at this node.
  */
 import { performance } from 'node:perf_hooks';
 import type { ZoneStore } from '../zone/zone-store.ts';
@@ -21,6 +22,8 @@ export const TRANSPORTS = ['udp', 'tcp'] as const;
 /** RCODE slots: 0..15 as themselves, the last for BADVERS (16) and anything above. */
 export const RCODE_SLOTS = 17;
 export const LATENCY_SAMPLE_EVERY = 32;
+/** Upper bounds in seconds of the bus-lag buckets. */
+export const BUS_LAG_BUCKETS_S = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30] as const;
 /** Upper bounds in seconds of the handler-latency buckets. */
 export const LATENCY_BUCKETS_S = [
   0.000005, 0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.01,
@@ -38,6 +41,10 @@ export interface DnsCounters {
   lastStoreChangeMs: number;
   /** Seconds the last zone store change took to build. */
   lastStoreBuildS: number;
+  /** Zone-changed events by bus lag bucket (not cumulative), one more for above the last bound. */
+  readonly busLag: Float64Array;
+  busLagSumS: number;
+  observeBusLag(seconds: number): void;
   wrapHandler(handler: DnsHandler): DnsHandler;
   wrapLimiter(limiter: ResponseRateLimiter): ResponseRateLimiter;
   /** Times the store's changes on this instance; returns the same store. */
@@ -58,6 +65,14 @@ export function createDnsCounters(): DnsCounters {
     rrlSlips: 0,
     lastStoreChangeMs: 0,
     lastStoreBuildS: 0,
+    busLag: new Float64Array(BUS_LAG_BUCKETS_S.length + 1),
+    busLagSumS: 0,
+    observeBusLag(seconds) {
+      let b = 0;
+      while (b < BUS_LAG_BUCKETS_S.length && seconds > BUS_LAG_BUCKETS_S[b]!) b++;
+      counters.busLag[b]!++;
+      counters.busLagSumS += seconds;
+    },
     wrapHandler(handler) {
       return (query, client, out) => {
         let res: Buffer | null;

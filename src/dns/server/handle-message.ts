@@ -20,6 +20,7 @@ import {
   RCODE_NOERROR,
   RCODE_SERVFAIL,
   TCP_MAX,
+  TYPE_IXFR,
   UDP_PLAIN_MAX,
 } from '../message/message-constants.ts';
 import type { ParsedQuery } from '../message/query-parser.ts';
@@ -30,6 +31,7 @@ import type { ZoneStore } from '../zone/zone-store.ts';
 import type { IpLocator } from '../../geo/ip-locator.ts';
 import type { HealthView } from '../steering/steering-config.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
+import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
 
 export interface ClientInfo {
@@ -69,6 +71,8 @@ export interface MessageContext extends AnswerContext {
   readonly opt: OptSpec;
   /** Add Extended DNS Error 20 to the current response. */
   withEde: boolean;
+  /** Answers IXFR over UDP for zones with a transfer policy (RFC 1995 §2); null: none. */
+  transfer: Pick<TransferHandler, 'handleUdp'> | null;
 }
 
 export function createMessageContext(): MessageContext {
@@ -85,6 +89,7 @@ export function createMessageContext(): MessageContext {
     clientAddress: null,
     opt: { doBit: false, writeOptions: null },
     withEde: false,
+    transfer: null,
   };
   ctx.opt.writeOptions = (buf, pos) => writeOptions(ctx, buf, pos);
   return ctx;
@@ -228,6 +233,15 @@ function handle(
     out.kind = 'error';
     return shortResponse(ctx, query, RCODE_BADVERS, true, true);
   }
+  if (ctx.transfer !== null && q.qtype === TYPE_IXFR && client.transport === 'udp') {
+    const r = ctx.transfer.handleUdp(query, client.address);
+    if (r !== null) {
+      out.rcode = r.rcode;
+      out.zoneId = r.zoneId ?? -1;
+      out.kind = r.rcode === RCODE_NOERROR ? 'positive' : 'error';
+      return r.messages[0]!;
+    }
+  }
   return answer(ctx, store, query, out);
 }
 
@@ -241,6 +255,8 @@ export interface MessageHandlerOptions {
   locator?: IpLocator;
   /** Uniform [0, 1) source for weighted and random choices; default Math.random. */
   random?: () => number;
+  /** Zone transfers: IXFR over UDP is answered here (TCP transfers go to the TCP listener). */
+  transfer?: Pick<TransferHandler, 'handleUdp'> | null;
 }
 
 function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
@@ -273,6 +289,7 @@ export function createMessageHandlerWithContext(
 } {
   const ctx = createMessageContext();
   ctx.steering = steeringRuntime(options);
+  ctx.transfer = options.transfer ?? null;
   const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
     try {
       return handle(ctx, store, query, client, out);

@@ -140,4 +140,27 @@ describe('transfer handler', () => {
     const q = parseTransferQuery(signed);
     expect(verifyRequest(signed, q.tsig!, KEY, now + 10_000)).toMatchObject({ ok: false, error: 18 });
   });
+
+  it('answers IXFR over UDP with the current SOA alone, whatever the serial (RFC 1995 §2, as Knot)', () => {
+    for (const serial of [0, 1, 2, 9]) {
+      const r = handler.handleUdp(query('IXFR', serial), '127.0.0.1');
+      expect(r?.rcode).toBe(0);
+      expect(r?.messages).toHaveLength(1);
+      expect(answers(r!.messages)).toEqual(['SOA example.test 2']);
+      expect(dnsPacket.decode(r!.messages[0]!).flag_aa).toBe(false);
+    }
+  });
+
+  it('applies the same checks to IXFR over UDP, and leaves policy-less zones to the normal path', () => {
+    expect(handler.handleUdp(query('IXFR', 1), '127.0.0.2')?.rcode).toBe(5);
+    expect(handler.handleUdp(query('IXFR'), '127.0.0.1')?.rcode).toBe(1);
+    const keyed = setup({ ...zone(2, v2), transfer: { allowFrom: ['127.0.0.1'], tsig: KEY } }, new Map());
+    expect(keyed.handleUdp(query('IXFR', 1), '127.0.0.1')?.rcode).toBe(5);
+    const now = Math.floor(Date.now() / 1000);
+    const signed = keyed.handleUdp(new TsigSigner(KEY, null, now).sign(query('IXFR', 1)), '127.0.0.1');
+    expect(signed?.rcode).toBe(0);
+    expect(parseTransferQuery(signed!.messages[0]!).tsig?.mac.length).toBe(32);
+    const plain = setup({ ...zone(2, v2), transfer: undefined }, new Map());
+    expect(plain.handleUdp(query('IXFR', 1), '127.0.0.1')).toBeNull();
+  });
 });

@@ -9,12 +9,16 @@
  *   in the history: one condensed difference sequence (RFC 1995 §4/§5); else the whole zone in
  *   AXFR form (RFC 1995 §4).
  * - Responses to signed queries are signed, every message (RFC 8945 §5.3.1).
+ * - IXFR over UDP (`handleUdp`, RFC 1995 §2): after the same checks, the current SOA alone, which
+ *   tells the client to ask again over TCP; Knot 3.2 answers the same whatever the client's serial.
+ *   A zone without a transfer policy is left to the normal answer path (NOTAUTH, as Knot).
  */
 import { createCidrMatcher, type CidrMatcher } from '../server/cidr-matcher.ts';
 import { nameKey } from '../wire/name-text.ts';
 import type { ZoneData, ZoneRecordData } from '../zone/zone-data.ts';
 import {
   emptyResponse,
+  FLAG_AA,
   packMessages,
   RCODE_FORMERR,
   RCODE_NOTAUTH,
@@ -57,6 +61,11 @@ export interface TransferResult {
 
 export interface TransferHandler {
   handle(query: Uint8Array, clientAddress: string): Promise<TransferResult>;
+  /**
+   * IXFR arriving over UDP: one response message, or null when the query is not an IXFR for a
+   * zone with a transfer policy (answer it normally). Synchronous: no history is read.
+   */
+  handleUdp(query: Uint8Array, clientAddress: string): TransferResult | null;
 }
 
 const HALF = 2 ** 31;
@@ -81,7 +90,25 @@ export function createTransferHandler(opts: TransferHandlerOptions): TransferHan
     return m !== null && m.matches(address);
   };
 
-  async function handle(query: Uint8Array, clientAddress: string): Promise<TransferResult> {
+  /** A query allowed to transfer `zone`, and how to sign what answers it. */
+  interface Authorized {
+    readonly q: TransferQuery;
+    readonly zone: ZoneData;
+    readonly sign: (messages: Buffer[]) => Buffer[];
+    readonly fail: (rcode: number) => TransferResult;
+  }
+
+  /** Why a query may not transfer: the answer, and whether the zone has a transfer policy at all. */
+  interface Denied {
+    readonly denied: TransferResult;
+    readonly policy: boolean;
+  }
+
+  /**
+   * The checks every transfer query passes: parse (FORMERR), zone and policy (REFUSED), TSIG
+   * (NOTAUTH), source and key (REFUSED).
+   */
+  function authorize(query: Uint8Array, clientAddress: string): Authorized | Denied {
     let q: TransferQuery;
     try {
       q = parseTransferQuery(query);
@@ -89,14 +116,10 @@ export function createTransferHandler(opts: TransferHandlerOptions): TransferHan
       if (!(error instanceof TransferFormatError) || query.length < 4) throw error;
       const id = (query[0]! << 8) | query[1]!;
       const flags = (query[2]! << 8) | query[3]!;
-      return {
-        messages: [emptyResponse(id, flags, null, RCODE_FORMERR)],
-        zoneId: null,
-        qtype: 0,
-        rcode: RCODE_FORMERR,
-      };
+      const messages = [emptyResponse(id, flags, null, RCODE_FORMERR)];
+      return { denied: { messages, zoneId: null, qtype: 0, rcode: RCODE_FORMERR }, policy: false };
     }
-    const fail = (rcode: number, zoneId: number | null): TransferResult => ({
+    const unsignedFail = (rcode: number, zoneId: number | null): TransferResult => ({
       messages: [emptyResponse(q.id, q.flags, q.question, rcode)],
       zoneId,
       qtype: q.qtype,
@@ -104,7 +127,9 @@ export function createTransferHandler(opts: TransferHandlerOptions): TransferHan
     });
     const zone = opts.zones.get(nameKey(q.qnameLabels));
     const policy = zone?.transfer;
-    if (zone === undefined || policy === undefined) return fail(RCODE_REFUSED, null);
+    if (zone === undefined || policy === undefined) {
+      return { denied: unsignedFail(RCODE_REFUSED, null), policy: false };
+    }
 
     let signer: TsigSigner | null = null;
     if (q.tsig !== null) {
@@ -116,23 +141,52 @@ export function createTransferHandler(opts: TransferHandlerOptions): TransferHan
           verdict.error === TSIG_BADTIME && policy.tsig !== null
             ? badTimeResponse(base, q.tsig, policy.tsig, now)
             : unsignedTsigError(base, q.tsig, verdict.error);
-        return { messages: [message], zoneId: zone.id, qtype: q.qtype, rcode: RCODE_NOTAUTH };
+        return {
+          denied: { messages: [message], zoneId: zone.id, qtype: q.qtype, rcode: RCODE_NOTAUTH },
+          policy: true,
+        };
       }
       signer = new TsigSigner(verdict.key, verdict.mac, now);
     }
     const sign = (messages: Buffer[]): Buffer[] =>
       signer === null ? messages : messages.map((m) => signer.sign(m));
+    const fail = (rcode: number): TransferResult => {
+      const r = unsignedFail(rcode, zone.id);
+      return { ...r, messages: sign(r.messages) };
+    };
     if (!allowed(policy, clientAddress) || (policy.tsig !== null && signer === null)) {
-      return { ...fail(RCODE_REFUSED, zone.id), messages: sign(fail(RCODE_REFUSED, zone.id).messages) };
+      return { denied: fail(RCODE_REFUSED), policy: true };
     }
-    const records = await answerRecords(q, zone);
-    if (records === null) {
-      return { ...fail(RCODE_FORMERR, zone.id), messages: sign(fail(RCODE_FORMERR, zone.id).messages) };
-    }
+    return { q, zone, sign, fail };
+  }
+
+  async function handle(query: Uint8Array, clientAddress: string): Promise<TransferResult> {
+    const a = authorize(query, clientAddress);
+    if ('denied' in a) return a.denied;
+    const records = await answerRecords(a.q, a.zone);
+    if (records === null) return a.fail(RCODE_FORMERR);
     return {
-      messages: sign(packMessages(q.id, q.flags, q.question, records)),
-      zoneId: zone.id,
-      qtype: q.qtype,
+      messages: a.sign(packMessages(a.q.id, a.q.flags, a.q.question, records)),
+      zoneId: a.zone.id,
+      qtype: a.q.qtype,
+      rcode: 0,
+    };
+  }
+
+  function handleUdp(query: Uint8Array, clientAddress: string): TransferResult | null {
+    const a = authorize(query, clientAddress);
+    if ('denied' in a) return a.policy ? a.denied : null;
+    if (a.q.qtype !== QTYPE_IXFR) return null;
+    const soa = findSoa(a.zone.records, a.zone.domain);
+    // No SOA in the query's authority section: the request is malformed (RFC 1995 §3).
+    if (soa === null || a.q.clientSerial === null) return a.fail(RCODE_FORMERR);
+    const message = packMessages(a.q.id, a.q.flags, a.q.question, [recordWire(soa)])[0]!;
+    // AA clear, as Knot 3.2 answers it (checked side by side in test/e2e/zone-transfer-udp.test.ts).
+    message[2]! &= ~(FLAG_AA >> 8);
+    return {
+      messages: a.sign([message]),
+      zoneId: a.zone.id,
+      qtype: a.q.qtype,
       rcode: 0,
     };
   }
@@ -166,5 +220,5 @@ export function createTransferHandler(opts: TransferHandlerOptions): TransferHan
     ];
   }
 
-  return { handle };
+  return { handle, handleUdp };
 }

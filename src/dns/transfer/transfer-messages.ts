@@ -10,7 +10,7 @@ import { CLASS_IN, HEADER_SIZE } from './transfer-query.ts';
 /** Body budget per message; Knot uses similar ~16 KiB envelopes. */
 export const TRANSFER_MESSAGE_BUDGET = 16_384;
 const FLAG_QR = 0x8000;
-const FLAG_AA = 0x0400;
+export const FLAG_AA = 0x0400;
 const FLAG_RD = 0x0100;
 export const RCODE_FORMERR = 1;
 export const RCODE_NOTIMP = 4;

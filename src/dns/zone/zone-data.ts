@@ -45,6 +45,11 @@ export interface ZoneChangedEvent {
   readonly domain: string;
   readonly serial: number;
   readonly deleted: boolean;
+  /**
+   * Publisher's wall clock (ms since the epoch) when the event was sent: DNS nodes report the
+   * difference to their own clock as bus lag. Absent from events of publishers that predate it.
+   */
+  readonly publishedAtMs?: number;
 }
 
 export const ZONE_CHANGED_CHANNEL = 'dns.zone-changed';

@@ -12,9 +12,10 @@ export class ZoneChangePublisher {
     private readonly log: Logger,
   ) {}
 
-  async publish(event: ZoneChangedEvent): Promise<void> {
+  /** Sends `event` stamped with the time of sending (DNS nodes measure bus lag from it). */
+  async publish(event: Omit<ZoneChangedEvent, 'publishedAtMs'>): Promise<void> {
     try {
-      await this.bus.publish(ZONE_CHANGED_CHANNEL, event);
+      await this.bus.publish(ZONE_CHANGED_CHANNEL, { ...event, publishedAtMs: Date.now() });
     } catch (error) {
       this.log.warn({ err: error, zoneId: event.zoneId }, 'zone change not published');
     }
