@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import { startDnsServer } from '../dns/server/dns-server.ts';
 import { createMessageHandler } from '../dns/server/handle-message.ts';
 import { createDnsCounters, type DnsCounters } from '../dns/server/dns-counters.ts';
-import { createQueryStats } from '../dns/server/query-stats.ts';
-import { createResponseRateLimiter } from '../dns/server/response-rate-limit.ts';
+import type { DnsHandler } from '../dns/server/listener-options.ts';
+import { createQueryStats, type QueryStats } from '../dns/server/query-stats.ts';
+import { createResponseRateLimiter, type ResponseRateLimiter } from '../dns/server/response-rate-limit.ts';
 import { MemberHealthTable } from '../dns/steering/member-health-table.ts';
-import { createTransferHandler } from '../dns/transfer/transfer-handler.ts';
+import { createTransferHandler, type TransferHandler } from '../dns/transfer/transfer-handler.ts';
 import { TransferZones } from '../dns/transfer/transfer-zones.ts';
 import { ZoneStore } from '../dns/zone/zone-store.ts';
 import { openIpLocator } from '../geo/ip-locator.ts';
@@ -36,11 +37,37 @@ export interface DnsRole {
   stop(): Promise<void>;
 }
 
-/** The DNS role: zones from the database into a store, kept current from the bus, served on DNS_HOST:DNS_PORT. */
-export async function startDnsRole(
+export interface DnsPipelineOptions {
+  /**
+   * Keep DATA_DIR's snapshot file current (default true). With several DNS workers only worker 0
+   * writes it; every worker still reads it as the cold-start fallback.
+   */
+  readonly writeSnapshot?: boolean;
+}
+
+/** What serves queries, ready to hand to a DNS server (in this process or in a cluster worker). */
+export interface DnsPipeline {
+  readonly store: ZoneStore;
+  readonly sync: ZoneSync;
+  readonly healthTable: MemberHealthTable;
+  readonly handler: DnsHandler;
+  readonly rrl: ResponseRateLimiter;
+  readonly stats: QueryStats;
+  readonly transfer: TransferHandler;
+  /** Stops the zone, health and stats work and flushes the snapshot file; call after the server closes. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The zone pipeline of a DNS node: zones from the database into a store, kept current from the
+ * bus (with the snapshot file as fallback), member health, GeoIP, query stats to the bus, RRL and
+ * zone transfers — counted in `counters`. Resolves once the zones are in the store.
+ */
+export async function buildDnsPipeline(
   ctx: AppContext,
-  counters: DnsCounters = createDnsCounters(),
-): Promise<DnsRole> {
+  counters: DnsCounters,
+  options: DnsPipelineOptions = {},
+): Promise<DnsPipeline> {
   const store = counters.trackStore(new ZoneStore());
   // Zone transfers out (issue 9): policies added to the zones, transferred zones kept beside the store.
   const transfers = new TransfersRepository(ctx.db as Kysely<TransferTables>);
@@ -49,6 +76,7 @@ export async function startDnsRole(
   const snapshot = SnapshotFile.inDir(ctx.config.dataDir, {
     onError: (error) => ctx.log.warn({ err: error }, 'DNS snapshot file not written'),
   });
+  const writeSnapshot = options.writeSnapshot ?? true;
   const sync = new ZoneSync(
     store,
     new TransferZoneSource(
@@ -63,11 +91,12 @@ export async function startDnsRole(
     ),
     ctx.bus,
     ctx.log,
-    [transferZones, snapshot],
+    writeSnapshot ? [transferZones, snapshot] : [transferZones],
     {
       serials: () => readZoneSerials(ctx.db as Kysely<DnsTables>),
       fallback: () => snapshot.read(),
       busLive: () => ctx.bus.subscriptionsLive?.() ?? true,
+      observeBusLag: (seconds) => counters.observeBusLag(seconds),
     },
   );
   await sync.start();
@@ -88,35 +117,60 @@ export async function startDnsRole(
   });
   const stats = createQueryStats({ sink: zoneStatsSink(ctx.bus, ctx.log), now: () => ctx.clock.now() });
   stats.start();
-  const server = await startDnsServer({
-    host: ctx.config.dnsHost,
-    port: ctx.config.dnsPort,
+  // TCP transfers go to the listener; IXFR over UDP is answered by the message handler.
+  const transfer = createTransferHandler({
+    zones: transferZones,
+    history: new ZoneVersions(transfers, null, ctx.clock),
+  });
+  return {
+    store,
+    sync,
+    healthTable,
     handler: counters.wrapHandler(
-      createMessageHandler(store, { health: healthTable, pop: ctx.config.pop, locator }),
+      createMessageHandler(store, { health: healthTable, pop: ctx.config.pop, locator, transfer }),
     ),
     rrl: counters.wrapLimiter(
       createResponseRateLimiter({ rate: ctx.config.rrlRate, exempt: ctx.config.rrlExempt }),
     ),
     stats,
+    transfer,
+    async stop() {
+      await healthSync.stop();
+      stats.stop();
+      await sync.stop();
+      if (writeSnapshot) await snapshot.flush();
+    },
+  };
+}
+
+/** The DNS role in this process: the pipeline served on DNS_HOST:DNS_PORT. */
+export async function startDnsRole(
+  ctx: AppContext,
+  counters: DnsCounters = createDnsCounters(),
+): Promise<DnsRole> {
+  const pipeline = await buildDnsPipeline(ctx, counters);
+  const server = await startDnsServer({
+    host: ctx.config.dnsHost,
+    port: ctx.config.dnsPort,
+    handler: pipeline.handler,
+    rrl: pipeline.rrl,
+    stats: pipeline.stats,
     nativeUdp: ctx.config.dnsNativeUdp,
-    transfer: createTransferHandler({
-      zones: transferZones,
-      history: new ZoneVersions(transfers, null, ctx.clock),
-    }),
+    transfer: pipeline.transfer,
+  }).catch(async (error: unknown) => {
+    await pipeline.stop();
+    throw error;
   });
   ctx.log.info({ host: ctx.config.dnsHost, port: server.udpPort }, 'DNS listening');
   return {
     udpPort: server.udpPort,
     tcpPort: server.tcpPort,
-    store,
-    sync,
-    healthTable,
+    store: pipeline.store,
+    sync: pipeline.sync,
+    healthTable: pipeline.healthTable,
     async stop() {
-      await healthSync.stop();
       await server.close();
-      stats.stop();
-      await sync.stop();
-      await snapshot.flush();
+      await pipeline.stop();
     },
   };
 }

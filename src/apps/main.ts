@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../kernel/config/load-config.ts';
 import { createLogger } from '../kernel/log/logger.ts';
-import { startNode } from './node.ts';
+import { startNode, type RunningNode } from './node.ts';
 
 /** How long SIGTERM/SIGINT wait for in-flight requests and connections before exiting anyway. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -23,8 +23,14 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   // Installed before the roles start: a SIGHUP while starting must not kill the process either.
-  process.on('SIGHUP', () => log.info({ signal: 'SIGHUP' }, 'reload not needed: zones follow the bus'));
-  const node = await startNode(config, log);
+  let node: RunningNode | null = null;
+  process.on('SIGHUP', () => {
+    log.info({ signal: 'SIGHUP' }, 'reload not needed: zones follow the bus');
+    // Passed on to the DNS workers, which change nothing either.
+    node?.dnsWorkers?.hangUp();
+  });
+  const started = await startNode(config, log);
+  node = started;
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -35,7 +41,7 @@ async function main(): Promise<void> {
       process.exit(0);
     }, DRAIN_TIMEOUT_MS);
     timer.unref();
-    node.stop().then(
+    started.stop().then(
       () => {
         log.info('stopped');
         process.exit(0);

@@ -10,6 +10,12 @@ import { buildApiApp } from './api-app.ts';
 import { startCheckerRole, type CheckerRole } from './checker-role.ts';
 import { registerDnsMetrics } from './dns-metrics.ts';
 import { startDnsRole, type DnsRole } from './dns-role.ts';
+import {
+  dnsWorkerPlan,
+  registerDnsWorkerMetrics,
+  startDnsWorkerRole,
+  type DnsWorkerRole,
+} from './dns-worker-role.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
 import { startOpsServer } from './ops-server.ts';
 import { Readiness } from './readiness.ts';
@@ -19,7 +25,10 @@ export interface RunningNode {
   readonly apiUrl: string | null;
   /** Where /metrics, /healthz and /readyz are served: the API's URL when this node has the api role. */
   readonly opsUrl: string;
+  /** The DNS role served in this process (DNS_WORKERS=0, or no shared database and bus). */
   readonly dns: DnsRole | null;
+  /** The DNS role served by cluster workers this process supervises. */
+  readonly dnsWorkers: DnsWorkerRole | null;
   readonly checker: CheckerRole | null;
   readonly metrics: MetricsRegistry;
   stop(): Promise<void>;
@@ -63,16 +72,31 @@ export async function startNode(
   started = true;
   let apiUrl: string | null = null;
   let dns: DnsRole | null = null;
+  let dnsWorkers: DnsWorkerRole | null = null;
   let checker: CheckerRole | null = null;
   try {
     if (config.role === 'all' || config.role === 'dns') {
-      // startDnsRole resolves once the zones are in the store: ready from then on.
-      readiness.set('dns', () => dns !== null);
       const counters = createDnsCounters();
-      registerDnsMetrics(metrics, counters, () => dns?.store.size ?? 0);
-      const role = await startDnsRole(ctx, counters);
-      dns = role;
-      stops.push(() => role.stop());
+      const plan = dnsWorkerPlan(config);
+      if (plan.inProcessBecause !== null) {
+        log.info({ dnsWorkers: config.dnsWorkers, reason: plan.inProcessBecause }, 'DNS served in-process');
+      }
+      if (plan.workers === 0) {
+        // startDnsRole resolves once the zones are in the store: ready from then on.
+        readiness.set('dns', () => dns !== null);
+        registerDnsMetrics(metrics, counters, () => dns?.store.size ?? 0);
+        const role = await startDnsRole(ctx, counters);
+        dns = role;
+        stops.push(() => role.stop());
+      } else {
+        // Resolves once every worker has its zones and listens; the metrics are the workers' sums.
+        readiness.set('dns', () => dnsWorkers?.ready() ?? false);
+        registerDnsMetrics(metrics, counters, () => dnsWorkers?.zoneCount() ?? 0);
+        registerDnsWorkerMetrics(metrics, () => dnsWorkers);
+        const role = await startDnsWorkerRole(ctx, plan.workers, counters, options);
+        dnsWorkers = role;
+        stops.push(() => role.stop());
+      }
     }
     if (config.role === 'all' || config.role === 'checker') {
       readiness.set('checker', () => checker !== null);
@@ -103,6 +127,7 @@ export async function startNode(
     apiUrl,
     opsUrl: opsUrl ?? '',
     dns,
+    dnsWorkers,
     checker,
     metrics,
     async stop() {

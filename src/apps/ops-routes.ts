@@ -17,6 +17,6 @@ export function registerOpsRoutes(app: FastifyInstance, deps: OpsDeps): void {
     return reply.code(503).send({ status: 'not ready', not_ready: notReady });
   });
   app.get('/metrics', { config }, async (_request, reply) =>
-    reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(deps.registry.render()),
+    reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await deps.registry.scrape()),
   );
 }

@@ -15,6 +15,13 @@ export interface RuntimeOptions {
   readonly databaseSchema?: string;
   /** Tests: a Redis key/channel prefix of their own. */
   readonly busPrefix?: string;
+  /** Connections in the PostgreSQL pool (default 10; a DNS worker needs few). */
+  readonly databasePoolSize?: number;
+  /**
+   * A DNS cluster worker: it neither applies migrations (the primary did) nor needs the database
+   * to start (it can serve the snapshot file), whatever the role.
+   */
+  readonly dnsWorker?: boolean;
 }
 
 /** Opens storage and the bus, applies migrations: what every role needs before it serves. */
@@ -28,21 +35,25 @@ export async function openRuntime(
     url: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? null : config.dataDir,
     ...(options.databaseSchema !== undefined ? { schema: options.databaseSchema } : {}),
+    ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}),
   };
   // A DNS-only node can serve its snapshot file while PostgreSQL is down: start without it.
-  const tolerant = config.role === 'dns' && config.databaseUrl !== null;
+  const tolerant = (config.role === 'dns' || options.dnsWorker === true) && config.databaseUrl !== null;
   const database = await openDatabase(databaseOptions).catch(async (error: unknown) => {
     if (!tolerant) throw error;
     log.warn({ err: error }, 'database unreachable at start');
     return openDatabase({ ...databaseOptions, createSchema: false });
   });
-  try {
-    const applied = await migrate(database);
-    if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
-  } catch (error) {
-    if (!tolerant) throw error;
-    // Migrations are the API's to apply; this node only reads.
-    log.warn({ err: error }, 'migrations not checked: database unreachable');
+  // A DNS worker skips them: the primary applied them before it forked the worker.
+  if (options.dnsWorker !== true) {
+    try {
+      const applied = await migrate(database);
+      if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+    } catch (error) {
+      if (!tolerant) throw error;
+      // Migrations are the API's to apply; this node only reads.
+      log.warn({ err: error }, 'migrations not checked: database unreachable');
+    }
   }
   const bus = openBus(config.redisUrl, clock, options.busPrefix ?? '');
   return { config, db: database.db, database, bus, clock, log };

@@ -58,6 +58,8 @@ export async function startTestApp(
     AUTH_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: process.env.DATABASE_URL,
     REDIS_URL: process.env.REDIS_URL,
+    // In-process DNS (node.dns), whatever the database: tests ask for workers explicitly.
+    DNS_WORKERS: '0',
     ...options.env,
   };
   const config = loadConfig(env);

@@ -153,6 +153,11 @@ describe('DNS API to wire', () => {
       ),
     );
     expect(soaSerial(rname.packet)).toBe((await zoneOf(zone.id)).serial);
+
+    // Every change above arrived as a bus event stamped by the API; the DNS role measured its lag.
+    const metrics = (await t.request('GET', '/metrics')).text;
+    const count = Number(/^dns_bus_lag_seconds_count (\d+)$/m.exec(metrics)?.[1]);
+    expect(count).toBeGreaterThanOrEqual(5);
   });
 
   it('refuses a deleted zone within a second over UDP and TCP', async () => {

@@ -9,8 +9,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startDnsServer } from './dns-server.ts';
 import type { DnsServer } from './dns-server.ts';
-import { WORKER_SPEC_ENV } from './dns-workers.ts';
-import type { DnsWorkerMessage, DnsWorkerSpec, DnsWorkerZones } from './dns-workers.ts';
+import { WORKER_INDEX_ENV, WORKER_SPEC_ENV } from './dns-workers.ts';
+import type { DnsWorkerIdentity, DnsWorkerMessage, DnsWorkerSpec, DnsWorkerZones } from './dns-workers.ts';
 import { createMessageHandler } from './handle-message.ts';
 
 function send(m: DnsWorkerMessage): void {
@@ -25,18 +25,28 @@ async function main(): Promise<void> {
   const url = /^[a-z][a-z0-9+.-]+:/i.test(spec.zoneModule)
     ? spec.zoneModule
     : pathToFileURL(resolve(spec.zoneModule)).href;
-  const mod = (await import(url)) as { loadZones?: (o: unknown) => DnsWorkerZones | Promise<DnsWorkerZones> };
+  const mod = (await import(url)) as {
+    loadZones?: (o: unknown, w: DnsWorkerIdentity) => DnsWorkerZones | Promise<DnsWorkerZones>;
+  };
   if (typeof mod.loadZones !== 'function') throw new Error(`${spec.zoneModule} does not export loadZones`);
-  const zones = await mod.loadZones(spec.zoneOptions);
-  const server: DnsServer = await startDnsServer({
-    host: spec.host,
-    port: spec.port,
-    handler: createMessageHandler(zones.store),
-    rrl: spec.rrl,
-    stats: zones.stats,
-    limits: spec.limits,
-    nativeUdp: spec.nativeUdp,
-  });
+  const identity: DnsWorkerIdentity = { index: Number(process.env[WORKER_INDEX_ENV] ?? '0') };
+  const zones = await mod.loadZones(spec.zoneOptions, identity);
+  let server: DnsServer;
+  try {
+    server = await startDnsServer({
+      host: spec.host,
+      port: spec.port,
+      handler: zones.handler ?? createMessageHandler(zones.store),
+      rrl: zones.rrl !== undefined ? zones.rrl : spec.rrl,
+      stats: zones.stats,
+      limits: spec.limits,
+      nativeUdp: spec.nativeUdp,
+      ...(zones.transfer !== undefined ? { transfer: zones.transfer } : {}),
+    });
+  } catch (err) {
+    await Promise.resolve(zones.close?.()).catch(() => undefined);
+    throw err;
+  }
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
@@ -53,6 +63,14 @@ async function main(): Promise<void> {
     if (typeof msg !== 'object' || msg === null) return;
     if (msg.dnsWorker === 'stop') void stop();
     else if (msg.dnsWorker === 'user') zones.onMessage?.(msg.message);
+    else if (msg.dnsWorker === 'request') {
+      const id = msg.id;
+      // A throwing onRequest answers nothing: the primary's timeout lists this worker unanswered.
+      void Promise.resolve()
+        .then(() => zones.onRequest?.(msg.message))
+        .then((reply) => send({ dnsWorker: 'reply', id, reply }))
+        .catch(() => undefined);
+    }
   });
   // The primary stops us by message. SIGTERM to one worker stops it (the primary replaces it);
   // SIGINT (Ctrl-C reaches the whole process group) is left to the primary to act on.

@@ -1,9 +1,10 @@
 /**
  * Test zone module for dns-workers.test.ts: serves `example.test` with `www` A 192.0.2.<n>, where
  * n starts at `options.n` and a broadcast `{ n }` replaces it (shows the zone-update path).
- * `options.fail` makes loading throw (start-failure test).
+ * `options.fail` makes loading throw (start-failure test). A request answers the worker's index,
+ * its current n and what was asked.
  */
-import type { DnsWorkerZones } from './dns-workers.ts';
+import type { DnsWorkerIdentity, DnsWorkerZones } from './dns-workers.ts';
 import { ZoneStore } from '../zone/zone-store.ts';
 import { zoneDataFromText } from '../zonefile/zone-data-from-text.ts';
 
@@ -24,18 +25,20 @@ function zoneText(n: number): string {
   ].join('\n');
 }
 
-export function loadZones(options: unknown): DnsWorkerZones {
+export function loadZones(options: unknown, worker: DnsWorkerIdentity): DnsWorkerZones {
   const o = options as FixtureOptions;
   if (o.fail === true) throw new Error('fixture asked to fail');
   const store = new ZoneStore();
   const load = (n: number): void =>
     store.replaceAll([zoneDataFromText({ id: 1, domain: 'example.test', text: zoneText(n) })]);
-  load(o.n);
+  let current = o.n;
+  load(current);
   return {
     store,
     onMessage(m) {
       const n = (m as { n?: unknown }).n;
-      if (typeof n === 'number') load(n);
+      if (typeof n === 'number') load((current = n));
     },
+    onRequest: (asked) => ({ index: worker.index, n: current, asked }),
   };
 }

@@ -65,12 +65,33 @@ describe('startDnsWorkers', () => {
     for (let i = 0; i < 6; i++) expect(await answerA(dns.port)).toBe('192.0.2.2');
   });
 
-  it('replaces a worker that dies and keeps serving', async () => {
-    const victim = Object.values(cluster.workers ?? {})[0]!;
-    victim.process.kill('SIGKILL');
+  it('gathers one reply per worker to a request, each naming its index', async () => {
+    const replies = await dns.request({ ping: 1 }, 5_000);
+    expect(replies.map((r) => r.index).sort()).toEqual([0, 1]);
+    for (const r of replies) expect(r.reply).toEqual({ index: r.index, n: 2, asked: { ping: 1 } });
+    expect(
+      dns
+        .workers()
+        .map((w) => w.index)
+        .sort(),
+    ).toEqual([0, 1]);
+  });
+
+  it('replaces a worker that dies and keeps serving; the replacement keeps its index', async () => {
+    const victim = dns.workers().find((w) => w.index === 1)!;
+    process.kill(victim.pid!, 'SIGKILL');
     await until(() => dns.restartCount() === 1 && dns.workerCount() === 2);
     // The replacement loaded zones from the options again (n: 1); the survivor has n: 2.
     expect(['192.0.2.1', '192.0.2.2']).toContain(await answerA(dns.port));
+    const replacement = dns.workers().find((w) => w.index === 1)!;
+    expect(replacement.pid).not.toBe(victim.pid);
+    // Forked is not yet listening: a worker still starting is listed without a reply.
+    await until(async () => (await dns.request({}, 1_000)).every((r) => r.reply !== undefined));
+    const replies = await dns.request({}, 5_000);
+    expect(replies.map((r) => [r.index, (r.reply as { n: number }).n]).sort()).toEqual([
+      [0, 2],
+      [1, 1],
+    ]);
   }, 30_000);
 
   it('close stops every worker without restarting them', async () => {

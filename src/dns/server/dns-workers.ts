@@ -13,8 +13,11 @@
  *   await dns.close();               // stops every worker (closes sockets, zones.close()), no restart
  *
  * Zones: each worker builds its own ZoneStore. `zoneModule` must export
- * `loadZones(options): DnsWorkerZones | Promise<DnsWorkerZones>` (see below); the module keeps its
- * store current itself (bus subscription, polling) and may hand back a QueryStats to count in.
+ * `loadZones(options, worker): DnsWorkerZones | Promise<DnsWorkerZones>` (see below); the module
+ * keeps its store current itself (bus subscription, polling) and may hand back a QueryStats to
+ * count in, and its own handler, limiter and transfer handler (default: a plain handler over the
+ * store and the spec's RRL options). `worker.index` is 0..workers-1; a replacement gets the index
+ * of the worker it replaces (so "index 0 writes the snapshot file" stays true across restarts).
  *
  * Contract:
  * - `startDnsWorkers` resolves once every worker listens on UDP and TCP; it rejects (and stops the
@@ -27,23 +30,39 @@
  *   With `nativeUdp` (and the addon built) each worker has its own SO_REUSEPORT socket instead.
  *   TCP connections are accepted by the primary and passed round-robin (cluster's default).
  * - Workers get the primary's execArgv unless `execArgv` is given (they must load .ts files).
+ * - `request(message)` asks every live worker's `zones.onRequest` and gathers the replies (metrics
+ *   scrapes); a worker that does not answer within the timeout is listed without a reply.
  * - `setupPrimary` is cluster-global: don't fork other cluster workers from the same primary.
  */
 import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { ServerLimits } from './listener-options.ts';
-import type { QueryStats } from './query-stats.ts';
-import type { RrlOptions } from './response-rate-limit.ts';
+import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
+import type { DnsHandler, ServerLimits } from './listener-options.ts';
+import type { QueryStats } from './query-stats.ts';
+import type { ResponseRateLimiter, RrlOptions } from './response-rate-limit.ts';
 
-/** What a worker's `zoneModule.loadZones(options)` returns. */
+/** Which worker `loadZones` runs in: 0..workers-1, kept by a replacement. */
+export interface DnsWorkerIdentity {
+  readonly index: number;
+}
+
+/** What a worker's `zoneModule.loadZones(options, worker)` returns. */
 export interface DnsWorkerZones {
   store: ZoneStore;
   stats?: QueryStats;
+  /** The message handler to serve; default `createMessageHandler(store)`. */
+  handler?: DnsHandler;
+  /** A limiter (or null for none) instead of one built from the spec's `rrl` options. */
+  rrl?: ResponseRateLimiter | null;
+  /** Zone transfers out over TCP. */
+  transfer?: TransferHandler;
   /** Receives what the primary `broadcast`s. */
   onMessage?(message: unknown): void;
+  /** Answers the primary's `request` (plain data, sent over IPC). */
+  onRequest?(message: unknown): unknown;
   /** Called on shutdown, after the sockets are closed (unsubscribe, flush stats). */
   close?(): void | Promise<void>;
 }
@@ -64,6 +83,28 @@ export interface DnsWorkersOptions {
   nativeUdp?: boolean;
   /** Node flags for the workers; default the primary's (must load .ts, e.g. `--import tsx`). */
   execArgv?: string[];
+  /** Told when a worker listens and when one exits (logging). */
+  onWorkerEvent?(event: DnsWorkerEvent): void;
+}
+
+export type DnsWorkerEvent =
+  | { type: 'ready'; index: number; pid: number | undefined }
+  | {
+      type: 'exit';
+      index: number;
+      pid: number | undefined;
+      code: number | null;
+      signal: string | null;
+      /** Milliseconds until the replacement is forked; null: none (stopping, or died while starting). */
+      restartInMs: number | null;
+    };
+
+/** One live worker's answer to `request`; `reply` is absent when it did not answer in time. */
+export interface DnsWorkerReply {
+  /** Unique per forked process (cluster worker id): tells a replacement from the one it replaced. */
+  readonly id: number;
+  readonly index: number;
+  readonly reply?: unknown;
 }
 
 export interface DnsWorkers {
@@ -72,7 +113,11 @@ export interface DnsWorkers {
   workerCount(): number;
   /** Replacements forked since start (tests, metrics). */
   restartCount(): number;
+  /** Index and pid of every live worker. */
+  workers(): { index: number; pid: number | undefined }[];
   broadcast(message: unknown): void;
+  /** Sends `message` to every live worker's `onRequest`; resolves after all replied or `timeoutMs`. */
+  request(message: unknown, timeoutMs: number): Promise<DnsWorkerReply[]>;
   close(): Promise<void>;
 }
 
@@ -92,9 +137,13 @@ export type DnsWorkerMessage =
   | { dnsWorker: 'ready'; port: number }
   | { dnsWorker: 'failed'; error: string }
   | { dnsWorker: 'stop' }
-  | { dnsWorker: 'user'; message: unknown };
+  | { dnsWorker: 'user'; message: unknown }
+  | { dnsWorker: 'request'; id: number; message: unknown }
+  | { dnsWorker: 'reply'; id: number; reply: unknown };
 
 export const WORKER_SPEC_ENV = 'DNS_WORKER_SPEC';
+/** The worker's index (0..workers-1), beside the spec in its environment. */
+export const WORKER_INDEX_ENV = 'DNS_WORKER_INDEX';
 /** A worker that lived shorter than this counts as dying young (restart backs off). */
 export const YOUNG_DEATH_MS = 5_000;
 export const MIN_RESTART_DELAY_MS = 100;
@@ -128,6 +177,9 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
   });
 
   const alive = new Set<Worker>();
+  const indexOf = new WeakMap<Worker, number>();
+  const requests = new Map<number, { replies: Map<number, unknown>; waiting: Set<number>; done(): void }>();
+  let nextRequestId = 1;
   let stopping = false;
   let restarts = 0;
   let restartDelay = MIN_RESTART_DELAY_MS;
@@ -137,13 +189,14 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
   const listening = new WeakSet<Worker>();
 
   /** Forks one worker; resolves with its port once it listens, rejects if it fails first. */
-  function fork(): Promise<number> {
+  function fork(index: number): Promise<number> {
     // Every worker asks for the same port as given: cluster shares handles keyed by the asked
     // port, so port 0 too yields one shared port (asking for the bound port would not share).
-    const env = { [WORKER_SPEC_ENV]: JSON.stringify(spec) };
+    const env = { [WORKER_SPEC_ENV]: JSON.stringify(spec), [WORKER_INDEX_ENV]: String(index) };
     const w = cluster.fork(env);
     const born = Date.now();
     alive.add(w);
+    indexOf.set(w, index);
     // IPC errors (EPIPE to a dying worker) are followed by 'exit', which is what we act on.
     w.on('error', () => undefined);
     return new Promise((resolve, reject) => {
@@ -153,28 +206,44 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
         if (m.dnsWorker === 'ready') {
           started = true;
           listening.add(w);
+          opts.onWorkerEvent?.({ type: 'ready', index, pid: w.process.pid });
           resolve(m.port);
+        } else if (m.dnsWorker === 'reply') {
+          const pending = requests.get(m.id);
+          if (pending?.waiting.delete(w.id)) {
+            pending.replies.set(w.id, m.reply);
+            if (pending.waiting.size === 0) pending.done();
+          }
         } else if (m.dnsWorker === 'failed') {
           reject(new Error(`dns worker failed to start: ${m.error}`));
         }
       });
       w.on('exit', (code, signal) => {
         alive.delete(w);
+        for (const pending of requests.values()) {
+          if (pending.waiting.delete(w.id) && pending.waiting.size === 0) pending.done();
+        }
+        const event = { type: 'exit', index, pid: w.process.pid, code, signal } as const;
         if (!started) {
+          opts.onWorkerEvent?.({ ...event, restartInMs: null });
           reject(new Error(`dns worker exited during start (code ${code}, signal ${signal})`));
           return;
         }
-        if (stopping) return;
+        if (stopping) {
+          opts.onWorkerEvent?.({ ...event, restartInMs: null });
+          return;
+        }
         restartDelay =
           Date.now() - born < YOUNG_DEATH_MS
             ? Math.min(restartDelay * 2, MAX_RESTART_DELAY_MS)
             : MIN_RESTART_DELAY_MS;
+        opts.onWorkerEvent?.({ ...event, restartInMs: restartDelay });
         const t = setTimeout(() => {
           timers.delete(t);
           if (stopping) return;
           restarts++;
           // A replacement that fails to start dies and is replaced in turn (with backoff).
-          fork().catch(() => undefined);
+          fork(index).catch(() => undefined);
         }, restartDelay);
         timers.add(t);
       });
@@ -204,8 +273,8 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
 
   try {
     // The first worker alone: a start error (zone module, EADDRINUSE) then costs one fork.
-    boundPort = await fork();
-    await Promise.all(Array.from({ length: count - 1 }, () => fork()));
+    boundPort = await fork(0);
+    await Promise.all(Array.from({ length: count - 1 }, (_, i) => fork(i + 1)));
   } catch (err) {
     await stopAll();
     throw err;
@@ -216,10 +285,38 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
     port: boundPort,
     workerCount: () => alive.size,
     restartCount: () => restarts,
+    workers: () => [...alive].map((w) => ({ index: indexOf.get(w) ?? -1, pid: w.process.pid })),
     broadcast(message) {
       for (const w of alive) {
         if (w.isConnected()) w.send({ dnsWorker: 'user', message } satisfies DnsWorkerMessage);
       }
+    },
+    request(message, timeoutMs) {
+      const id = nextRequestId++;
+      // Only workers that listen have a message handler; one still starting is listed unanswered.
+      const asked = [...alive].filter((w) => listening.has(w) && w.isConnected());
+      return new Promise<DnsWorkerReply[]>((resolve) => {
+        const pending = {
+          replies: new Map<number, unknown>(),
+          waiting: new Set(asked.map((w) => w.id)),
+          done() {
+            clearTimeout(timer);
+            requests.delete(id);
+            resolve(
+              // Those alive now: a worker that died meanwhile is left out (the caller sees it gone).
+              [...alive].map((w) => ({
+                id: w.id,
+                index: indexOf.get(w) ?? -1,
+                ...(pending.replies.has(w.id) ? { reply: pending.replies.get(w.id) } : {}),
+              })),
+            );
+          },
+        };
+        const timer = setTimeout(() => pending.done(), timeoutMs);
+        requests.set(id, pending);
+        if (pending.waiting.size === 0) return pending.done();
+        for (const w of asked) w.send({ dnsWorker: 'request', id, message } satisfies DnsWorkerMessage);
+      });
     },
     close() {
       closing ??= stopAll();

@@ -100,7 +100,10 @@ export function bindUdpBatch(
   return {
     port: sock.port,
     // Resolves once the fd is closed: until then a new SO_REUSEPORT socket on the port would
-    // share (and lose) datagrams with this one.
-    close: () => (closing ??= new Promise<void>((done) => addon.close(sock.handle, done))),
+    // share (and lose) datagrams with this one. The addon calls back from a libuv close callback,
+    // outside any callback scope, so promise reactions would wait for the next unrelated event
+    // (seconds in an idle DNS worker); setImmediate hands `done` to a turn that runs them.
+    close: () =>
+      (closing ??= new Promise<void>((done) => addon.close(sock.handle, () => setImmediate(done)))),
   };
 }

@@ -32,6 +32,12 @@ export interface Config {
   readonly healthCheckIntervalS: number;
   /** Serve UDP through the batch addon (recvmmsg/sendmmsg) when it is built; false → node:dgram. */
   readonly dnsNativeUdp: boolean;
+  /**
+   * DNS server processes (node:cluster workers) of the dns role: 'auto' → one per core
+   * (os.availableParallelism()); 0 → served in this process. Workers need DATABASE_URL and
+   * REDIS_URL; without them the role serves in-process whatever this says.
+   */
+  readonly dnsWorkers: number | 'auto';
   /** AES-256-GCM key (32 bytes, base64) sealing DNSSEC private keys; null → a key file in dataDir. */
   readonly dnssecKeyEncryptionKey: string | null;
   /** Days between automatic ZSK rollovers. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './load-config.ts';
+import { ConfigError, MAX_DNS_WORKERS, loadConfig } from './load-config.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -55,6 +55,26 @@ describe('configuration', () => {
       'HEALTH_CHECK_INTERVAL_S',
     ]) {
       expect(problems.some((p) => p.startsWith(name))).toBe(true);
+    }
+  });
+
+  it('reads DNS_WORKERS: auto by default, a count (0 = in-process), one problem for a bad value', () => {
+    expect(loadConfig({}).dnsWorkers).toBe('auto');
+    expect(loadConfig({ DNS_WORKERS: 'AUTO' }).dnsWorkers).toBe('auto');
+    expect(loadConfig({ DNS_WORKERS: '0' }).dnsWorkers).toBe(0);
+    expect(loadConfig({ DNS_WORKERS: ' 4 ' }).dnsWorkers).toBe(4);
+    expect(loadConfig({ DNS_WORKERS: String(MAX_DNS_WORKERS) }).dnsWorkers).toBe(MAX_DNS_WORKERS);
+    for (const bad of ['-1', '2.5', 'many', String(MAX_DNS_WORKERS + 1)]) {
+      let error: unknown;
+      try {
+        loadConfig({ DNS_WORKERS: bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        `DNS_WORKERS must be "auto" or an integer from 0 to ${MAX_DNS_WORKERS}, got "${bad}"`,
+      ]);
     }
   });
 

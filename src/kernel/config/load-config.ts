@@ -11,6 +11,8 @@ export class ConfigError extends Error {
   }
 }
 
+/** Upper bound of DNS_WORKERS: more processes than this only cost memory. */
+export const MAX_DNS_WORKERS = 256;
 const ROLES: readonly Role[] = ['all', 'api', 'dns', 'checker'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const HOSTNAME_RE =
@@ -52,6 +54,15 @@ export function loadConfig(env: Env = process.env): Config {
     if ((values as readonly string[]).includes(v)) return v as T;
     problems.push(`${name} must be one of ${values.join(', ')}, got "${v}"`);
     return fallback;
+  };
+  const countOrAuto = (name: string, max: number): number | 'auto' => {
+    const v = raw(name)?.toLowerCase();
+    if (v === undefined || v === 'auto') return 'auto';
+    if (!/^\d+$/.test(v) || Number(v) > max) {
+      problems.push(`${name} must be "auto" or an integer from 0 to ${max}, got "${v}"`);
+      return 'auto';
+    }
+    return Number(v);
   };
   const host = (name: string, fallback: string): string => {
     const v = str(name, fallback);
@@ -130,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     healthAllowPrivateTargets: bool('HEALTH_ALLOW_PRIVATE_TARGETS', false),
     healthCheckIntervalS: int('HEALTH_CHECK_INTERVAL_S', 60, 1, 3600),
     dnsNativeUdp: bool('DNS_NATIVE_UDP', true),
+    dnsWorkers: countOrAuto('DNS_WORKERS', MAX_DNS_WORKERS),
     dnssecKeyEncryptionKey: dnssecKek,
     dnssecZskRollDays: int('DNSSEC_ZSK_ROLL_DAYS', 30, 1, 3650),
     dnssecKeyCheckIntervalS: int('DNSSEC_KEY_CHECK_INTERVAL_S', 60, 1, 86_400),

@@ -44,6 +44,20 @@ describe('MetricsRegistry', () => {
     );
   });
 
+  it('scrape awaits the beforeCollect hooks (a failing one keeps the last values) before rendering', async () => {
+    const r = new MetricsRegistry();
+    const g = r.gauge('remote', 'Fetched from elsewhere.');
+    let next = 1;
+    r.beforeCollect(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (next === 3) throw new Error('unreachable');
+      g.set(next++);
+    });
+    expect(await r.scrape()).toContain('remote 1\n');
+    expect(await r.scrape()).toContain('remote 2\n');
+    expect(await r.scrape()).toContain('remote 2\n');
+  });
+
   it('refuses a name registered twice', () => {
     const r = new MetricsRegistry();
     r.gauge('a', 'A.');

@@ -148,6 +148,7 @@ export class Histogram implements Metric {
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Metric>();
   private readonly collectors: (() => void)[] = [];
+  private readonly asyncCollectors: (() => Promise<void>)[] = [];
 
   counter(name: string, help: string, labelNames: readonly string[] = []): Counter {
     return this.add(name, new Counter(name, help, 'counter', labelNames));
@@ -169,6 +170,21 @@ export class MetricsRegistry {
   /** Runs before every render: where values kept outside the registry are copied in. */
   onCollect(collect: () => void): void {
     this.collectors.push(collect);
+  }
+
+  /**
+   * Runs (all at once) before every `scrape`, ahead of the `onCollect` hooks: where values kept in
+   * other processes are fetched. A hook that fails leaves the values it would have refreshed as
+   * they were.
+   */
+  beforeCollect(collect: () => Promise<void>): void {
+    this.asyncCollectors.push(collect);
+  }
+
+  /** `render` after the `beforeCollect` hooks settled: what /metrics serves. */
+  async scrape(): Promise<string> {
+    await Promise.allSettled(this.asyncCollectors.map((collect) => collect()));
+    return this.render();
   }
 
   render(): string {
