@@ -1,7 +1,10 @@
 # syntax=docker/dockerfile:1
-FROM node:20-bookworm-slim AS deps
+# Dependencies: the full Node image has python3, make and g++, so `npm ci`'s postinstall builds the
+# native batch-UDP addon (native/); without them the DNS role would fall back to node:dgram.
+FROM node:20-bookworm AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY native ./native
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
@@ -12,6 +15,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends libcap2-bin \
   && apt-get purge -y libcap2-bin && rm -rf /var/lib/apt/lists/* \
   && mkdir -p /var/lib/dns && chown node:node /var/lib/dns
 COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/native ./native
 COPY package.json tsconfig.json ./
 COPY src ./src
 COPY geo ./geo
