@@ -43,6 +43,8 @@ export interface ImportResult {
   /** Present when zone-import.bench.ts reports them (it is maintained separately). */
   parse_ms?: number;
   reload_ms?: number | null;
+  record_change_p50_ms?: number | null;
+  record_change_max_ms?: number | null;
   import_ms: number;
   import_and_reload_ms: number;
   ok: boolean;

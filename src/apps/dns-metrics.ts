@@ -44,6 +44,11 @@ export function registerDnsMetrics(
     'Time from the publication of a zone-changed event (API node clock) to its arrival here.',
     BUS_LAG_BUCKETS_S,
   );
+  const reloads = registry.counter(
+    'dns_zone_reloads_total',
+    'Zone changes applied: to the names a record change touched (scope="names"), or by reloading the zone whole.',
+    ['scope'],
+  );
   registry.onCollect(() => {
     for (let z = 0; z < ZONE_CLASSES.length; z++) {
       for (let t = 0; t < TRANSPORTS.length; t++) {
@@ -56,6 +61,8 @@ export function registerDnsMetrics(
     }
     latency.load(counters.latency, counters.latencySumS);
     busLag.load(counters.busLag, counters.busLagSumS);
+    reloads.set(counters.zoneReloadsNames, { scope: 'names' });
+    reloads.set(counters.zoneReloadsWhole, { scope: 'zone' });
     rrl.set(counters.rrlDrops, { action: 'drop' });
     rrl.set(counters.rrlSlips, { action: 'slip' });
     zones.set(zoneCount());

@@ -97,6 +97,10 @@ export async function buildDnsPipeline(
       fallback: () => snapshot.read(),
       busLive: () => ctx.bus.subscriptionsLive?.() ?? true,
       observeBusLag: (seconds) => counters.observeBusLag(seconds),
+      onZoneReload: (scope) => {
+        if (scope === 'names') counters.zoneReloadsNames++;
+        else counters.zoneReloadsWhole++;
+      },
     },
   );
   await sync.start();

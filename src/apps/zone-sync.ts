@@ -1,12 +1,16 @@
 import type { Bus } from '../kernel/bus/bus.ts';
 import type { Logger } from '../kernel/log/logger.ts';
 import type { ZoneStore } from '../dns/zone/zone-store.ts';
+import { applyNamesChange } from '../dns/zone/zone-names-change.ts';
 import {
   ZONE_CHANGED_CHANNEL,
   type ZoneChangedEvent,
   type ZoneData,
   type ZoneSource,
 } from '../dns/zone/zone-data.ts';
+
+/** A change to more names than this reloads the zone whole (patching scans every name anyway). */
+export const MAX_PATCH_NAMES = 64;
 
 /** Something fed the same zones as the store, in the same order (zone transfers' side map). */
 export interface ZoneMirror {
@@ -28,6 +32,8 @@ export interface ZoneSyncOptions {
   readonly degradedResyncMs?: number;
   /** Seconds from an event's publication to its arrival here (events that carry the time). */
   readonly observeBusLag?: (seconds: number) => void;
+  /** One zone change applied: to the names it touched only, or by reloading the zone whole. */
+  readonly onZoneReload?: (scope: 'names' | 'zone') => void;
 }
 
 /**
@@ -54,6 +60,8 @@ export class ZoneSync {
   private lastResync = Date.now();
   /** Serial of each zone served (the store keeps compiled zones only). */
   private readonly served = new Map<number, number>();
+  /** The data of each zone served: a change to a few names is applied to it (reloadNames). */
+  private readonly held = new Map<number, ZoneData>();
 
   constructor(
     private readonly store: ZoneStore,
@@ -170,7 +178,11 @@ export class ZoneSync {
   private replaceAll(zones: readonly ZoneData[]): void {
     this.store.replaceAll(zones);
     this.served.clear();
-    for (const z of zones) this.served.set(z.id, z.serial);
+    this.held.clear();
+    for (const z of zones) {
+      this.served.set(z.id, z.serial);
+      this.held.set(z.id, z);
+    }
     for (const m of this.mirrors) m.replaceAll(zones);
   }
 
@@ -180,16 +192,18 @@ export class ZoneSync {
       // Clocks of two machines may disagree by a little: a negative lag counts as none.
       this.options.observeBusLag(Math.max(0, Date.now() - event.publishedAtMs) / 1000);
     }
-    this.enqueue(event.zoneId, event.deleted === true);
+    this.enqueue(event.zoneId, event.deleted === true, event);
   }
 
-  private enqueue(zoneId: number, deleted: boolean): void {
+  private enqueue(zoneId: number, deleted: boolean, event: ZoneChangedEvent | null = null): void {
     const previous = this.chains.get(zoneId) ?? Promise.resolve();
     // A macrotask later: the change's own API answer (same process on the embedded default) is
     // written before the reload takes the database and the CPU.
     const next = previous
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => this.reload(zoneId, deleted))
+      .then(async () => {
+        if (event === null || deleted || !(await this.reloadNames(event))) await this.reload(zoneId, deleted);
+      })
       .catch((error: unknown) => {
         // The zone keeps its served version; the next resync retries it.
         this.dbFailing = true;
@@ -207,11 +221,46 @@ export class ZoneSync {
     if (zone === null) {
       this.store.remove(zoneId);
       this.served.delete(zoneId);
+      this.held.delete(zoneId);
       for (const m of this.mirrors) m.remove(zoneId);
     } else {
       this.store.upsert(zone);
       this.served.set(zone.id, zone.serial);
+      this.held.set(zone.id, zone);
       for (const m of this.mirrors) m.upsert(zone);
     }
+    this.options.onZoneReload?.('zone');
+  }
+
+  /**
+   * A change to a few names (event.names) of a zone served at the serial it started from: only
+   * those names are read and rebuilt (ZoneStore.patch). false when that does not apply — any doubt
+   * (a change in between, too many names, the apex, a zone from the snapshot file) reloads whole.
+   */
+  private async reloadNames(event: ZoneChangedEvent): Promise<boolean> {
+    const { zoneId, names } = event;
+    const old = this.held.get(zoneId);
+    if (
+      names === undefined ||
+      this.source.loadNames === undefined ||
+      old === undefined ||
+      this.needsFullLoad ||
+      event.previousSerial !== this.served.get(zoneId) ||
+      names.length > MAX_PATCH_NAMES ||
+      names.includes(old.domain)
+    ) {
+      return false;
+    }
+    const part = await this.source.loadNames(zoneId, names);
+    // Another change committed since (its own event or a whole reload brings it), or the zone is gone.
+    if (part === null || part.serial !== event.serial) return false;
+    const zone = applyNamesChange(old, part, names);
+    if (zone === null) return false;
+    this.store.patch(zone, names);
+    this.served.set(zoneId, zone.serial);
+    this.held.set(zoneId, zone);
+    for (const m of this.mirrors) m.upsert(zone);
+    this.options.onZoneReload?.('names');
+    return true;
   }
 }

@@ -158,6 +158,12 @@ describe('DNS API to wire', () => {
     const metrics = (await t.request('GET', '/metrics')).text;
     const count = Number(/^dns_bus_lag_seconds_count (\d+)$/m.exec(metrics)?.[1]);
     expect(count).toBeGreaterThanOrEqual(5);
+    // Record changes (create, update, delete) reload their names only; the import and the SOA
+    // email (zone settings) reload the zone whole.
+    const reloads = (scope: string): number =>
+      Number(new RegExp(`^dns_zone_reloads_total\\{scope="${scope}"\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    expect(reloads('names')).toBeGreaterThanOrEqual(3);
+    expect(reloads('zone')).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses a deleted zone within a second over UDP and TCP', async () => {

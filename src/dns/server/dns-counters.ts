@@ -10,6 +10,7 @@
  * - RRL drops and slips, counted by wrapping the limiter's decisions.
  * - Zone store changes: time of the last one and how long building it took.
  * - Bus lag: time from a zone-changed event's publication to its arrival at this node.
+ * - Zone changes applied by names (a patch) and by whole-zone reloads.
  */
 import { performance } from 'node:perf_hooks';
 import type { ZoneStore } from '../zone/zone-store.ts';
@@ -45,6 +46,9 @@ export interface DnsCounters {
   readonly busLag: Float64Array;
   busLagSumS: number;
   observeBusLag(seconds: number): void;
+  /** Zone changes applied to the names they touched only, and by reloading a zone whole. */
+  zoneReloadsNames: number;
+  zoneReloadsWhole: number;
   wrapHandler(handler: DnsHandler): DnsHandler;
   wrapLimiter(limiter: ResponseRateLimiter): ResponseRateLimiter;
   /** Times the store's changes on this instance; returns the same store. */
@@ -67,6 +71,8 @@ export function createDnsCounters(): DnsCounters {
     lastStoreBuildS: 0,
     busLag: new Float64Array(BUS_LAG_BUCKETS_S.length + 1),
     busLagSumS: 0,
+    zoneReloadsNames: 0,
+    zoneReloadsWhole: 0,
     observeBusLag(seconds) {
       let b = 0;
       while (b < BUS_LAG_BUCKETS_S.length && seconds > BUS_LAG_BUCKETS_S[b]!) b++;
@@ -114,6 +120,7 @@ export function createDnsCounters(): DnsCounters {
         };
       store.replaceAll = timed(store.replaceAll.bind(store));
       store.upsert = timed(store.upsert.bind(store));
+      store.patch = timed(store.patch.bind(store));
       store.remove = timed(store.remove.bind(store));
       return store;
     },

@@ -37,6 +37,21 @@ export interface ZoneSource {
   loadAll(): Promise<ZoneData[]>;
   /** null when the zone no longer exists (deleted): stop serving it. */
   load(zoneId: number): Promise<ZoneData | null>;
+  /**
+   * The zone's serial and SOA, and every record owned by `names`, read together: what a DNS node
+   * needs to apply a change to those names to the zone it serves (ZoneChangedEvent.names). null
+   * when the zone no longer exists. Optional: without it every change reloads the whole zone.
+   */
+  loadNames?(zoneId: number, names: readonly string[]): Promise<ZoneNamesData | null>;
+}
+
+/** See ZoneSource.loadNames. */
+export interface ZoneNamesData {
+  readonly serial: number;
+  /** The apex SOA record (as in ZoneData.records). */
+  readonly soa: ZoneRecordData;
+  /** The records owned by the names asked for, apex excluded. */
+  readonly records: readonly ZoneRecordData[];
 }
 
 /** Published on the bus channel ZONE_CHANGED_CHANNEL after every committed change to a zone. */
@@ -50,6 +65,14 @@ export interface ZoneChangedEvent {
    * difference to their own clock as bus lag. Absent from events of publishers that predate it.
    */
   readonly publishedAtMs?: number;
+  /**
+   * The owner names (stored form) whose records the change touched, when it touched records only:
+   * a DNS node serving `previousSerial` may then reload just those names. Absent: anything in the
+   * zone may have changed (settings, load balancing, DNSSEC, an import), reload it whole.
+   */
+  readonly names?: readonly string[];
+  /** The serial the change started from (set with `names`). */
+  readonly previousSerial?: number;
 }
 
 export const ZONE_CHANGED_CHANNEL = 'dns.zone-changed';

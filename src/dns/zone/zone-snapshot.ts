@@ -70,7 +70,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** True when the name with key `key` is `cut` or below it (keys are suffix-comparable). */
-function atOrBelow(key: string, cut: string): boolean {
+export function atOrBelow(key: string, cut: string): boolean {
   return (
     key.length >= cut.length && key.endsWith(cut) && (key.length === cut.length || isLabelStart(key, cut))
   );
@@ -88,7 +88,11 @@ function isLabelStart(key: string, cut: string): boolean {
  * Additional-section data (RFC 1034 §4.3.2 step 6) for NS/MX/SRV targets that exist in this zone;
  * `cut` is the key of the delegation owning `rs` (NS at a cut), for which in-bailiwick targets are glue.
  */
-function addAdditional(nodes: ReadonlyMap<string, ZoneNode>, rs: RRset, cut: string | null): void {
+export function additionalFor(
+  nodes: ReadonlyMap<string, ZoneNode>,
+  rs: RRset,
+  cut: string | null,
+): AdditionalEntry[] {
   const additional: AdditionalEntry[] = [];
   for (const t of rs.names) {
     const tkey = t.keys[0] ?? '';
@@ -101,7 +105,12 @@ function addAdditional(nodes: ReadonlyMap<string, ZoneNode>, rs: RRset, cut: str
         additional.push({ owner: node.name, rrset: extra, glue });
     }
   }
-  if (additional.length > 0) rs.additional = additional.slice();
+  return additional;
+}
+
+/** The types whose RDATA names get additional-section data. */
+export function hasAdditional(type: number): boolean {
+  return type === TYPE_NS || type === TYPE_MX || type === TYPE_SRV;
 }
 
 /**
@@ -243,8 +252,9 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
   // Additional-section data for NS/MX/SRV targets that exist in this zone, glue included.
   for (const [key, node] of nodes) {
     for (const rs of node.rrsets) {
-      if (rs.type !== TYPE_NS && rs.type !== TYPE_MX && rs.type !== TYPE_SRV) continue;
-      addAdditional(nodes, rs, rs.type === TYPE_NS && node.delegation ? key : null);
+      if (!hasAdditional(rs.type)) continue;
+      const additional = additionalFor(nodes, rs, rs.type === TYPE_NS && node.delegation ? key : null);
+      if (additional.length > 0) rs.additional = additional;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
+import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
 import type { ZoneSteering } from '../../../dns/steering/steering-config.ts';
-import type { ZoneData, ZoneRecordData, ZoneSource } from '../../../dns/zone/zone-data.ts';
+import type { ZoneData, ZoneNamesData, ZoneRecordData, ZoneSource } from '../../../dns/zone/zone-data.ts';
 import type { DnsTables, ZoneRow } from '../shared/dns-tables.ts';
 import type { DnssecZoneMaterial } from '../dnssec/dnssec-zone-material.ts';
 import { apexRecords } from './apex-records.ts';
@@ -64,6 +65,32 @@ export class DbZoneSource implements ZoneSource {
       ),
     ]);
     return data ?? null;
+  }
+
+  async loadNames(zoneId: number, names: readonly string[]): Promise<ZoneNamesData | null> {
+    // One snapshot of both: the serial must belong to the records read.
+    return this.db.transaction().execute(async (trx) => {
+      const zone = await trx.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst();
+      if (!zone) return null;
+      const soa = apexRecords(zone, this.nameservers).find((r) => r.type === RR_TYPE.SOA);
+      if (soa === undefined) return null;
+      const records =
+        names.length === 0
+          ? []
+          : await trx
+              .selectFrom('dns_records')
+              .select(['name', 'type_code', 'ttl', 'rdata'])
+              .where('zone_id', '=', zoneId)
+              .where('name', 'in', [...names])
+              .execute();
+      return {
+        serial: Number(zone.serial),
+        soa: { name: soa.name, type: soa.type, ttl: soa.ttl, rdata: soa.rdata },
+        records: records
+          .filter((r) => r.name !== zone.domain)
+          .map((r) => ({ name: r.name, type: r.type_code, ttl: r.ttl, rdata: r.rdata })),
+      };
+    });
   }
 
   private toZoneData(zone: ZoneRow, records: ZoneRecordData[], steering: ZoneSteering | undefined): ZoneData {

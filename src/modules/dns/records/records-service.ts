@@ -112,7 +112,8 @@ export class RecordsService {
     return this.changes.apply(userId, zoneId, async (trx, zone) => {
       const record = prepareRecord(zone.domain, zone.default_ttl, body);
       await this.checkWrite(trx, zone, record, null);
-      return { value: recordView(await this.repo.insert(trx, zone.id, record)), changed: true };
+      const value = recordView(await this.repo.insert(trx, zone.id, record));
+      return { value, changed: true, names: [record.name] };
     });
   }
 
@@ -128,7 +129,8 @@ export class RecordsService {
         existing.ttl === record.ttl;
       if (same) return { value: recordView(existing), changed: false };
       await this.checkWrite(trx, zone, record, existing);
-      return { value: recordView(await this.repo.update(trx, existing.id, record)), changed: true };
+      const value = recordView(await this.repo.update(trx, existing.id, record));
+      return { value, changed: true, names: [existing.name, record.name] };
     });
   }
 
@@ -144,7 +146,7 @@ export class RecordsService {
         }
       }
       await this.repo.delete(trx, existing.id);
-      return { value: undefined, changed: true };
+      return { value: undefined, changed: true, names: [existing.name] };
     });
   }
 

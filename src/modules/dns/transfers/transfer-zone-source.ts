@@ -5,7 +5,7 @@
  * nobody can satisfy rather than an open one.
  */
 import { TSIG_HMAC_SHA256, type ZoneTransferPolicy } from '../../../dns/transfer/transfer-policy.ts';
-import type { ZoneData, ZoneSource } from '../../../dns/zone/zone-data.ts';
+import type { ZoneData, ZoneNamesData, ZoneSource } from '../../../dns/zone/zone-data.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
 import type { KeyEncryption } from '../dnssec/key-encryption.ts';
 import type { TransfersRepository } from './transfers-repository.ts';
@@ -47,5 +47,10 @@ export class TransferZoneSource implements ZoneSource {
   async load(zoneId: number): Promise<ZoneData | null> {
     const zone = await this.inner.load(zoneId);
     return zone === null ? null : this.attach(zone, await this.repo.find(zoneId));
+  }
+
+  /** Record changes leave the transfer policy as it was: the inner source answers alone (null: load whole). */
+  loadNames(zoneId: number, names: readonly string[]): Promise<ZoneNamesData | null> {
+    return this.inner.loadNames?.(zoneId, names) ?? Promise.resolve(null);
   }
 }

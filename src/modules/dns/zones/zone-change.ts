@@ -15,6 +15,11 @@ export interface ZoneChangeResult<T> {
   readonly value: T;
   /** false when the change turned out to change nothing (the serial then stays). */
   readonly changed: boolean;
+  /**
+   * The owner names whose records the change touched, when it touched nothing else: DNS nodes
+   * then reload only those names (ZoneChangedEvent.names). Absent: the whole zone is reloaded.
+   */
+  readonly names?: readonly string[];
 }
 
 /**
@@ -51,11 +56,15 @@ export class ZoneChanges {
       return { result, zone, serial };
     });
     if (outcome.result.changed) {
+      const names = outcome.result.names;
       await this.publisher.publish({
         zoneId: outcome.zone.id,
         domain: outcome.zone.domain,
         serial: outcome.serial,
         deleted: false,
+        ...(names !== undefined
+          ? { names: [...new Set(names)], previousSerial: Number(outcome.zone.serial) }
+          : {}),
       });
       const change = {
         zoneId: outcome.zone.id,

@@ -1,0 +1,30 @@
+import type { ZoneData, ZoneNamesData, ZoneRecordData } from './zone-data.ts';
+
+const TYPE_SOA = 6;
+
+/**
+ * The zone `old` with the records owned by `names` replaced by those of `part` and its SOA by
+ * `part.soa` (see ZoneSource.loadNames), records otherwise in their order; null when `old` has no
+ * apex SOA to replace.
+ */
+export function applyNamesChange(
+  old: ZoneData,
+  part: ZoneNamesData,
+  names: readonly string[],
+): ZoneData | null {
+  const touched = new Set(names);
+  const records: ZoneRecordData[] = [];
+  let soaReplaced = false;
+  for (const r of old.records) {
+    if (touched.has(r.name)) continue;
+    if (!soaReplaced && r.type === TYPE_SOA && r.name === old.domain) {
+      records.push(part.soa);
+      soaReplaced = true;
+    } else {
+      records.push(r);
+    }
+  }
+  if (!soaReplaced) return null;
+  for (const r of part.records) records.push(r);
+  return { ...old, serial: part.serial, records };
+}
