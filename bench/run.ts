@@ -178,6 +178,7 @@ function printScale(s: ScaleResult): void {
       'peak MiB',
       'patch ms (p50 / max of 20)',
       'rss Δ after patches MiB',
+      'file write ms (max stall)',
     ],
     s.snapshots.map((r) => [
       r.records,
@@ -191,6 +192,7 @@ function printScale(s: ScaleResult): void {
       Math.round(r.peakRssMiB),
       `${r.patchP50Ms} / ${r.patchMaxMs}`,
       Math.round(r.rssDeltaAfterPatchesMiB),
+      `${r.fileWriteMs} (${r.fileWriteMaxStallMs})`,
     ]),
   );
   const c = s.change;

@@ -5,7 +5,10 @@
  * caused, after a full GC on both sides. Prints one JSON line (SnapshotScaleResult).
  * `node --expose-gc --import tsx bench/snapshot-scale-child.ts <records>`; run by bench/scale-suite.ts.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SnapshotFile } from '../src/apps/snapshot-file.ts';
 import { pathToFileURL } from 'node:url';
 import type { ZoneData, ZoneRecordData } from '../src/dns/zone/zone-data.ts';
 import { applyNamesChange } from '../src/dns/zone/zone-names-change.ts';
@@ -34,6 +37,32 @@ export interface SnapshotScaleResult {
   patchMaxMs: number;
   /** Resident set growth over the input after the patches (the patch index included), MiB. */
   rssDeltaAfterPatchesMiB: number;
+  /** Writing the zone to the snapshot file (SnapshotFile), and the longest event-loop stall meanwhile, ms. */
+  fileWriteMs: number;
+  fileWriteMaxStallMs: number;
+}
+
+/** Times a snapshot-file write of `zone` and the longest gap between 5 ms ticks while it runs. */
+async function timeFileWrite(zone: ZoneData): Promise<{ ms: number; maxStallMs: number }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'scale-snapshot-'));
+  try {
+    const file = SnapshotFile.inDir(dir, { debounceMs: 0 });
+    let last = performance.now();
+    let maxStallMs = 0;
+    const tick = setInterval(() => {
+      const now = performance.now();
+      maxStallMs = Math.max(maxStallMs, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    file.upsert(zone);
+    await file.flush();
+    const ms = performance.now() - started;
+    clearInterval(tick);
+    return { ms: Math.round(ms), maxStallMs: Math.round(maxStallMs) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const PATCHES = 20;
@@ -142,6 +171,7 @@ async function main(): Promise<void> {
   patchMs.sort((a, b) => a - b);
   gc();
   const m3 = process.memoryUsage();
+  const fileWrite = await timeFileWrite(current);
   const result: SnapshotScaleResult = {
     records: zone.records.length,
     nodes: snap.nodes.size,
@@ -155,6 +185,8 @@ async function main(): Promise<void> {
     patchP50Ms: Math.round(patchMs[PATCHES >> 1]! * 10) / 10,
     patchMaxMs: Math.round(patchMs.at(-1)! * 10) / 10,
     rssDeltaAfterPatchesMiB: (m3.rss - m1.rss) / MiB,
+    fileWriteMs: fileWrite.ms,
+    fileWriteMaxStallMs: fileWrite.maxStallMs,
   };
   console.log(JSON.stringify(result));
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ZoneData } from '../dns/zone/zone-data.ts';
-import { SnapshotFile } from './snapshot-file.ts';
+import { RECORDS_PER_PIECE, SnapshotFile } from './snapshot-file.ts';
 
 const dirs: string[] = [];
 function dir(): string {
@@ -64,5 +64,24 @@ describe('SnapshotFile', () => {
     file.upsert(zone(3, 1));
     await new Promise((r) => setTimeout(r, 200));
     expect((await file.read())?.map((z) => z.id)).toEqual([3]);
+  });
+
+  it('writes zones larger than one piece, and several zones, record for record', async () => {
+    const big = (id: number, n: number): ZoneData => ({
+      id,
+      domain: `big${id}.example`,
+      serial: 7,
+      records: Array.from({ length: n }, (_, i) => ({
+        name: `h${i}.big${id}.example`,
+        type: 16,
+        ttl: i,
+        rdata: new Uint8Array([3, 0x61, i & 0xff, (i >> 8) & 0xff]),
+      })),
+    });
+    const zones = [big(1, 2 * RECORDS_PER_PIECE + 3), big(2, 0), big(3, RECORDS_PER_PIECE)];
+    const file = SnapshotFile.inDir(dir(), { debounceMs: 10 });
+    file.replaceAll(zones);
+    await file.flush();
+    expect(await new SnapshotFile(file.file).read()).toEqual(zones);
   });
 });

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { ZoneData } from '../dns/zone/zone-data.ts';
 import type { ZoneMirror } from './zone-sync.ts';
 
 export const SNAPSHOT_FILE_NAME = 'dns-snapshot.json';
 const FORMAT = 1;
+/**
+ * Records serialised per write call: the file is written piece by piece, each piece an await, so a
+ * DNS process writing a 1M-record zone keeps answering (one piece costs a few milliseconds).
+ */
+export const RECORDS_PER_PIECE = 5000;
 
 interface StoredRecord {
   readonly name: string;
@@ -34,19 +39,24 @@ interface StoredSnapshot {
  * sits in DATA_DIR in clear, and a node cold-started from it only needs to keep answering until
  * the database returns (those zones are then served unsigned and not transferred meanwhile).
  */
-function toStored(zone: ZoneData): StoredZone {
+function toStoredRecord(r: ZoneData['records'][number]): StoredRecord {
   return {
+    name: r.name,
+    type: r.type,
+    ttl: r.ttl,
+    rdata: Buffer.from(r.rdata.buffer, r.rdata.byteOffset, r.rdata.length).toString('base64'),
+  };
+}
+
+/** A StoredZone without its records, as JSON missing the closing brace (records follow). */
+function zoneHeadJson(zone: ZoneData): string {
+  const head: Omit<StoredZone, 'records'> = {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
-    records: zone.records.map((r) => ({
-      name: r.name,
-      type: r.type,
-      ttl: r.ttl,
-      rdata: Buffer.from(r.rdata).toString('base64'),
-    })),
     ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
   };
+  return JSON.stringify(head).slice(0, -1);
 }
 
 function fromStored(zone: StoredZone): ZoneData {
@@ -151,15 +161,28 @@ export class SnapshotFile implements ZoneMirror {
     );
   }
 
+  /** A StoredSnapshot as JSON, written RECORDS_PER_PIECE records at a time (see there). */
   private async write(): Promise<void> {
-    const snapshot: StoredSnapshot = {
-      format: FORMAT,
-      writtenAt: new Date().toISOString(),
-      zones: [...this.zones.values()].map(toStored),
-    };
+    const zones = [...this.zones.values()];
     await mkdir(path.dirname(this.file), { recursive: true });
     const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(temp, JSON.stringify(snapshot), { mode: 0o600 });
+    const out = await open(temp, 'w', 0o600);
+    try {
+      const writtenAt = JSON.stringify(new Date().toISOString());
+      await out.write(`{"format":${FORMAT},"writtenAt":${writtenAt},"zones":[`);
+      for (let z = 0; z < zones.length; z++) {
+        const zone = zones[z]!;
+        await out.write(`${z === 0 ? '' : ','}${zoneHeadJson(zone)},"records":[`);
+        for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
+          const piece = zone.records.slice(i, i + RECORDS_PER_PIECE).map(toStoredRecord);
+          await out.write(`${i === 0 ? '' : ','}${JSON.stringify(piece).slice(1, -1)}`);
+        }
+        await out.write(']}');
+      }
+      await out.write(']}');
+    } finally {
+      await out.close();
+    }
     await rename(temp, this.file);
   }
 }
