@@ -135,6 +135,31 @@ describe.skipIf(!isUnboundAvailable())('DNSSEC: answers validate in real validat
     await validated(name, type, status);
   });
 
+  it('validates after record changes applied by name: a new name, a new ENT, then both gone', async () => {
+    const base = `${ZONES}/${zoneId}/records`;
+    const added = await t.request<{ id: number }>('POST', base, {
+      token,
+      body: { name: 'late.deep', type: 'A', content: '192.0.2.44' },
+    });
+    expect(added.status, added.text).toBe(201);
+    await until('the new name served', async () => {
+      const r = await dig(port, `late.deep.${ZONE}`, 'A', ['+norec']);
+      return r.status === 'NOERROR' && r.records.length > 0 ? true : null;
+    });
+    await validated(`late.deep.${ZONE}`, 'A', 'NOERROR');
+    await validated(`deep.${ZONE}`, 'A', 'NOERROR');
+    await validated(`other.deep.${ZONE}`, 'A', 'NXDOMAIN');
+    expect((await t.request('DELETE', `${base}/${added.body.id}`, { token })).status).toBe(204);
+    await until('the name gone', async () => {
+      const r = await dig(port, `deep.${ZONE}`, 'A', ['+norec']);
+      return r.status === 'NXDOMAIN' ? true : null;
+    });
+    // The validator caches the earlier answers: ask names it has not seen.
+    await validated(`late2.deep.${ZONE}`, 'A', 'NXDOMAIN');
+    const reloads = (await t.request('GET', '/metrics')).text;
+    expect(reloads).toMatch(/^dns_zone_reloads_total\{scope="names"\} [1-9]/m);
+  });
+
   it('answers authoritatively without AD, and unsigned without DO', async () => {
     const signed = await dig(port, `www.${ZONE}`, 'A', ['+norec']);
     expect(signed.flags).toContain('aa');

@@ -32,6 +32,29 @@ export class NameIndex {
     return lo;
   }
 
+  /** Adds a name (a zone change patched in, see zone-signing.ts); no-op when present. */
+  add(key: string): void {
+    const sk = canonicalSortKey(key);
+    const i = this.lowerBound(sk);
+    if (this.sortKeys[i] === sk) return;
+    this.sortKeys.splice(i, 0, sk);
+    this.keys.splice(i, 0, key);
+  }
+
+  /** Removes a name; no-op when absent. */
+  delete(key: string): void {
+    const sk = canonicalSortKey(key);
+    const i = this.lowerBound(sk);
+    if (this.sortKeys[i] !== sk) return;
+    this.sortKeys.splice(i, 1);
+    this.keys.splice(i, 1);
+  }
+
+  /** Every name, in canonical order (tests). */
+  list(): readonly string[] {
+    return this.keys;
+  }
+
   /** The greatest existing name strictly before `key`, or null. */
   before(key: string): string | null {
     const i = this.lowerBound(canonicalSortKey(key));

@@ -1,11 +1,13 @@
 /**
- * One ZoneSigning per served snapshot of a signed zone, built on the first query with DO set and
- * dropped with the snapshot (WeakMap), and one signature cache per process shared by all zones so
- * a zone reload keeps the signatures of unchanged RRsets.
+ * One ZoneSigning per served snapshot of a signed zone, built on the first query with DO set (or
+ * patched from the previous snapshot's when the zone was patched) and dropped with the snapshot
+ * (WeakMap), and one signature cache per process shared by all zones so a zone reload keeps the
+ * signatures of unchanged RRsets.
  */
+import { forgetPatchOrigin, patchOrigin } from '../zone/zone-snapshot-patch.ts';
 import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import { SignatureCache } from './signature-cache.ts';
-import { createZoneSigning, type ZoneSigning } from './zone-signing.ts';
+import { createZoneSigning, patchZoneSigning, type ZoneSigning } from './zone-signing.ts';
 
 const sharedCache = new SignatureCache();
 const signings = new WeakMap<ZoneSnapshot, ZoneSigning>();
@@ -23,11 +25,15 @@ export function signingFor(
   if (!material) return null;
   let signing = signings.get(zone);
   if (signing === undefined) {
-    signing = createZoneSigning(zone, material, {
-      cache: sharedCache,
-      ...(extraTypes ? { extraTypes: extraTypes(zone) } : {}),
-      ...(now ? { now } : {}),
-    });
+    const extra = extraTypes ? extraTypes(zone) : new Map<string, readonly number[]>();
+    // A snapshot patched from one already signed: follow the changed names (zone-snapshot-patch.ts).
+    const origin = patchOrigin(zone);
+    const base = origin === undefined ? undefined : signings.get(origin.base);
+    signing =
+      (base !== undefined && patchZoneSigning(base, zone, material, origin!.touched, extra)) ||
+      createZoneSigning(zone, material, { cache: sharedCache, extraTypes: extra, ...(now ? { now } : {}) });
+    if (origin !== undefined) signings.delete(origin.base);
+    forgetPatchOrigin(zone);
     signings.set(zone, signing);
   }
   return signing;

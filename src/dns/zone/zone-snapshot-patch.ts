@@ -91,6 +91,39 @@ function indexOf(nodes: ReadonlyMap<string, ZoneNode>, apexKey: string): PatchIn
   return ix;
 }
 
+/**
+ * Where a patched snapshot comes from: an earlier snapshot of the same zone (same node map) and the
+ * names whose nodes changed since, over every patch in between. What else was derived from a
+ * snapshot (DNSSEC signing) can follow the same changes instead of starting over.
+ */
+export interface PatchOrigin {
+  readonly base: ZoneSnapshot;
+  readonly touched: ReadonlySet<string>;
+}
+
+/** Past this many names changed, following them costs more than starting over: no origin kept. */
+export const MAX_ORIGIN_NAMES = 10_000;
+
+const origins = new WeakMap<ZoneSnapshot, PatchOrigin>();
+
+function recordOrigin(patched: ZoneSnapshot, old: ZoneSnapshot, touched: ReadonlySet<string>): void {
+  // One link only: the chain's base and the names since, so no snapshot keeps a chain alive.
+  const earlier = origins.get(old);
+  origins.delete(old);
+  const all = earlier === undefined ? touched : new Set([...earlier.touched, ...touched]);
+  if (all.size <= MAX_ORIGIN_NAMES) origins.set(patched, { base: earlier?.base ?? old, touched: all });
+}
+
+/** How `snapshot` was patched from an earlier one, if it was (see PatchOrigin). */
+export function patchOrigin(snapshot: ZoneSnapshot): PatchOrigin | undefined {
+  return origins.get(snapshot);
+}
+
+/** Drops the origin once what depended on it has followed (the base can then be collected). */
+export function forgetPatchOrigin(snapshot: ZoneSnapshot): void {
+  origins.delete(snapshot);
+}
+
 /** Builds now what the first patch of `snapshot` would otherwise build (see ZoneStore). */
 export function preparePatching(snapshot: ZoneSnapshot): void {
   indexOf(snapshot.nodes, snapshot.apexKey);
@@ -117,9 +150,15 @@ export function patchZoneSnapshot(
   // Taken over, not copied (see the file comment).
   const nodes = old.nodes as Map<string, ZoneNode>;
   const ix = indexOf(nodes, apexKey);
+  // Every name whose node is replaced, added or removed (see patchOrigin).
+  const touched = new Set<string>();
+  const put = (key: string, node: ZoneNode): void => {
+    nodes.set(key, node);
+    touched.add(key);
+  };
 
   const add = (key: string, node: ZoneNode): void => {
-    nodes.set(key, node);
+    put(key, node);
     if (isWildcard(key)) ix.wildcards++;
     if (key === apexKey) return;
     const p = parentKey(key);
@@ -129,6 +168,7 @@ export function patchZoneSnapshot(
   };
   const remove = (key: string): void => {
     nodes.delete(key);
+    touched.add(key);
     if (isWildcard(key)) ix.wildcards--;
     const p = parentKey(key);
     const left = (ix.children.get(p) ?? 1) - 1;
@@ -146,13 +186,13 @@ export function patchZoneSnapshot(
     const node = sub.nodes.get(key);
     if (node !== undefined && (node.rrsets.length > 0 || key === apexKey || lbOwners.has(key))) {
       if (before === undefined) add(key, node);
-      else nodes.set(key, node);
+      else put(key, node);
       addReferrers(ix, key, node);
       fresh.add(node);
     } else if (before !== undefined) {
       // No records left: it stays as an empty non-terminal while names exist below it.
       if ((ix.children.get(key) ?? 0) === 0) remove(key);
-      else if (before.rrsets.length > 0) nodes.set(key, new ZoneNode(before.name, NO_RRSETS, false));
+      else if (before.rrsets.length > 0) put(key, new ZoneNode(before.name, NO_RRSETS, false));
     }
   }
 
@@ -183,8 +223,11 @@ export function patchZoneSnapshot(
       rrsets ??= node.rrsets.slice();
       rrsets[i] = copy;
     }
-    if (rrsets !== null) nodes.set(key, new ZoneNode(node.name, rrsets, node.delegation));
+    if (rrsets !== null) put(key, new ZoneNode(node.name, rrsets, node.delegation));
   }
 
-  return { ...sub, nodes, hasWildcards: ix.wildcards > 0, skipped: old.skipped + sub.skipped };
+  const patched = { ...sub, nodes, hasWildcards: ix.wildcards > 0, skipped: old.skipped + sub.skipped };
+  // Only signing follows patches (see PatchOrigin): unsigned zones keep no origin.
+  if (patched.dnssec) recordOrigin(patched, old, touched);
+  return patched;
 }
