@@ -8,7 +8,7 @@
  */
 import type { AnswerPlan, PlanSection } from '../answer/answer-plan.ts';
 import type { WireName } from '../zone/wire-name.ts';
-import { wireNameFromWire } from '../zone/wire-name.ts';
+import { parentKey, wireNameFromWire } from '../zone/wire-name.ts';
 import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import { encodeRRset } from '../zone/rrset-encoding.ts';
 import { wireOfKey } from './canonical-name.ts';
@@ -20,7 +20,7 @@ import {
   wildcardNodataProof,
   type NsecRecord,
 } from './nsec-denial.ts';
-import { parentKey, type ZoneSigning } from './zone-signing.ts';
+import type { ZoneSigning } from './zone-signing.ts';
 
 const TYPE_NS = 2;
 const TYPE_CNAME = 5;

@@ -4,6 +4,7 @@
  * canonical order for the denial builder, their NSEC type bitmaps, and the owner of each static
  * RRset (so a wildcard expansion is signed as the wildcard, RFC 4035 §2.2).
  */
+import { parentKey } from '../zone/wire-name.ts';
 import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
@@ -39,11 +40,6 @@ export interface ZoneSigningOptions {
    * (A and/or AAAA), shown in their NSEC bitmaps.
    */
   readonly extraTypes?: ReadonlyMap<string, readonly number[]>;
-}
-
-/** Strips the first label of a name key. */
-export function parentKey(key: string): string {
-  return key.slice(key.charCodeAt(0) + 1);
 }
 
 /**

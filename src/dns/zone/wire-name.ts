@@ -121,6 +121,16 @@ export function wireNameFromText(text: string): WireName {
   return wireNameFromWire(Uint8Array.from(bytes));
 }
 
+/** The key of a name's parent: the key without its first label (see WireName). */
+export function parentKey(key: string): string {
+  return key.slice(key.charCodeAt(0) + 1);
+}
+
+/** The key is a wildcard's (its first label is "*", RFC 4592). */
+export function isWildcardKey(key: string): boolean {
+  return key.charCodeAt(0) === 1 && key.charCodeAt(1) === 0x2a;
+}
+
 /** Canonical key (see WireName) of a stored-form name. */
 export function keyOfText(text: string): string {
   return wireNameFromText(text).keys[0] ?? '';

@@ -1,6 +1,5 @@
+import { TYPE_SOA } from '../message/message-constants.ts';
 import type { ZoneData, ZoneNamesData, ZoneRecordData } from './zone-data.ts';
-
-const TYPE_SOA = 6;
 
 /**
  * The zone `old` with the records owned by `names` replaced by those of `part` and its SOA by

@@ -15,13 +15,11 @@
  */
 import type { ZoneData } from './zone-data.ts';
 import { RRset } from './rrset-encoding.ts';
-import { keyOfText } from './wire-name.ts';
+import { isWildcardKey, keyOfText, parentKey } from './wire-name.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
-import { additionalFor, buildZoneSnapshot, hasAdditional, ZoneNode } from './zone-snapshot.ts';
+import { additionalFor, buildZoneSnapshot, hasAdditional, NO_RRSETS, ZoneNode } from './zone-snapshot.ts';
 import { loadBalancerOwners } from '../steering/steering-compiler.ts';
 import { TYPE_NS } from '../message/message-constants.ts';
-
-const NO_RRSETS: readonly RRset[] = [];
 
 /** What a patch needs to find the names a change affects, kept per node map. */
 interface PatchIndex {
@@ -36,15 +34,6 @@ interface PatchIndex {
 }
 
 const indexes = new WeakMap<ReadonlyMap<string, ZoneNode>, PatchIndex>();
-
-/** Strips the first label of a name key (see WireName). */
-function parentKey(key: string): string {
-  return key.slice(key.charCodeAt(0) + 1);
-}
-
-function isWildcard(key: string): boolean {
-  return key.charCodeAt(0) === 1 && key.charCodeAt(1) === 0x2a;
-}
 
 function addReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
   for (const rs of node.rrsets) {
@@ -84,7 +73,7 @@ function indexOf(nodes: ReadonlyMap<string, ZoneNode>, apexKey: string): PatchIn
       const p = parentKey(key);
       ix.children.set(p, (ix.children.get(p) ?? 0) + 1);
     }
-    if (isWildcard(key)) ix.wildcards++;
+    if (isWildcardKey(key)) ix.wildcards++;
     addReferrers(ix, key, node);
   }
   indexes.set(nodes, ix);
@@ -159,7 +148,7 @@ export function patchZoneSnapshot(
 
   const add = (key: string, node: ZoneNode): void => {
     put(key, node);
-    if (isWildcard(key)) ix.wildcards++;
+    if (isWildcardKey(key)) ix.wildcards++;
     if (key === apexKey) return;
     const p = parentKey(key);
     ix.children.set(p, (ix.children.get(p) ?? 0) + 1);
@@ -169,7 +158,7 @@ export function patchZoneSnapshot(
   const remove = (key: string): void => {
     nodes.delete(key);
     touched.add(key);
-    if (isWildcard(key)) ix.wildcards--;
+    if (isWildcardKey(key)) ix.wildcards--;
     const p = parentKey(key);
     const left = (ix.children.get(p) ?? 1) - 1;
     if (left > 0) ix.children.set(p, left);

@@ -2,7 +2,7 @@ import type { ZoneData, ZoneRecordData } from './zone-data.ts';
 import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
 import type { CompiledSteering } from '../steering/steering-compiler.ts';
 import { compileZoneSteering, loadBalancerOwners } from '../steering/steering-compiler.ts';
-import { WireName, labelOffset, sameSpelling, wireNameFromText } from './wire-name.ts';
+import { WireName, isWildcardKey, labelOffset, sameSpelling, wireNameFromText } from './wire-name.ts';
 import { ByteArena } from './byte-arena.ts';
 import { NameTable } from './name-table.ts';
 import type { AdditionalEntry, RRset } from './rrset-encoding.ts';
@@ -12,7 +12,8 @@ import { TYPE_A, TYPE_AAAA, TYPE_MX, TYPE_NS, TYPE_SOA, TYPE_SRV } from '../mess
 export { RRset } from './rrset-encoding.ts';
 export type { AdditionalEntry } from './rrset-encoding.ts';
 
-const NO_RRSETS: readonly RRset[] = [];
+/** The RRsets of an empty non-terminal (shared). */
+export const NO_RRSETS: readonly RRset[] = [];
 
 export class ZoneNode {
   constructor(
@@ -70,7 +71,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** True when the name with key `key` is `cut` or below it (keys are suffix-comparable). */
-export function atOrBelow(key: string, cut: string): boolean {
+function atOrBelow(key: string, cut: string): boolean {
   return (
     key.length >= cut.length && key.endsWith(cut) && (key.length === cut.length || isLabelStart(key, cut))
   );
@@ -244,7 +245,7 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
       }
       rrsets.push(encodeRRset(type, ttl, rdatas, names, arena));
     }
-    if (key.charCodeAt(0) === 1 && key.charCodeAt(1) === 0x2a) hasWildcards = true;
+    if (isWildcardKey(key)) hasWildcards = true;
     const delegation = key !== apexKey && rrsets.some((rs) => rs.type === TYPE_NS);
     nodes.set(key, new ZoneNode(name, rrsets.length === 0 ? NO_RRSETS : rrsets.slice(), delegation));
   }
