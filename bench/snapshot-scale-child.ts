@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SnapshotFile } from '../src/apps/snapshot-file.ts';
+import { SnapshotFile } from '../src/modules/dns/node/snapshot-file.ts';
 import { pathToFileURL } from 'node:url';
 import type { ZoneData, ZoneRecordData } from '../src/dns/zone/zone-data.ts';
 import { applyNamesChange } from '../src/dns/zone/zone-names-change.ts';

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../kernel/config/load-config.ts';
+import { CONFIG_SECTIONS } from './platform-modules.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { startNode, type RunningNode } from './node.ts';
 
@@ -13,7 +14,7 @@ const DRAIN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, CONFIG_SECTIONS);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -1,5 +1,5 @@
 import { loadConfig } from '../kernel/config/load-config.ts';
-import { migrate } from '../kernel/db/migrate.ts';
+import { migrate } from '../kernel/db/run-migrations.ts';
 import { openDatabase } from '../kernel/db/open-database.ts';
 
 /** `npm run migrate`: apply pending migrations to DATABASE_URL (or the embedded database) and exit. */

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startNode, type RunningNode } from '../apps/node.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { loadConfig } from '../kernel/config/load-config.ts';
+import { CONFIG_SECTIONS } from '../apps/platform-modules.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 
 export interface TestResponse<T = unknown> {
@@ -62,7 +63,7 @@ export async function startTestApp(
     DNS_WORKERS: '0',
     ...options.env,
   };
-  const config = loadConfig(env);
+  const config = loadConfig(env, CONFIG_SECTIONS);
   const schema = config.databaseUrl !== null ? `test_${id}` : undefined;
   const runtimeOptions = {
     ...(options.clock ? { clock: options.clock } : {}),
@@ -100,7 +101,7 @@ export async function startTestApp(
     request,
     async startPeer(peerEnv = {}) {
       if (schema === undefined) throw new Error('startPeer needs DATABASE_URL');
-      const peerConfig = loadConfig({ ...env, API_PORT: '0', DNS_PORT: '0', ...peerEnv });
+      const peerConfig = loadConfig({ ...env, API_PORT: '0', DNS_PORT: '0', ...peerEnv }, CONFIG_SECTIONS);
       return startNode(peerConfig, createLogger(peerConfig.logLevel), runtimeOptions);
     },
     async signUp(email = `user${++users}-${id}@example.com`) {

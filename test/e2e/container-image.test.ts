@@ -27,6 +27,7 @@ import {
 } from '../../src/testing/dockerfile-steps.ts';
 import { freePort } from '../../src/testing/free-port.ts';
 import { loadConfig } from '../../src/kernel/config/load-config.ts';
+import { CONFIG_SECTIONS } from '../../src/apps/platform-modules.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APP = '/app';
@@ -183,7 +184,7 @@ describe('compose example', () => {
       // AUTH_SECRET and DNSSEC_KEY_ENCRYPTION_KEY come from .env (see .env.example).
       env.AUTH_SECRET = 'x'.repeat(32);
       env.DNSSEC_KEY_ENCRYPTION_KEY = randomBytes(32).toString('base64');
-      const config = loadConfig(env);
+      const config = loadConfig(env, CONFIG_SECTIONS);
       expect(config.role).toBe(role);
       expect(config.databaseUrl).toMatch(/^postgres:/);
       expect(config.redisUrl).toMatch(/^redis:/);

@@ -1,6 +1,7 @@
 /**
- * Every error a client sees comes from here: a status and a stable message, rendered by the HTTP
- * kernel as {"detail": message} (or the 422 list form for validation problems).
+ * Every error a client sees is an AppError: a stable code, a status and a body, rendered by the
+ * HTTP kernel as {"detail": ...} (or the 422 list form for validation problems). Errors with a
+ * fixed meaning are declared once in a registry (error-registry.ts); this file holds the shape.
  */
 export interface ValidationProblem {
   readonly type: string;
@@ -10,24 +11,24 @@ export interface ValidationProblem {
   readonly ctx?: Record<string, unknown>;
 }
 
+export type ErrorDetail = string | readonly ValidationProblem[] | Readonly<Record<string, unknown>>;
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly detail: string | readonly ValidationProblem[] | Record<string, unknown>,
+    readonly detail: ErrorDetail,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** Stable machine-readable code (`dns.zone_not_found`), sent as the X-Error-Code header. */
+    readonly code: string = defaultCode(status),
   ) {
     super(typeof detail === 'string' ? detail : `HTTP ${status}`);
     this.name = 'AppError';
   }
 }
 
-export const notFound = (message: string): AppError => new AppError(404, message);
-export const conflict = (message: string): AppError => new AppError(409, message);
-export const forbidden = (message: string): AppError => new AppError(403, message);
-export const unauthorized = (): AppError =>
-  new AppError(401, 'Not authenticated', { 'WWW-Authenticate': 'Bearer' });
-export const tooManyRequests = (message: string, retryAfterSeconds: number): AppError =>
-  new AppError(429, message, { 'Retry-After': String(retryAfterSeconds) });
+function defaultCode(status: number): string {
+  return status === 422 ? 'validation_failed' : `http_${status}`;
+}
 
 /** A 422 that names one field of the request, in the same shape as schema validation failures. */
 export function invalidField(

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../log/logger.ts';
 import { AppError, type ValidationProblem } from '../errors/app-error.ts';
+import { bodyTooLarge, internalError, routeNotFound, unsupportedMediaType } from '../errors/kernel-errors.ts';
 import { toValidationProblems } from './validation-problems.ts';
 
 export interface HttpServerOptions {
@@ -58,13 +59,21 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     reply.header('x-request-id', request.id);
   });
 
+  const send = (reply: FastifyReply, error: AppError): void => {
+    void reply
+      .code(error.status)
+      .headers(error.headers)
+      .header('x-error-code', error.code)
+      .send({ detail: error.detail });
+  };
+
   app.setNotFoundHandler((_request, reply) => {
-    void reply.code(404).send({ detail: 'Not Found' });
+    send(reply, routeNotFound());
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      void reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+      send(reply, error);
       return;
     }
     const fe = error as FastifyError;
@@ -84,10 +93,10 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
         });
         return;
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        void reply.code(413).send({ detail: 'Request body is too large' });
+        send(reply, bodyTooLarge());
         return;
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        void reply.code(415).send({ detail: 'Content-Type must be application/json' });
+        send(reply, unsupportedMediaType());
         return;
     }
     if (error instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(fe.message))) {
@@ -99,7 +108,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       return;
     }
     request.log.error({ err: error }, 'request failed');
-    void reply.code(500).send({ detail: 'Internal Server Error' });
+    send(reply, internalError());
   });
 
   return app as unknown as FastifyInstance;

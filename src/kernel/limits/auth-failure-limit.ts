@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../bus/bus.ts';
 import type { Clock } from '../clock.ts';
-import { tooManyRequests } from '../errors/app-error.ts';
+import { tooManyAuthAttempts } from '../errors/kernel-errors.ts';
 
 export const AUTH_FAILURES_PER_MINUTE = 40;
 const WINDOW_MS = 60_000;
@@ -21,7 +21,7 @@ export function installAuthFailureLimit(app: FastifyInstance, bus: Bus, clock: C
     const key = keyOf(request.routeOptions.url ?? '', request.ip);
     const result = await bus.slidingWindowCount(key, clock.now(), WINDOW_MS);
     if (result.count >= AUTH_FAILURES_PER_MINUTE) {
-      throw tooManyRequests('Too many authentication attempts. Please try again later.', 60);
+      throw tooManyAuthAttempts();
     }
   });
   app.addHook('onSend', async (request, reply) => {

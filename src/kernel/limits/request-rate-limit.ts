@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../bus/bus.ts';
 import type { Clock } from '../clock.ts';
-import { tooManyRequests } from '../errors/app-error.ts';
+import { rateLimitExceeded } from '../errors/kernel-errors.ts';
 
 export const REQUESTS_PER_MINUTE = 2400;
 const WINDOW_MS = 60_000;
@@ -20,7 +20,7 @@ export function installRequestRateLimit(app: FastifyInstance, bus: Bus, clock: C
       REQUESTS_PER_MINUTE,
     );
     if (!result.allowed) {
-      throw tooManyRequests('Rate limit exceeded', Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
+      throw rateLimitExceeded(Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
     }
   });
 }

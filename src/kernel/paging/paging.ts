@@ -4,7 +4,7 @@ import { Type, type TSchema } from 'typebox';
  * The seed's three paging styles as query-string schemas. A size above the largest or below 1
  * fails schema validation, which answers the seed's 422 naming the parameter.
  */
-export function pagePerPageQuery<P extends Record<string, TSchema>>(
+export function pagePerPageQuery<P extends Record<string, TSchema> = Record<never, never>>(
   defaultSize: number,
   largest: number,
   extra: P = {} as P,

@@ -1,65 +1,75 @@
-import type { Kysely } from 'kysely';
-import type { Module } from '../../kernel/app-context.ts';
+import type { ModuleApp, PlatformModule } from '../../kernel/module/platform-module.ts';
+import { moduleContext } from '../../kernel/module/module-context.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import type { RegionsDirectory } from '../locations/index.ts';
+import { dnsConfig, type DnsSettings } from './dns-config.ts';
+import type { DnsContext } from './dns-context.ts';
+import type { DnsTables } from './dns-tables.ts';
 import { scheduleDnssecKeys } from './dnssec/dnssec-key-scheduler.ts';
 import { DnssecService } from './dnssec/dnssec-service.ts';
-import type { DnssecTables } from './dnssec/dnssec-tables.ts';
-import { keyEncryptionFromConfig } from './dnssec/key-encryption.ts';
 import {
   registerLoadBalancing,
   warnIfPrivateTargetsAllowed,
-} from './load-balancers/load-balancing-wiring.ts';
-import { ZoneChangePublisher } from './publishing/zone-change-publisher.ts';
+} from './load-balancing/load-balancing-wiring.ts';
+import { ManagedRecordsService } from './managed/managed-records-service.ts';
+import type { ManagedRecords } from './managed/managed-records.ts';
 import { RecordsRepository } from './records/records-repository.ts';
 import { registerRecordRoutes } from './records/records-routes.ts';
 import { RecordsService } from './records/records-service.ts';
-import type { DnsTables } from './shared/dns-tables.ts';
+import { ZoneChanges } from './shared/zone-changes.ts';
 import { registerStatsRoutes } from './stats/stats-routes.ts';
 import { StatsService } from './stats/stats-service.ts';
 import { registerZoneTransfers } from './transfers/transfers-wiring.ts';
 import { ZoneExportService } from './zone-files/zone-export-service.ts';
 import { registerZoneFileRoutes } from './zone-files/zone-files-routes.ts';
 import { ZoneImportService } from './zone-files/zone-import-service.ts';
-import { ZoneChanges } from './zones/zone-change.ts';
 import { ZonesRepository } from './zones/zones-repository.ts';
 import { registerZoneRoutes } from './zones/zones-routes.ts';
 import { ZonesService } from './zones/zones-service.ts';
 
+/** What the DNS module needs from the modules before it. */
+export interface DnsModuleDeps {
+  readonly regions: RegionsDirectory;
+}
+
+/** The DNS module, and the interface it offers other modules. */
+export interface DnsModule extends PlatformModule {
+  /** Hosted-zone lookup and records other modules own (certificates, platform domains, mail). */
+  readonly managedRecords: ManagedRecords;
+}
+
 /**
- * The DNS control API (base /api/v1/dns): zones, records, zone files, DNSSEC info, stats, and
- * load balancing (origin pools, their members, load balancers), zone transfer settings.
+ * The DNS control API (base /api/v1/dns): zones, records, zone files, DNSSEC info, stats, load
+ * balancing (origin pools, their members, load balancers, preview), zone transfer settings.
  */
-export const dnsModule: Module = {
-  name: 'dns',
-  register(app, ctx) {
-    const db = ctx.db as Kysely<DnsTables>;
-    const publisher = new ZoneChangePublisher(ctx.bus, ctx.log);
-    const changes = new ZoneChanges(db, ctx.clock, publisher);
-    const zonesRepo = new ZonesRepository(db);
-    const recordsRepo = new RecordsRepository(db);
-    const records = new RecordsService(recordsRepo, zonesRepo, changes);
-
-    const dnssec = new DnssecService(
-      ctx.db as Kysely<DnssecTables>,
-      changes,
-      keyEncryptionFromConfig(ctx.config),
-      ctx.clock,
-      ctx.config.dnssecZskRollDays,
-      ctx.log,
-    );
-    scheduleDnssecKeys(app, dnssec, ctx.config.dnssecKeyCheckIntervalS, ctx.log);
-    registerZoneRoutes(app, new ZonesService(zonesRepo, changes, publisher, ctx.clock, dnssec));
-    registerRecordRoutes(app, records);
-    registerZoneFileRoutes(
-      app,
-      new ZoneImportService(recordsRepo, records, changes),
-      new ZoneExportService(zonesRepo, recordsRepo, ctx.config.nameservers),
-    );
-    registerStatsRoutes(app, new StatsService(zonesRepo, ctx.bus, ctx.clock));
-
-    registerLoadBalancing(app, ctx, { db, zones: zonesRepo, records, changes });
-    registerZoneTransfers(app, ctx, { zones: zonesRepo, changes, publisher });
-  },
-  async start(ctx) {
-    warnIfPrivateTargetsAllowed(ctx);
-  },
-};
+export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModule {
+  const ctx: DnsContext = moduleContext<DnsTables, DnsSettings>(runtime, 'dns', dnsConfig);
+  const changes = new ZoneChanges(ctx);
+  const zonesRepo = new ZonesRepository(ctx.db);
+  const recordsRepo = new RecordsRepository(ctx.db);
+  const records = new RecordsService(recordsRepo, zonesRepo, changes);
+  const dnssec = new DnssecService(ctx, changes);
+  const managedRecords = new ManagedRecordsService(ctx, changes, records);
+  return {
+    name: 'dns',
+    prefix: '/dns',
+    managedRecords,
+    routes(app: ModuleApp) {
+      scheduleDnssecKeys(app, dnssec, ctx.settings.dnssecKeyCheckIntervalS, ctx.log);
+      registerZoneRoutes(app, new ZonesService(ctx, changes, dnssec));
+      registerRecordRoutes(app, records);
+      registerZoneFileRoutes(
+        app,
+        new ZoneImportService(recordsRepo, records, changes),
+        new ZoneExportService(zonesRepo, recordsRepo, ctx.settings.nameservers),
+      );
+      registerStatsRoutes(app, new StatsService(zonesRepo, ctx.bus, ctx.clock));
+      app.get('/lb-regions', async () => deps.regions.listRegions());
+      registerLoadBalancing(app, ctx, { zones: zonesRepo, records, changes });
+      registerZoneTransfers(app, ctx, { zones: zonesRepo, changes });
+    },
+    async start() {
+      warnIfPrivateTargetsAllowed(ctx);
+    },
+  };
+}

@@ -1,19 +1,32 @@
-import type { Kysely } from 'kysely';
-import type { Module } from '../../kernel/app-context.ts';
 import { COUNTRIES, LOCATIONS, REGIONS } from '../../geo/geo-data.ts';
-import { LocationsRepository, type LocationTables } from './locations-repository.ts';
+import { moduleContext } from '../../kernel/module/module-context.ts';
+import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { LocationsRepository } from './locations-repository.ts';
+import type { LocationTables, RegionView } from './locations-tables.ts';
 import { registerLocationRoutes } from './locations-routes.ts';
 
-export const locationsModule: Module = {
-  name: 'locations',
-  register(app, ctx) {
-    registerLocationRoutes(app, new LocationsRepository(ctx.db as Kysely<LocationTables>));
-  },
-  async start(ctx) {
-    await new LocationsRepository(ctx.db as Kysely<LocationTables>).sync(
-      REGIONS,
-      [...COUNTRIES.values()],
-      LOCATIONS,
-    );
-  },
-};
+/** What other modules read of the locations module: the load-balancing regions and their countries. */
+export interface RegionsDirectory {
+  listRegions(): Promise<RegionView[]>;
+}
+
+export interface LocationsModule extends PlatformModule {
+  readonly regions: RegionsDirectory;
+}
+
+/**
+ * PoPs, regions and countries (base /api/v1/locations), kept equal to the reviewed files in geo/
+ * at every start.
+ */
+export function createLocationsModule(runtime: Runtime): LocationsModule {
+  const ctx = moduleContext<LocationTables>(runtime, 'locations');
+  const repo = new LocationsRepository(ctx.db);
+  return {
+    name: 'locations',
+    prefix: '/locations',
+    regions: repo,
+    routes: (app) => registerLocationRoutes(app, repo),
+    start: () => repo.sync(REGIONS, [...COUNTRIES.values()], LOCATIONS),
+  };
+}

@@ -1,27 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Country, Location, Region } from '../../geo/geo-data.ts';
-
-export interface LocationRow {
-  id: number;
-  code: string;
-  name: string;
-  country_code: string;
-  timezone: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  lb_region_code: string | null;
-  sort_order: number;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface LocationTables {
-  lb_regions: { code: string; name: string; sort_order: number };
-  countries: { code: string; name: string; region_code: string; latitude: number; longitude: number };
-  locations: LocationRow;
-}
+import type { LocationRow, LocationTables, RegionView } from './locations-tables.ts';
 
 export class LocationsRepository {
   constructor(private readonly db: Kysely<LocationTables>) {}
@@ -38,7 +18,7 @@ export class LocationsRepository {
     await this.db.transaction().execute(async (trx) => {
       for (const r of regions) {
         await trx
-          .insertInto('lb_regions')
+          .insertInto('locations_regions')
           .values(r)
           .onConflict((oc) => oc.column('code').doUpdateSet({ name: r.name, sort_order: r.sort_order }))
           .execute();
@@ -52,7 +32,7 @@ export class LocationsRepository {
       }));
       for (let i = 0; i < countryRows.length; i += 100) {
         await trx
-          .insertInto('countries')
+          .insertInto('locations_countries')
           .values(countryRows.slice(i, i + 100))
           .onConflict((oc) =>
             oc.column('code').doUpdateSet((eb) => ({
@@ -98,10 +78,10 @@ export class LocationsRepository {
     return query.execute();
   }
 
-  async listRegions(): Promise<{ code: string; name: string; sort_order: number; countries: string[] }[]> {
-    const regions = await this.db.selectFrom('lb_regions').selectAll().orderBy('sort_order').execute();
+  async listRegions(): Promise<RegionView[]> {
+    const regions = await this.db.selectFrom('locations_regions').selectAll().orderBy('sort_order').execute();
     const countries = await this.db
-      .selectFrom('countries')
+      .selectFrom('locations_countries')
       .select(['code', 'region_code'])
       .orderBy('code')
       .execute();

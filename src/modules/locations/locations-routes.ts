@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
-import type { LocationRow, LocationsRepository } from './locations-repository.ts';
+import { Type } from 'typebox';
+import type { ModuleApp } from '../../kernel/module/platform-module.ts';
+import type { LocationsRepository } from './locations-repository.ts';
+import type { LocationRow } from './locations-tables.ts';
 
 const LocationsQuery = Type.Object({ active_only: Type.Boolean({ default: true }) });
 
@@ -12,12 +13,9 @@ function toLocation(row: LocationRow) {
   };
 }
 
-export function registerLocationRoutes(app: FastifyInstance, repo: LocationsRepository): void {
-  app.get<{ Querystring: Static<typeof LocationsQuery> }>(
-    '/api/v1/locations',
-    { schema: { querystring: LocationsQuery }, config: { public: true } },
-    async (request) => (await repo.listLocations(request.query.active_only)).map(toLocation),
+/** GET /locations: the PoPs (no token, seed "Catalogue and locations"). */
+export function registerLocationRoutes(app: ModuleApp, repo: LocationsRepository): void {
+  app.get('/', { schema: { querystring: LocationsQuery }, config: { auth: 'public' } }, async (request) =>
+    (await repo.listLocations(request.query.active_only)).map(toLocation),
   );
-
-  app.get('/api/v1/dns/lb-regions', async () => repo.listRegions());
 }

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/dnssec/zone-signer.ts';
 import { DISABLE_GRACE_MS, nextKeyAction, prepublishMs, type ScheduledKey } from './dnssec-key-schedule.ts';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DNSSEC_KEK_FILE, KeyEncryption, keyContext, resolveDnssecKek } from './key-encryption.ts';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -66,37 +62,5 @@ describe('DNSSEC key schedule (pre-publish ZSK rollover)', () => {
     const off = { ...base, disablingSince: T0, keys: [ksk, zsk] };
     expect(nextKeyAction({ ...off, now: T0 + DISABLE_GRACE_MS - 1 })).toBeNull();
     expect(nextKeyAction({ ...off, now: T0 + DISABLE_GRACE_MS })).toEqual({ kind: 'unsign' });
-  });
-});
-
-describe('DNSSEC private keys at rest', () => {
-  it('seals with AES-256-GCM bound to zone and role; tampering or another context fails', () => {
-    const enc = new KeyEncryption(Buffer.alloc(32, 7));
-    const plain = Uint8Array.from([1, 2, 3, 4, 5]);
-    const sealed = enc.encrypt(plain, keyContext(1, 'zsk'));
-    expect(Buffer.from(sealed).includes(Buffer.from(plain))).toBe(false);
-    expect(enc.decrypt(sealed, keyContext(1, 'zsk'))).toEqual(plain);
-    expect(() => enc.decrypt(sealed, keyContext(2, 'zsk'))).toThrow();
-    const bad = Uint8Array.from(sealed);
-    bad[bad.length - 1]! ^= 1;
-    expect(() => enc.decrypt(bad, keyContext(1, 'zsk'))).toThrow();
-    expect(() => new KeyEncryption(Buffer.alloc(16))).toThrow();
-  });
-
-  it('uses DNSSEC_KEY_ENCRYPTION_KEY, else a 32-byte key file in DATA_DIR with mode 0600, kept across starts', () => {
-    expect(resolveDnssecKek(Buffer.alloc(32, 1).toString('base64'), '/nonexistent')).toEqual(
-      Buffer.alloc(32, 1),
-    );
-    const dir = mkdtempSync(path.join(tmpdir(), 'kek-'));
-    try {
-      const first = resolveDnssecKek(null, dir);
-      const file = path.join(dir, DNSSEC_KEK_FILE);
-      expect(statSync(file).mode & 0o777).toBe(0o600);
-      expect(first).toHaveLength(32);
-      expect(Buffer.from(readFileSync(file, 'utf8'), 'base64')).toEqual(first);
-      expect(resolveDnssecKek(null, dir)).toEqual(first);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -11,7 +11,7 @@
  * DISABLE_GRACE, then drops keys and signatures.
  */
 import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/dnssec/zone-signer.ts';
-import type { KeyRole, KeyState } from './dnssec-tables.ts';
+import type { KeyRole, KeyState } from '../dns-tables.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;

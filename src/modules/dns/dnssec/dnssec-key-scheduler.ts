@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
 import type { DnssecService } from './dnssec-service.ts';
 
@@ -8,7 +8,7 @@ import type { DnssecService } from './dnssec-service.ts';
  * at once: each step re-reads the keys under the zone lock and applies only what is still due.
  */
 export function scheduleDnssecKeys(
-  app: FastifyInstance,
+  app: ModuleApp,
   service: DnssecService,
   intervalS: number,
   log: Logger,

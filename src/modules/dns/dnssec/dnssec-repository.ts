@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DnssecKeyRow, DnssecTables, DnssecZoneRow, KeyRole, KeyState } from './dnssec-tables.ts';
+import type { DnssecKeyRow, DnsTables, DnssecZoneRow, KeyRole, KeyState } from '../dns-tables.ts';
 
 export type StoredKey = Omit<DnssecKeyRow, 'id'> & { id: number };
-type Db = Kysely<DnssecTables> | Transaction<DnssecTables>;
+type Db = Kysely<DnsTables> | Transaction<DnsTables>;
 
 export async function findDnssecZone(db: Db, zoneId: number): Promise<DnssecZoneRow | null> {
   const row = await db

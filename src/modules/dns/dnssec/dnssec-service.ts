@@ -4,18 +4,16 @@
  * so the SOA serial moves and the zone is republished with each one. Private keys are encrypted
  * before they reach the database and are never returned or logged.
  */
-import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../../kernel/clock.ts';
+import type { Transaction } from 'kysely';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import type { Logger } from '../../../kernel/log/logger.ts';
 import {
   DNSSEC_ALGORITHM,
   DNSSEC_ALGORITHM_NAME,
   type DnssecAlgorithm,
 } from '../../../dns/dnssec/dnssec-config.ts';
 import { generateDnssecKey } from '../../../dns/dnssec/dnssec-key.ts';
-import type { DnsTables, ZoneRow } from '../shared/dns-tables.ts';
-import type { ZoneChanges } from '../zones/zone-change.ts';
+import type { DnsContext } from '../dns-context.ts';
+import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { dsRecordText } from './dnssec-records.ts';
 import {
   deleteDnssec,
@@ -31,8 +29,8 @@ import {
   type StoredKey,
 } from './dnssec-repository.ts';
 import { nextKeyAction, type ScheduledKey } from './dnssec-key-schedule.ts';
-import type { DnssecTables, KeyRole } from './dnssec-tables.ts';
-import { keyContext, type KeyEncryption } from './key-encryption.ts';
+import type { DnsTables, KeyRole, ZoneRow } from '../dns-tables.ts';
+import { keyContext } from './dnssec-key-sealing.ts';
 
 export interface DnssecInfo {
   enabled: boolean;
@@ -68,12 +66,8 @@ const MAX_STEPS_PER_RUN = 8;
 
 export class DnssecService {
   constructor(
-    private readonly db: Kysely<DnssecTables>,
+    private readonly ctx: DnsContext,
     private readonly changes: ZoneChanges,
-    private readonly encryption: KeyEncryption,
-    private readonly clock: Clock,
-    private readonly zskRollDays: number,
-    private readonly log: Logger,
   ) {}
 
   /**
@@ -86,9 +80,9 @@ export class DnssecService {
     enabled: boolean,
     requested: DnssecAlgorithm | undefined,
   ): Promise<boolean> {
-    const trx = withDnssecTables(zoneTrx);
+    const trx = zoneTrx;
     const state = await findDnssecZone(trx, zone.id);
-    const now = new Date(this.clock.now());
+    const now = new Date(this.ctx.clock.now());
     if (!enabled) {
       if (state === null || state.disabling_since !== null) return false;
       await updateDnssecZone(trx, zone.id, { disabling_since: now });
@@ -125,7 +119,7 @@ export class DnssecService {
   }
 
   private async addKey(
-    trx: Transaction<DnssecTables>,
+    trx: Transaction<DnsTables>,
     zoneId: number,
     algorithm: DnssecAlgorithm,
     role: KeyRole,
@@ -140,7 +134,7 @@ export class DnssecService {
       algorithm,
       key_tag: key.keyTag,
       dnskey: key.dnskey,
-      private_key: this.encryption.encrypt(key.privateKeyPkcs8, keyContext(zoneId, role)),
+      private_key: this.ctx.sealer.seal(key.privateKeyPkcs8, keyContext(zoneId, role)),
       published_at: now,
       activated_at: state === 'active' ? now : null,
       retired_at: null,
@@ -148,7 +142,7 @@ export class DnssecService {
   }
 
   async info(zone: Pick<ZoneRow, 'id' | 'domain' | 'soa_ttl'>): Promise<DnssecInfo> {
-    const state = await findDnssecZone(this.db, zone.id);
+    const state = await findDnssecZone(this.ctx.db, zone.id);
     if (state === null || state.disabling_since !== null) {
       return {
         enabled: false,
@@ -159,7 +153,7 @@ export class DnssecService {
         zsk_rotated_at: null,
       };
     }
-    const keys = await listKeys(this.db, [zone.id]);
+    const keys = await listKeys(this.ctx.db, [zone.id]);
     const ksk = keys.find((k) => k.role === 'ksk' && k.state === 'active');
     const zsk = keys.find((k) => k.role === 'zsk' && k.state === 'active');
     return {
@@ -175,10 +169,10 @@ export class DnssecService {
   /** Applies every key step due now to every signed zone (run periodically). */
   async runKeySchedule(): Promise<number> {
     let steps = 0;
-    for (const z of await listDnssecZones(this.db)) {
+    for (const z of await listDnssecZones(this.ctx.db)) {
       for (let i = 0; i < MAX_STEPS_PER_RUN; i++) {
-        const done = await this.changes.apply(Number(z.user_id), Number(z.zone_id), async (trx, zone) => {
-          const changed = await this.step(withDnssecTables(trx), zone);
+        const done = await this.changes.apply('platform', Number(z.zone_id), async (trx, zone) => {
+          const changed = await this.step(trx, zone);
           return { value: changed, changed };
         });
         if (!done) break;
@@ -188,16 +182,16 @@ export class DnssecService {
     return steps;
   }
 
-  private async step(trx: Transaction<DnssecTables>, zone: ZoneRow): Promise<boolean> {
+  private async step(trx: Transaction<DnsTables>, zone: ZoneRow): Promise<boolean> {
     const state = await findDnssecZone(trx, zone.id);
     if (state === null) return false;
     const keys = await listKeys(trx, [zone.id]);
-    const nowMs = this.clock.now();
+    const nowMs = this.ctx.clock.now();
     const action = nextKeyAction({
       keys: keys.map(toScheduled),
       now: nowMs,
       dnskeyTtlS: zone.soa_ttl,
-      zskRollDays: this.zskRollDays,
+      zskRollDays: this.ctx.settings.dnssecZskRollDays,
       disablingSince: state.disabling_since ? new Date(state.disabling_since).getTime() : null,
     });
     if (action === null) return false;
@@ -218,14 +212,9 @@ export class DnssecService {
         await deleteDnssec(trx, zone.id);
         break;
     }
-    this.log.info({ zoneId: zone.id, step: action.kind }, 'DNSSEC key step');
+    this.ctx.log.info({ zoneId: zone.id, step: action.kind }, 'DNSSEC key step');
     return true;
   }
-}
-
-/** The zone-change transaction, seen with the DNSSEC tables too (same database). */
-function withDnssecTables(trx: Transaction<DnsTables>): Transaction<DnssecTables> {
-  return trx as unknown as Transaction<DnssecTables>;
 }
 
 function toScheduled(k: StoredKey): ScheduledKey {

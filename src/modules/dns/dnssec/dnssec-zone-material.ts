@@ -9,8 +9,9 @@ import type { ZoneData } from '../../../dns/zone/zone-data.ts';
 import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
 import { apexDnssecRecords } from './dnssec-records.ts';
 import { listDnssecZonesByIds, listKeys, type StoredKey } from './dnssec-repository.ts';
-import type { DnssecTables } from './dnssec-tables.ts';
-import { keyContext, type KeyEncryption } from './key-encryption.ts';
+import type { DnsTables } from '../dns-tables.ts';
+import type { Sealer } from '../../../kernel/crypto/sealing.ts';
+import { keyContext } from './dnssec-key-sealing.ts';
 
 /** SOA RDATA ends with MINIMUM (RFC 1035 §3.3.13). */
 function soaMinimum(rdata: Uint8Array): number {
@@ -22,8 +23,8 @@ export class DnssecZoneMaterial {
   readonly failedZones = new Set<number>();
 
   constructor(
-    private readonly db: Kysely<DnssecTables>,
-    private readonly encryption: KeyEncryption,
+    private readonly db: Kysely<DnsTables>,
+    private readonly encryption: Sealer,
   ) {}
 
   async attach(zones: ZoneData[]): Promise<ZoneData[]> {
@@ -49,7 +50,7 @@ export class DnssecZoneMaterial {
       const signing = (k: StoredKey): ZoneDnssec['ksk'] => ({
         algorithm: k.algorithm as DnssecAlgorithm,
         keyTag: k.key_tag,
-        privateKeyPkcs8: this.encryption.decrypt(k.private_key, keyContext(zone.id, k.role)),
+        privateKeyPkcs8: this.encryption.open(k.private_key, keyContext(zone.id, k.role)),
       });
       let dnssec: ZoneDnssec;
       try {

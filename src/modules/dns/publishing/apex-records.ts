@@ -1,7 +1,7 @@
 import { parseRdataText } from '../../../dns/rdata/rdata-codec.ts';
 import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
-import type { ZoneRow } from '../shared/dns-tables.ts';
-import { effectiveSoaEmail } from '../zones/zone-view.ts';
+import type { ZoneRow } from '../dns-tables.ts';
+import { effectiveSoaEmail } from '../shared/zone-domain.ts';
 
 export interface ApexRecord {
   name: string;

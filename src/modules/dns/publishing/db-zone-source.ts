@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
 import type { ZoneSteering } from '../../../dns/steering/steering-config.ts';
 import type { ZoneData, ZoneNamesData, ZoneRecordData, ZoneSource } from '../../../dns/zone/zone-data.ts';
-import type { DnsTables, ZoneRow } from '../shared/dns-tables.ts';
-import type { DnssecZoneMaterial } from '../dnssec/dnssec-zone-material.ts';
+import type { DnsTables, ZoneRow } from '../dns-tables.ts';
+import type { DnsContext } from '../dns-context.ts';
+import { DnssecZoneMaterial } from '../dnssec/dnssec-zone-material.ts';
 import { apexRecords } from './apex-records.ts';
 import { loadSteering } from './steering-loader.ts';
 
@@ -108,4 +109,9 @@ export class DbZoneSource implements ZoneSource {
       steering: steering ?? NO_STEERING,
     };
   }
+}
+
+/** The records a DNS node loads for a zone, DNSSEC material included, as the DNS node builds them. */
+export function publishedZoneSource(ctx: DnsContext): DbZoneSource {
+  return new DbZoneSource(ctx.db, ctx.settings.nameservers, new DnssecZoneMaterial(ctx.db, ctx.sealer));
 }

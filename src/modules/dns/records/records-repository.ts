@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DnsTables, RecordRow } from '../shared/dns-tables.ts';
+import type { DnsTables, RecordRow } from '../dns-tables.ts';
 
 export interface NewRecord {
   name: string;
@@ -110,10 +110,10 @@ export class RecordsRepository {
     return (await q.executeTakeFirst())?.id ?? null;
   }
 
-  async insert(db: Db, zoneId: number, r: NewRecord): Promise<RecordRow> {
+  async insert(db: Db, zoneId: number, r: NewRecord, managedBy: string | null = null): Promise<RecordRow> {
     return db
       .insertInto('dns_records')
-      .values({ ...r, rdata: Buffer.from(r.rdata), zone_id: zoneId } as never)
+      .values({ ...r, rdata: Buffer.from(r.rdata), zone_id: zoneId, managed_by: managedBy } as never)
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -160,6 +160,13 @@ export class RecordsRepository {
       .where('id', '=', recordId)
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Records a module owns, in one zone or in all. */
+  async listManaged(db: Db, module: string, zoneId: number | null): Promise<RecordRow[]> {
+    let q = db.selectFrom('dns_records').selectAll().where('managed_by', '=', module);
+    if (zoneId !== null) q = q.where('zone_id', '=', zoneId);
+    return q.orderBy('zone_id').orderBy('name').orderBy('type').orderBy('id').execute();
   }
 
   async delete(db: Db, recordId: number): Promise<void> {

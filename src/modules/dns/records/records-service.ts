@@ -1,18 +1,22 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import {
+  lastNsBeforeDs,
+  recordConflict,
+  recordExists,
+  recordManaged,
+  recordNotFound,
+} from '../dns-errors.ts';
 import { RR_TYPE, typeFromText } from '../../../dns/wire/rr-type.ts';
-import { conflict, invalidField, notFound } from '../../../kernel/errors/app-error.ts';
+import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import { resolveRecordName } from '../shared/record-name.ts';
 import { checkZoneRules, type RuleRecord } from '../shared/zone-rules.ts';
 import type { Transaction } from 'kysely';
-import type { DnsTables, RecordRow, ZoneRow } from '../shared/dns-tables.ts';
-import type { ZoneChanges } from '../zones/zone-change.ts';
+import type { DnsTables, RecordRow, ZoneRow } from '../dns-tables.ts';
+import type { ZoneChanges } from '../shared/zone-changes.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
-import { ZONE_NOT_FOUND } from '../zones/zone-change.ts';
 import { prepareRecord, type RecordBody } from './record-input.ts';
 import type { NewRecord, RecordsRepository, RuleRow } from './records-repository.ts';
-
-export const RECORD_NOT_FOUND = 'Record not found';
-export const RECORD_EXISTS = 'Record already exists';
 
 export interface RecordView {
   id: number;
@@ -74,12 +78,11 @@ export class RecordsService {
   }
 
   async list(
-    userId: number,
+    owner: OwnerScope,
     zoneId: number,
     query: { page: number; per_page: number; record_type?: string; name?: string },
   ): Promise<RecordView[]> {
-    const zone = await this.zones.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
+    const zone = await this.zones.findAccessible(owner, zoneId);
     const filter: { typeCode?: number; name?: string } = {};
     if (query.record_type !== undefined && query.record_type !== '') {
       const code = typeFromText(query.record_type.trim());
@@ -100,27 +103,25 @@ export class RecordsService {
     return rows.map(recordView);
   }
 
-  async get(userId: number, zoneId: number, recordId: number): Promise<RecordView> {
-    const zone = await this.zones.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
+  async get(owner: OwnerScope, zoneId: number, recordId: number): Promise<RecordView> {
+    const zone = await this.zones.findAccessible(owner, zoneId);
     const row = await this.repo.find(zone.id, recordId);
-    if (!row) throw notFound(RECORD_NOT_FOUND);
+    if (!row) throw recordNotFound();
     return recordView(row);
   }
 
-  async create(userId: number, zoneId: number, body: RecordBody): Promise<RecordView> {
-    return this.changes.apply(userId, zoneId, async (trx, zone) => {
-      const record = prepareRecord(zone.domain, zone.default_ttl, body);
-      await this.checkWrite(trx, zone, record, null);
-      const value = recordView(await this.repo.insert(trx, zone.id, record));
-      return { value, changed: true, names: [record.name] };
+  async create(owner: OwnerScope, zoneId: number, body: RecordBody): Promise<RecordView> {
+    return this.changes.apply(owner, zoneId, async (trx, zone) => {
+      const value = await this.insertIn(trx, zone, body, null);
+      return { value, changed: true, names: [value.name] };
     });
   }
 
-  async replace(userId: number, zoneId: number, recordId: number, body: RecordBody): Promise<RecordView> {
-    return this.changes.apply(userId, zoneId, async (trx, zone) => {
+  async replace(owner: OwnerScope, zoneId: number, recordId: number, body: RecordBody): Promise<RecordView> {
+    return this.changes.apply(owner, zoneId, async (trx, zone) => {
       const existing = await this.repo.find(zone.id, recordId, trx);
-      if (!existing) throw notFound(RECORD_NOT_FOUND);
+      if (!existing) throw recordNotFound();
+      if (existing.managed_by !== null) throw recordManaged(existing.managed_by);
       const record = prepareRecord(zone.domain, zone.default_ttl, body);
       const same =
         existing.name === record.name &&
@@ -134,20 +135,36 @@ export class RecordsService {
     });
   }
 
-  async delete(userId: number, zoneId: number, recordId: number): Promise<void> {
-    await this.changes.apply(userId, zoneId, async (trx, zone) => {
+  async delete(owner: OwnerScope, zoneId: number, recordId: number): Promise<void> {
+    await this.changes.apply(owner, zoneId, async (trx, zone) => {
       const existing = await this.repo.find(zone.id, recordId, trx);
-      if (!existing) throw notFound(RECORD_NOT_FOUND);
+      if (!existing) throw recordNotFound();
+      if (existing.managed_by !== null) throw recordManaged(existing.managed_by);
       if (existing.type_code === RR_TYPE.NS) {
         const around = await this.repo.forRulesAt(trx, zone.id, existing.name, zone.domain, false);
         const rest = around.filter((r) => r.id !== existing.id && r.name === existing.name);
         if (rest.some((r) => r.type_code === RR_TYPE.DS) && !rest.some((r) => r.type_code === RR_TYPE.NS)) {
-          throw conflict(`Remove the DS records at ${existing.name} before its last NS record`);
+          throw lastNsBeforeDs(existing.name);
         }
       }
       await this.repo.delete(trx, existing.id);
       return { value: undefined, changed: true, names: [existing.name] };
     });
+  }
+
+  /**
+   * Inside a zone change: validates `body` as the record routes do (identical records, the zone
+   * rules, other modules' claims) and inserts it, owned by `managedBy` (a module) or by the user.
+   */
+  async insertIn(
+    trx: Transaction<DnsTables>,
+    zone: ZoneRow,
+    body: RecordBody,
+    managedBy: string | null,
+  ): Promise<RecordView> {
+    const record = prepareRecord(zone.domain, zone.default_ttl, body);
+    await this.checkWrite(trx, zone, record, null);
+    return recordView(await this.repo.insert(trx, zone.id, record, managedBy));
   }
 
   /** Identical records, the zone rules, and other modules' claims on names; throws the first refusal. */
@@ -158,11 +175,11 @@ export class RecordsService {
     replacing: RecordRow | null,
   ): Promise<void> {
     if ((await this.repo.findIdentical(trx, zone.id, record, replacing?.id ?? null)) !== null) {
-      throw conflict(RECORD_EXISTS);
+      throw recordExists();
     }
     for (const claim of (await this.nameClaims(zone.id, trx)).get(record.name) ?? []) {
       const refusal = claim.refuse(record.type_code);
-      if (refusal !== null) throw conflict(refusal);
+      if (refusal !== null) throw recordConflict(refusal);
     }
     const isCut = record.type_code === RR_TYPE.NS;
     const rows: RuleRow[] = await this.repo.forRulesAt(trx, zone.id, record.name, zone.domain, isCut);
@@ -172,7 +189,7 @@ export class RecordsService {
     rules.push({ name: record.name, type: record.type_code, isNew: true, ref: -1 });
     const violation = checkZoneRules(zone.domain, rules).find((v) => v.record.isNew);
     if (!violation) return;
-    if (violation.status === 409) throw conflict(violation.message);
+    if (violation.status === 409) throw recordConflict(violation.message);
     throw invalidField(
       ['body', violation.message.startsWith('A CNAME') ? 'type' : 'name'],
       violation.message,

@@ -43,3 +43,8 @@ export function normaliseZoneDomain(input: string): DomainCheck {
   }
   return { ok: true, domain };
 }
+
+/** The zone's SOA RNAME mailbox: as set, else hostmaster@<domain>. */
+export function effectiveSoaEmail(zone: { soa_email: string | null; domain: string }): string {
+  return zone.soa_email ?? `hostmaster@${zone.domain}`;
+}

@@ -1,7 +1,7 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+
 import type { Bus } from '../../../kernel/bus/bus.ts';
 import type { Clock } from '../../../kernel/clock.ts';
-import { notFound } from '../../../kernel/errors/app-error.ts';
-import { ZONE_NOT_FOUND } from '../zones/zone-change.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { RCODE_FIELD, TOTAL_FIELD, TYPE_FIELD, zoneStatsKey } from './zone-stats-keys.ts';
 
@@ -25,9 +25,8 @@ export class StatsService {
     private readonly clock: Clock,
   ) {}
 
-  async zoneStats(userId: number, zoneId: number): Promise<ZoneStats> {
-    const zone = await this.zones.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
+  async zoneStats(owner: OwnerScope, zoneId: number): Promise<ZoneStats> {
+    const zone = await this.zones.findAccessible(owner, zoneId);
     const currentHour = Math.floor(this.clock.now() / HOUR_MS) * HOUR_MS;
     const hours = Array.from(
       { length: STATS_HOURS },

@@ -5,7 +5,7 @@
  * each configured target (RFC 1996). Failures are logged, never thrown into the change.
  */
 import type { Logger } from '../../../kernel/log/logger.ts';
-import type { KeyEncryption } from '../dnssec/key-encryption.ts';
+import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 import { findSoa } from '../../../dns/transfer/zone-diff.ts';
 import { parseNotifyTarget, sendNotify } from './notify-sender.ts';
 import { policyFromRow } from './transfer-zone-source.ts';
@@ -21,7 +21,7 @@ export class TransferChangeHook {
   constructor(
     private readonly repo: TransfersRepository,
     private readonly versions: ZoneVersions,
-    private readonly enc: KeyEncryption,
+    private readonly enc: Sealer,
     private readonly log: Logger,
     private readonly notifyDelayMs = NOTIFY_DELAY_MS,
   ) {}

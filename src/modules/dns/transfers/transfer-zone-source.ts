@@ -7,14 +7,14 @@
 import { TSIG_HMAC_SHA256, type ZoneTransferPolicy } from '../../../dns/transfer/transfer-policy.ts';
 import type { ZoneData, ZoneNamesData, ZoneSource } from '../../../dns/zone/zone-data.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
-import type { KeyEncryption } from '../dnssec/key-encryption.ts';
+import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 import type { TransfersRepository } from './transfers-repository.ts';
-import type { ZoneTransferRow } from './transfers-tables.ts';
+import type { ZoneTransferRow } from '../dns-tables.ts';
 import { openTsigSecret } from './tsig-secret.ts';
 
 const NOBODY: ZoneTransferPolicy = { allowFrom: [], tsig: null };
 
-export function policyFromRow(row: ZoneTransferRow, enc: KeyEncryption, log: Logger): ZoneTransferPolicy {
+export function policyFromRow(row: ZoneTransferRow, enc: Sealer, log: Logger): ZoneTransferPolicy {
   const zoneId = Number(row.zone_id);
   if (row.tsig_name === null || row.tsig_secret === null) return { allowFrom: row.allow_from, tsig: null };
   try {
@@ -30,7 +30,7 @@ export class TransferZoneSource implements ZoneSource {
   constructor(
     private readonly inner: ZoneSource,
     private readonly repo: TransfersRepository,
-    private readonly enc: KeyEncryption,
+    private readonly enc: Sealer,
     private readonly log: Logger,
   ) {}
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { TransferTables, ZoneTransferRow } from './transfers-tables.ts';
+import type { DnsTables, ZoneTransferRow } from '../dns-tables.ts';
 
 export interface TransferSettingsWrite {
   allowFrom: readonly string[];
@@ -9,7 +9,7 @@ export interface TransferSettingsWrite {
 
 /** Settings rows (dns_zone_transfers) and kept versions (dns_zone_versions). */
 export class TransfersRepository {
-  constructor(private readonly db: Kysely<TransferTables>) {}
+  constructor(private readonly db: Kysely<DnsTables>) {}
 
   async find(zoneId: number): Promise<ZoneTransferRow | null> {
     const row = await this.db

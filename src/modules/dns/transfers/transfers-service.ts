@@ -1,3 +1,4 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 /**
  * Zone transfer settings of a zone (issue 9). The TSIG secret is write-only: stored sealed
  * (tsig-secret.ts), never returned, never logged. Saving settings keeps the zone's current
@@ -5,12 +6,13 @@
  * data did not change).
  */
 import { TSIG_HMAC_SHA256 } from '../../../dns/transfer/transfer-policy.ts';
+
 import { IP_BYTES, parseCidr, parseIpInto } from '../../../dns/server/cidr-matcher.ts';
 import type { Clock } from '../../../kernel/clock.ts';
-import { invalidField, notFound } from '../../../kernel/errors/app-error.ts';
-import type { KeyEncryption } from '../dnssec/key-encryption.ts';
-import type { ZoneChangePublisher } from '../publishing/zone-change-publisher.ts';
-import { ZONE_NOT_FOUND } from '../zones/zone-change.ts';
+import { invalidField } from '../../../kernel/errors/app-error.ts';
+import type { Sealer } from '../../../kernel/crypto/sealing.ts';
+import type { EventBus } from '../../../kernel/events/domain-events.ts';
+import { zoneChanged } from '../dns-events.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { parseNotifyTarget } from './notify-sender.ts';
 import type { TransfersRepository } from './transfers-repository.ts';
@@ -67,15 +69,14 @@ export class TransfersService {
   constructor(
     private readonly repo: TransfersRepository,
     private readonly zones: ZonesRepository,
-    private readonly enc: KeyEncryption,
-    private readonly publisher: ZoneChangePublisher,
+    private readonly enc: Sealer,
+    private readonly events: EventBus,
     private readonly versions: ZoneVersions,
     private readonly clock: Clock,
   ) {}
 
-  async get(userId: number, zoneId: number): Promise<TransfersView> {
-    const zone = await this.zones.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
+  async get(owner: OwnerScope, zoneId: number): Promise<TransfersView> {
+    const zone = await this.zones.findAccessible(owner, zoneId);
     const row = await this.repo.find(zone.id);
     return {
       zone_id: Number(zone.id),
@@ -88,9 +89,8 @@ export class TransfersService {
     };
   }
 
-  async put(userId: number, zoneId: number, body: TransfersBody): Promise<TransfersView> {
-    const zone = await this.zones.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
+  async put(owner: OwnerScope, zoneId: number, body: TransfersBody): Promise<TransfersView> {
+    const zone = await this.zones.findAccessible(owner, zoneId);
     const allowFrom = checkAllowFrom(body.allow_from);
     const notify = checkNotify(body.notify);
     let tsig: { name: string; algorithm: string; secret: Uint8Array } | null = null;
@@ -116,13 +116,16 @@ export class TransfersService {
     await this.repo.upsert(zone.id, { allowFrom, notify, tsig }, new Date(this.clock.now()));
     // The version a secondary starts from, so that its first IXFR can be answered incrementally.
     const current = await this.versions.record(zone.id);
-    await this.publisher.publish({
-      zoneId: zone.id,
-      domain: zone.domain,
-      serial: current?.serial ?? Number(zone.serial),
-      deleted: false,
-    });
-    return this.get(userId, zoneId);
+    await this.events
+      .publish(zoneChanged, {
+        zoneId: zone.id,
+        domain: zone.domain,
+        serial: current?.serial ?? Number(zone.serial),
+        deleted: false,
+        publishedAtMs: Date.now(),
+      })
+      .catch(() => undefined);
+    return this.get(owner, zoneId);
   }
 
   /** A new secret sealed, or the one already set for this key when `secret` is omitted. */

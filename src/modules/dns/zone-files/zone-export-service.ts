@@ -1,8 +1,8 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+
 import { writeZoneFile } from '../../../dns/zonefile/zone-file-writer.ts';
-import { notFound } from '../../../kernel/errors/app-error.ts';
 import { apexRecords } from '../publishing/apex-records.ts';
 import type { RecordsRepository } from '../records/records-repository.ts';
-import { ZONE_NOT_FOUND } from '../zones/zone-change.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 
 /** The zone as an RFC 1035 master file: `$ORIGIN`, the apex SOA and NS, then every record by name and type. */
@@ -13,9 +13,8 @@ export class ZoneExportService {
     private readonly nameservers: readonly string[],
   ) {}
 
-  async export(userId: number, zoneId: number): Promise<string> {
-    const zone = await this.zones.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
+  async export(owner: OwnerScope, zoneId: number): Promise<string> {
+    const zone = await this.zones.findAccessible(owner, zoneId);
     const rows = await this.records.listAll(zone.id);
     return writeZoneFile(zone.domain, [
       ...apexRecords(zone, this.nameservers),

@@ -1,3 +1,4 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { parseZoneFile } from '../../../dns/zonefile/zone-file-parser.ts';
 import { RR_TYPE, typeToText } from '../../../dns/wire/rr-type.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
@@ -5,7 +6,7 @@ import type { RecordsRepository, NewRecord } from '../records/records-repository
 import type { RecordsService } from '../records/records-service.ts';
 import { typeRefusal } from '../shared/record-types.ts';
 import { checkZoneRules, type RuleRecord } from '../shared/zone-rules.ts';
-import type { ZoneChanges } from '../zones/zone-change.ts';
+import type { ZoneChanges } from '../shared/zone-changes.ts';
 
 export interface ImportResult {
   imported: number;
@@ -41,8 +42,8 @@ export class ZoneImportService {
     private readonly changes: ZoneChanges,
   ) {}
 
-  async import(userId: number, zoneId: number, zoneFile: string): Promise<ImportResult> {
-    return this.changes.apply(userId, zoneId, async (trx, zone) => {
+  async import(owner: OwnerScope, zoneId: number, zoneFile: string): Promise<ImportResult> {
+    return this.changes.apply(owner, zoneId, async (trx, zone) => {
       // Split only when there is something to report: most imports are clean, and a large file
       // would otherwise become a hundred thousand strings for nothing.
       let lines: string[] | null = null;

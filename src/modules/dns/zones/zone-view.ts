@@ -1,3 +1,4 @@
+import { effectiveSoaEmail } from '../shared/zone-domain.ts';
 import type { ZoneWithCount } from './zones-repository.ts';
 
 /** The seed's zone shape. */
@@ -14,10 +15,6 @@ export interface ZoneView {
   record_count: number | null;
   created_at: string;
   updated_at: string;
-}
-
-export function effectiveSoaEmail(zone: { soa_email: string | null; domain: string }): string {
-  return zone.soa_email ?? `hostmaster@${zone.domain}`;
 }
 
 export function zoneView(zone: ZoneWithCount): ZoneView {

@@ -1,55 +1,84 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DnsTables, ZoneRow } from '../shared/dns-tables.ts';
+import { ownedRows, type Access, type OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import type { DnsTables, ZoneRow } from '../dns-tables.ts';
+import { assertZoneAccess, type ZoneActor } from '../shared/zone-changes.ts';
 
 export type ZoneWithCount = ZoneRow & { record_count: number };
 
 const withCount = sql<number>`(SELECT count(*) FROM dns_records r WHERE r.zone_id = dns_zones.id)::int`;
 
+/** The zones table: reads scoped by owner, inserts, deletion. */
 export class ZonesRepository {
-  constructor(private readonly db: Kysely<DnsTables>) {}
+  constructor(private readonly db: Kysely<DnsTables> | Transaction<DnsTables>) {}
 
-  async insert(userId: number, domain: string, serial: number): Promise<ZoneWithCount | null> {
+  withTx(trx: Transaction<DnsTables>): ZonesRepository {
+    return new ZonesRepository(trx);
+  }
+
+  async insert(
+    owner: { userId: number; orgId: number | null },
+    domain: string,
+    serial: number,
+  ): Promise<ZoneWithCount | null> {
     const row = await this.db
       .insertInto('dns_zones')
-      .values({ user_id: userId, domain, serial } as never)
+      .values({ user_id: owner.userId, org_id: owner.orgId, domain, serial } as never)
       .onConflict((oc) => oc.column('domain').doNothing())
       .returningAll()
       .executeTakeFirst();
     return row ? { ...row, record_count: 0 } : null;
   }
 
-  /** The zone if it belongs to `userId`; another account's zone is as good as absent. */
-  async findOwned(userId: number, zoneId: number): Promise<ZoneWithCount | null> {
+  /** The zone with its record count, whoever owns it (callers check access: assertZoneAccess). */
+  async find(zoneId: number): Promise<ZoneWithCount | null> {
     const row = await this.db
       .selectFrom('dns_zones')
       .selectAll()
       .select(withCount.as('record_count'))
       .where('id', '=', zoneId)
-      .where('user_id', '=', userId)
       .executeTakeFirst();
     return row ?? null;
   }
 
-  async listOwned(userId: number, limit: number, offset: number): Promise<ZoneWithCount[]> {
+  /** The zone if `actor` may read it (write: change it); else 404 Zone not found (or 403). */
+  async findAccessible(actor: ZoneActor, zoneId: number, write = false): Promise<ZoneWithCount> {
+    const zone = await this.find(zoneId);
+    assertZoneAccess(actor, zone, write);
+    return zone!;
+  }
+
+  async listOwned(
+    owner: OwnerScope,
+    access: Access,
+    limit: number,
+    offset: number,
+  ): Promise<ZoneWithCount[]> {
     return this.db
       .selectFrom('dns_zones')
       .selectAll()
       .select(withCount.as('record_count'))
-      .where('user_id', '=', userId)
+      .where(ownedRows(owner, access))
       .orderBy('domain')
       .limit(limit)
       .offset(offset)
       .execute();
   }
 
-  /** Zones of other accounts that are a parent or a child of `domain`. */
-  async findRelatedOfOthers(userId: number, domain: string): Promise<string[]> {
+  /** Zones held by another owner that are a parent or a child of `domain`. */
+  async findRelatedOfOthers(
+    owner: { userId: number; orgId: number | null },
+    domain: string,
+  ): Promise<string[]> {
     const labels = domain.split('.');
     const parents = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'));
+    const sameOwner =
+      owner.orgId === null
+        ? sql<boolean>`(user_id = ${owner.userId} AND org_id IS NULL)`
+        : sql<boolean>`(org_id = ${owner.orgId})`;
     const rows = await this.db
       .selectFrom('dns_zones')
       .select('domain')
-      .where('user_id', '<>', userId)
+      .where(sql<boolean>`NOT ${sameOwner}`)
       .where((eb) =>
         eb.or([
           ...(parents.length > 0 ? [eb('domain', 'in', parents)] : []),
@@ -64,41 +93,13 @@ export class ZonesRepository {
     await this.db.deleteFrom('dns_zones').where('id', '=', zoneId).execute();
   }
 
-  async listAllIds(): Promise<{ id: number; serial: number }[]> {
-    return this.db.selectFrom('dns_zones').select(['id', 'serial']).execute();
+  async setSoaEmail(zoneId: number, soaEmail: string | null): Promise<void> {
+    await this.db.updateTable('dns_zones').set({ soa_email: soaEmail }).where('id', '=', zoneId).execute();
   }
-}
 
-/**
- * Locks the zone row for the rest of the transaction, so changes to one zone are checked and
- * applied one at a time (the rules look at the whole zone).
- */
-export async function lockZone(trx: Transaction<DnsTables>, zoneId: number): Promise<ZoneRow | null> {
-  const row = await trx
-    .selectFrom('dns_zones')
-    .selectAll()
-    .where('id', '=', zoneId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-export async function setZoneSerial(
-  trx: Transaction<DnsTables>,
-  zoneId: number,
-  serial: number,
-): Promise<void> {
-  await trx
-    .updateTable('dns_zones')
-    .set({ serial, updated_at: sql<Date>`now()` })
-    .where('id', '=', zoneId)
-    .execute();
-}
-
-export async function setZoneSoaEmail(
-  trx: Transaction<DnsTables>,
-  zoneId: number,
-  soaEmail: string | null,
-): Promise<void> {
-  await trx.updateTable('dns_zones').set({ soa_email: soaEmail }).where('id', '=', zoneId).execute();
+  /** Each zone's serial (zone id → serial): one cheap query the periodic zone resync compares. */
+  async serials(): Promise<Map<number, number>> {
+    const rows = await this.db.selectFrom('dns_zones').select(['id', 'serial']).execute();
+    return new Map(rows.map((r) => [Number(r.id), Number(r.serial)]));
+  }
 }

@@ -1,59 +1,68 @@
-import type { Clock } from '../../../kernel/clock.ts';
-import { conflict, invalidField, notFound } from '../../../kernel/errors/app-error.ts';
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
-import type { ZoneChangePublisher } from '../publishing/zone-change-publisher.ts';
+import type { DnsContext } from '../dns-context.ts';
+import { zoneExists } from '../dns-errors.ts';
+import { zoneChanged } from '../dns-events.ts';
+import { parseDnssecAlgorithm, type DnssecInfo, type DnssecService } from '../dnssec/dnssec-service.ts';
+import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { normaliseZoneDomain, toAsciiName } from '../shared/zone-domain.ts';
 import { dateSerial } from '../shared/zone-serial.ts';
-import { ZONE_NOT_FOUND, type ZoneChanges } from './zone-change.ts';
 import { zoneView, type ZoneView } from './zone-view.ts';
-import { setZoneSoaEmail, type ZonesRepository } from './zones-repository.ts';
-import { parseDnssecAlgorithm, type DnssecInfo, type DnssecService } from '../dnssec/dnssec-service.ts';
+import { ZonesRepository } from './zones-repository.ts';
 
 const EMAIL = /^[^\s@]{1,64}@([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 export type { DnssecInfo };
 
-export class ZonesService {
-  constructor(
-    private readonly repo: ZonesRepository,
-    private readonly changes: ZoneChanges,
-    private readonly publisher: ZoneChangePublisher,
-    private readonly clock: Clock,
-    private readonly dnssecKeys: DnssecService,
-  ) {}
+export interface ZoneUpdate {
+  readonly soa_email?: string | null;
+  readonly dnssec_enabled?: boolean;
+  readonly dnssec_algorithm?: string | number;
+}
 
-  async create(userId: number, domainInput: string): Promise<ZoneView> {
+/** Zones: create (one owner holds a domain and its parents and children), read, settings, delete. */
+export class ZonesService {
+  private readonly repo: ZonesRepository;
+
+  constructor(
+    private readonly ctx: DnsContext,
+    private readonly changes: ZoneChanges,
+    private readonly dnssecKeys: DnssecService,
+  ) {
+    this.repo = new ZonesRepository(ctx.db);
+  }
+
+  async create(owner: OwnerScope, domainInput: string): Promise<ZoneView> {
     const check = normaliseZoneDomain(domainInput);
     if (!check.ok) throw invalidField(['body', 'domain'], check.reason, domainInput);
-    // A parent or child zone held by another account would let one account answer for the other's names.
-    const related = await this.repo.findRelatedOfOthers(userId, check.domain);
-    if (related.length > 0) throw conflict('Zone already exists');
-    const zone = await this.repo.insert(userId, check.domain, dateSerial(this.clock.now()));
-    if (zone === null) throw conflict('Zone already exists');
-    await this.publisher.publish({
-      zoneId: zone.id,
-      domain: zone.domain,
-      serial: Number(zone.serial),
-      deleted: false,
+    const holder = { userId: owner.userId, orgId: null };
+    return this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
+      // A parent or child zone held by another owner would let one answer for the other's names.
+      if ((await repo.findRelatedOfOthers(holder, check.domain)).length > 0) throw zoneExists();
+      const zone = await repo.insert(holder, check.domain, dateSerial(this.ctx.clock.now()));
+      if (zone === null) throw zoneExists();
+      uow.emit(zoneChanged, () => ({
+        zoneId: zone.id,
+        domain: zone.domain,
+        serial: Number(zone.serial),
+        deleted: false,
+        publishedAtMs: Date.now(),
+      }));
+      return zoneView(zone);
     });
-    return zoneView(zone);
   }
 
-  async list(userId: number, page: number, perPage: number): Promise<ZoneView[]> {
-    return (await this.repo.listOwned(userId, perPage, pageOffset(page, perPage))).map(zoneView);
+  async list(owner: OwnerScope, page: number, perPage: number): Promise<ZoneView[]> {
+    return (await this.repo.listOwned(owner, 'read', perPage, pageOffset(page, perPage))).map(zoneView);
   }
 
-  async get(userId: number, zoneId: number): Promise<ZoneView> {
-    const zone = await this.repo.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
-    return zoneView(zone);
+  async get(owner: OwnerScope, zoneId: number): Promise<ZoneView> {
+    return zoneView(await this.repo.findAccessible(owner, zoneId));
   }
 
-  async update(
-    userId: number,
-    zoneId: number,
-    body: { soa_email?: string | null; dnssec_enabled?: boolean; dnssec_algorithm?: string | number },
-  ) {
+  async update(owner: OwnerScope, zoneId: number, body: ZoneUpdate): Promise<ZoneView> {
     let soaEmail: string | null | undefined = body.soa_email;
     if (typeof soaEmail === 'string') {
       const trimmed = soaEmail.trim();
@@ -72,10 +81,10 @@ export class ZonesService {
         body.dnssec_algorithm,
       );
     }
-    await this.changes.apply(userId, zoneId, async (trx, zone) => {
+    await this.changes.apply(owner, zoneId, async (trx, zone) => {
       let changed = false;
       if (soaEmail !== undefined && soaEmail !== zone.soa_email) {
-        await setZoneSoaEmail(trx, zone.id, soaEmail);
+        await this.repo.withTx(trx).setSoaEmail(zone.id, soaEmail);
         changed = true;
       }
       if (body.dnssec_enabled !== undefined) {
@@ -83,24 +92,24 @@ export class ZonesService {
       }
       return { value: undefined, changed };
     });
-    return this.get(userId, zoneId);
+    return this.get(owner, zoneId);
   }
 
-  async delete(userId: number, zoneId: number): Promise<void> {
-    const zone = await this.repo.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
-    await this.repo.delete(zone.id);
-    await this.publisher.publish({
-      zoneId: zone.id,
-      domain: zone.domain,
-      serial: Number(zone.serial),
-      deleted: true,
+  async delete(owner: OwnerScope, zoneId: number): Promise<void> {
+    const zone = await this.repo.findAccessible(owner, zoneId, true);
+    await this.ctx.transaction(async (uow) => {
+      await this.repo.withTx(uow.trx).delete(zone.id);
+      uow.emit(zoneChanged, () => ({
+        zoneId: zone.id,
+        domain: zone.domain,
+        serial: Number(zone.serial),
+        deleted: true,
+        publishedAtMs: Date.now(),
+      }));
     });
   }
 
-  async dnssec(userId: number, zoneId: number): Promise<DnssecInfo> {
-    const zone = await this.repo.findOwned(userId, zoneId);
-    if (!zone) throw notFound(ZONE_NOT_FOUND);
-    return this.dnssecKeys.info(zone);
+  async dnssec(owner: OwnerScope, zoneId: number): Promise<DnssecInfo> {
+    return this.dnssecKeys.info(await this.repo.findAccessible(owner, zoneId));
   }
 }

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig as loadKernelConfig } from '../kernel/config/load-config.ts';
+import type { Env } from '../kernel/config/env-reader.ts';
+import { dnsConfig, MAX_DNS_WORKERS } from '../modules/dns/dns-config.ts';
+import { CONFIG_SECTIONS } from './platform-modules.ts';
+
+/** The whole configuration as `npm start` reads it: the kernel's settings and every module's. */
+function loadConfig(env: Env) {
+  const config = loadKernelConfig(env, CONFIG_SECTIONS);
+  return {
+    ...config,
+    ...config.section(dnsConfig),
+    frozen: Object.isFrozen(config) && Object.isFrozen(config.section(dnsConfig)),
+  };
+}
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      role: 'all',
+      apiHost: '127.0.0.1',
+      apiPort: 8080,
+      dnsPort: 5300,
+      databaseUrl: null,
+      redisUrl: null,
+      pop: 'FRA',
+      nameservers: ['ns1.example.net', 'ns2.example.net'],
+      logLevel: 'info',
+      rrlRate: 20,
+      healthAllowPrivateTargets: false,
+      healthCheckIntervalS: 60,
+    });
+    expect(config.frozen).toBe(true);
+  });
+
+  it('reports every bad value at once, one line each', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        API_PORT: '99999',
+        DNS_HOST: 'not-an-ip',
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: '::::',
+        POP: 'XXX',
+        NAMESERVERS: 'ns1.example.net,bad_name!',
+        LOG_LEVEL: 'loud',
+        ROLE: 'everything',
+        RRL_EXEMPT: '10.0.0.0/99',
+        HEALTH_ALLOW_PRIVATE_TARGETS: 'perhaps',
+        HEALTH_CHECK_INTERVAL_S: '0',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(11);
+    for (const name of [
+      'API_PORT',
+      'DNS_HOST',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'POP',
+      'NAMESERVERS',
+      'LOG_LEVEL',
+      'ROLE',
+      'HEALTH_CHECK_INTERVAL_S',
+    ]) {
+      expect(problems.some((p) => p.startsWith(name))).toBe(true);
+    }
+  });
+
+  it('reads DNS_WORKERS: auto by default, a count (0 = in-process), one problem for a bad value', () => {
+    expect(loadConfig({}).dnsWorkers).toBe('auto');
+    expect(loadConfig({ DNS_WORKERS: 'AUTO' }).dnsWorkers).toBe('auto');
+    expect(loadConfig({ DNS_WORKERS: '0' }).dnsWorkers).toBe(0);
+    expect(loadConfig({ DNS_WORKERS: ' 4 ' }).dnsWorkers).toBe(4);
+    expect(loadConfig({ DNS_WORKERS: String(MAX_DNS_WORKERS) }).dnsWorkers).toBe(MAX_DNS_WORKERS);
+    for (const bad of ['-1', '2.5', 'many', String(MAX_DNS_WORKERS + 1)]) {
+      let error: unknown;
+      try {
+        loadConfig({ DNS_WORKERS: bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        `DNS_WORKERS must be "auto" or an integer from 0 to ${MAX_DNS_WORKERS}, got "${bad}"`,
+      ]);
+    }
+  });
+
+  it('normalises name servers', () => {
+    expect(loadConfig({ NAMESERVERS: ' NS1.Example.COM. , ns2.example.com' }).nameservers).toEqual([
+      'ns1.example.com',
+      'ns2.example.com',
+    ]);
+  });
+});

@@ -1,0 +1,21 @@
+import type { AccessTokens } from '../kernel/auth/access-token.ts';
+import type { ConfigSection } from '../kernel/config/config-section.ts';
+import type { PlatformModule } from '../kernel/module/platform-module.ts';
+import type { Runtime } from '../kernel/runtime/runtime.ts';
+import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
+import { createIdentityModule } from '../modules/identity/index.ts';
+import { createLocationsModule } from '../modules/locations/index.ts';
+
+/** Every module's settings section, validated together at start. */
+export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [dnsConfig];
+
+/**
+ * Every platform module, in the order they register and start; each gets what it uses of the
+ * modules before it through their public interfaces.
+ */
+export function platformModules(runtime: Runtime, tokens: AccessTokens): PlatformModule[] {
+  const identity = createIdentityModule(runtime, tokens);
+  const locations = createLocationsModule(runtime);
+  const dns = createDnsModule(runtime, { regions: locations.regions });
+  return [identity, locations, dns];
+}

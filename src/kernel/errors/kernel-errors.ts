@@ -1,0 +1,27 @@
+import { defineError } from './error-registry.ts';
+
+/** Errors the kernel itself answers (authentication, limits, the HTTP edge). */
+export const notAuthenticated = defineError('auth.not_authenticated', 401, 'Not authenticated', {
+  'WWW-Authenticate': 'Bearer',
+});
+export const forbiddenRole = defineError('auth.forbidden', 403, 'Not enough permissions');
+export const rateLimitExceeded = defineError(
+  'limits.rate_limit_exceeded',
+  429,
+  'Rate limit exceeded',
+  (retryAfterSeconds: number) => ({ 'Retry-After': String(retryAfterSeconds) }),
+);
+export const tooManyAuthAttempts = defineError(
+  'limits.auth_failures',
+  429,
+  'Too many authentication attempts. Please try again later.',
+  { 'Retry-After': '60' },
+);
+export const routeNotFound = defineError('http.not_found', 404, 'Not Found');
+export const bodyTooLarge = defineError('http.body_too_large', 413, 'Request body is too large');
+export const unsupportedMediaType = defineError(
+  'http.unsupported_media_type',
+  415,
+  'Content-Type must be application/json',
+);
+export const internalError = defineError('http.internal', 500, 'Internal Server Error');

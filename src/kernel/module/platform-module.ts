@@ -1,0 +1,48 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+
+/** The Fastify instance a module's routes are declared on: encapsulated, prefixed, TypeBox-typed. */
+export type ModuleApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** Every route of the platform lives under this prefix (seed "Versioning"). */
+export const API_PREFIX = '/api/v1';
+
+/**
+ * A platform module as the composition root sees it: a name, the URL prefix of its routes under
+ * /api/v1, its routes, and work to do at start and stop. Made by the module's factory
+ * (`<m>-module.ts`), which also answers the module's public interface for other modules.
+ */
+export interface PlatformModule {
+  readonly name: string;
+  /** Under API_PREFIX: '/dns' → /api/v1/dns/...; '' → /api/v1/... */
+  readonly prefix: string;
+  routes(app: ModuleApp): void | Promise<void>;
+  /** Once the database is migrated, before serving (e.g. syncing reference data). */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}
+
+/**
+ * Registers a module as an encapsulated Fastify plugin under its prefix: its hooks and decorators
+ * stay inside, the kernel's (limits, authentication, errors) apply to it.
+ */
+export async function registerModule(app: FastifyInstance, module: PlatformModule): Promise<void> {
+  await app.register(
+    async (scope) => {
+      await module.routes(scope.withTypeProvider<TypeBoxTypeProvider>());
+    },
+    { prefix: `${API_PREFIX}${module.prefix}` },
+  );
+}

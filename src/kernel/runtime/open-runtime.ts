@@ -1,0 +1,74 @@
+import { openBus } from '../bus/open-bus.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import type { Config } from '../config/config.ts';
+import { sealerFromConfig } from '../crypto/sealing.ts';
+import { migrate } from '../db/run-migrations.ts';
+import { openDatabase } from '../db/open-database.ts';
+import { eventBus } from '../events/domain-events.ts';
+import type { Logger } from '../log/logger.ts';
+import type { NoTables, Runtime } from './runtime.ts';
+
+export interface RuntimeOptions {
+  readonly clock?: Clock;
+  /** Tests: keep the embedded database in memory instead of DATA_DIR. */
+  readonly inMemoryDatabase?: boolean;
+  /** Tests: a PostgreSQL schema of their own. */
+  readonly databaseSchema?: string;
+  /** Tests: a Redis key/channel prefix of their own. */
+  readonly busPrefix?: string;
+  /** Connections in the PostgreSQL pool (default 10; a DNS worker needs few). */
+  readonly databasePoolSize?: number;
+  /**
+   * A DNS cluster worker: it neither applies migrations (the primary did) nor needs the database
+   * to start (it can serve the snapshot file), whatever the role.
+   */
+  readonly dnsWorker?: boolean;
+}
+
+/** Opens storage and the bus, applies migrations: what every role needs before it serves. */
+export async function openRuntime(
+  config: Config,
+  log: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  const clock = options.clock ?? systemClock;
+  const databaseOptions = {
+    url: config.databaseUrl,
+    dataDir: options.inMemoryDatabase ? null : config.dataDir,
+    ...(options.databaseSchema !== undefined ? { schema: options.databaseSchema } : {}),
+    ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}),
+  };
+  // A DNS-only node can serve its snapshot file while PostgreSQL is down: start without it.
+  const tolerant = (config.role === 'dns' || options.dnsWorker === true) && config.databaseUrl !== null;
+  const database = await openDatabase<NoTables>(databaseOptions).catch(async (error: unknown) => {
+    if (!tolerant) throw error;
+    log.warn({ err: error }, 'database unreachable at start');
+    return openDatabase<NoTables>({ ...databaseOptions, createSchema: false });
+  });
+  // A DNS worker skips them: the primary applied them before it forked the worker.
+  if (options.dnsWorker !== true) {
+    try {
+      const applied = await migrate(database);
+      if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+    } catch (error) {
+      if (!tolerant) throw error;
+      // Migrations are the API's to apply; this node only reads.
+      log.warn({ err: error }, 'migrations not checked: database unreachable');
+    }
+  }
+  const bus = openBus(config.redisUrl, clock, options.busPrefix ?? '');
+  return {
+    config,
+    database,
+    bus,
+    events: eventBus(bus),
+    clock,
+    log,
+    sealer: sealerFromConfig(config),
+  };
+}
+
+export async function closeRuntime(runtime: Runtime): Promise<void> {
+  await runtime.bus.close();
+  await runtime.database.close();
+}

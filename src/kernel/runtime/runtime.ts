@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { Bus } from '../bus/bus.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config/config.ts';
+import type { Sealer } from '../crypto/sealing.ts';
+import type { Database } from '../db/database.ts';
+import type { EventBus } from '../events/domain-events.ts';
+import type { Logger } from '../log/logger.ts';
+
+/** No tables: each module sees the database through its own tables (moduleContext). */
+export type NoTables = Record<never, never>;
+
+/**
+ * What one process opens once and every module and role shares: configuration, storage, the bus
+ * and its typed events, the clock, the logger, the sealing of secrets.
+ */
+export interface Runtime {
+  readonly config: Config;
+  readonly database: Database<NoTables>;
+  readonly bus: Bus;
+  readonly events: EventBus;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly sealer: Sealer;
+}
+
+/**
+ * The runtime's database seen through `Tables` (each module names only its own): the one place a
+ * table type is attached to the shared connection.
+ */
+export function tablesOf<Tables>(runtime: Runtime): Kysely<Tables> {
+  return runtime.database.db as unknown as Kysely<Tables>;
+}

@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { locationByCode } from '../../geo/geo-data.ts';
+import { DEFAULT_GEOIP_DB } from '../../geo/ip-locator.ts';
+import { defineConfigSection } from '../../kernel/config/config-section.ts';
+
+/** Upper bound of DNS_WORKERS: more processes than this only cost memory. */
+export const MAX_DNS_WORKERS = 256;
+
+/** The DNS module's settings: the data plane's listeners, zones' name servers, DNSSEC, health checks. */
+export interface DnsSettings {
+  readonly dnsHost: string;
+  readonly dnsPort: number;
+  /** Location code of the PoP this node serves from. */
+  readonly pop: string;
+  /** Host names of the zones' name servers; the first is the SOA MNAME. */
+  readonly nameservers: readonly string[];
+  readonly geoipDb: string;
+  readonly rrlRate: number;
+  readonly rrlExempt: readonly string[];
+  readonly healthAllowPrivateTargets: boolean;
+  /** Seconds between two probes of a member: 60 in production; shorter only in tests. */
+  readonly healthCheckIntervalS: number;
+  /** Serve UDP through the batch addon (recvmmsg/sendmmsg) when it is built; false → node:dgram. */
+  readonly dnsNativeUdp: boolean;
+  /**
+   * DNS server processes (node:cluster workers) of the dns role: 'auto' → one per core
+   * (os.availableParallelism()); 0 → served in this process. Workers need DATABASE_URL and
+   * REDIS_URL; without them the role serves in-process whatever this says.
+   */
+  readonly dnsWorkers: number | 'auto';
+  /** Days between automatic ZSK rollovers. */
+  readonly dnssecZskRollDays: number;
+  /** Seconds between checks of the DNSSEC key schedule. */
+  readonly dnssecKeyCheckIntervalS: number;
+}
+
+export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
+  const pop = env.str('POP', 'FRA').toUpperCase();
+  if (!locationByCode(pop))
+    env.problem(`POP must be a known location code (see geo/locations.json), got "${pop}"`);
+  const nameservers = env.hostnames('NAMESERVERS', 'ns1.example.net,ns2.example.net');
+  if (nameservers.length === 0) env.problem('NAMESERVERS must list at least one host name');
+  return {
+    dnsHost: env.host('DNS_HOST', '127.0.0.1'),
+    dnsPort: env.int('DNS_PORT', 5300, 0, 65535),
+    pop,
+    nameservers,
+    geoipDb: path.resolve(env.str('GEOIP_DB', DEFAULT_GEOIP_DB)),
+    rrlRate: env.int('RRL_RATE', 20, 0, 1_000_000),
+    rrlExempt: env.cidrList('RRL_EXEMPT', '127.0.0.0/8,::1/128'),
+    healthAllowPrivateTargets: env.bool('HEALTH_ALLOW_PRIVATE_TARGETS', false),
+    healthCheckIntervalS: env.int('HEALTH_CHECK_INTERVAL_S', 60, 1, 3600),
+    dnsNativeUdp: env.bool('DNS_NATIVE_UDP', true),
+    dnsWorkers: env.countOrAuto('DNS_WORKERS', MAX_DNS_WORKERS),
+    dnssecZskRollDays: env.int('DNSSEC_ZSK_ROLL_DAYS', 30, 1, 3650),
+    dnssecKeyCheckIntervalS: env.int('DNSSEC_KEY_CHECK_INTERVAL_S', 60, 1, 86_400),
+  };
+});

@@ -1,0 +1,24 @@
+import type { ZoneChangedEvent } from '../../dns/zone/zone-data.ts';
+import { defineEvent } from '../../kernel/events/domain-events.ts';
+import {
+  MEMBER_HEALTH_CHANNEL,
+  parseMemberHealthEvent,
+  type MemberHealthEvent,
+} from '../../health/member-health-channel.ts';
+
+/**
+ * Events of the DNS module. `dns.zone-changed` follows every committed change to a zone (DNS nodes
+ * reload the zone, or the names it names); `dns.member-health` every change of a member's health
+ * status (DNS nodes update their health view in place).
+ */
+export const zoneChanged = defineEvent<ZoneChangedEvent>('dns.zone-changed', (m) => {
+  if (typeof m !== 'object' || m === null) return null;
+  const e = m as Partial<ZoneChangedEvent>;
+  if (typeof e.zoneId !== 'number' || typeof e.serial !== 'number') return null;
+  return e as ZoneChangedEvent;
+});
+
+export const memberHealthChanged = defineEvent<MemberHealthEvent>(
+  MEMBER_HEALTH_CHANNEL,
+  parseMemberHealthEvent,
+);

@@ -1,0 +1,165 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import { loadBalancerNotFound } from '../dns-errors.ts';
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { HealthView, SteeringPool } from '../../../dns/steering/steering-config.ts';
+import {
+  resolveClientContext,
+  steer,
+  type CascadeHit,
+  type SteeringReason,
+  type TraceStage,
+} from '../../../dns/steering/steering-engine.ts';
+import { REGION_CODES, locationByCode, regionOfCountry } from '../../../geo/geo-data.ts';
+import type { IpLocator } from '../../../geo/ip-locator.ts';
+import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
+import { parseAddress } from './address-policy.ts';
+import type { MembersRepository } from './members-repository.ts';
+import { loadSteering } from '../publishing/steering-loader.ts';
+import type { DnsTables } from '../dns-tables.ts';
+import type { LoadBalancersService } from './load-balancers-service.ts';
+import type { PreviewBody } from './load-balancers-schemas.ts';
+
+export type PreviewRequest = Static<typeof PreviewBody>;
+
+export interface PreviewView {
+  cascade_hit: CascadeHit;
+  reason: SteeringReason;
+  servfail: boolean;
+  pool: { id: number; name: string } | null;
+  answers: { type: 'A' | 'AAAA'; address: string; member_id: number }[];
+  ttl: number;
+  context: {
+    source: string;
+    pop: string;
+    country: string | null;
+    region: string | null;
+    client_ip: string | null;
+  };
+  trace: {
+    stage: string;
+    key: string | null;
+    pools: { id: number; name: string; skipped: string | null; distance_km?: number | null }[];
+  }[];
+}
+
+interface PreviewInput {
+  clientIp: string | null;
+  ecs: { address: string; sourcePrefix: number } | null;
+  pop: string | null;
+  country: string | null;
+  region: string | null;
+}
+
+/** The request's overrides, checked (422 naming the field) and normalised. */
+function checkRequest(body: PreviewRequest): PreviewInput {
+  const problems: ValidationProblem[] = [];
+  const problem = (field: string, msg: string, input: unknown) =>
+    problems.push({ type: 'value_error', loc: ['body', field], msg, input, ctx: {} });
+  let clientIp: string | null = null;
+  if (body.client_ip !== undefined) {
+    const parsed = parseAddress(body.client_ip.trim());
+    if (parsed === null) problem('client_ip', `Invalid IP address: ${body.client_ip}`, body.client_ip);
+    else clientIp = parsed.canonical;
+  }
+  let ecs: PreviewInput['ecs'] = null;
+  if (body.ecs !== undefined) {
+    const [address = '', prefixText] = body.ecs.trim().split('/');
+    const parsed = parseAddress(address);
+    const prefix = prefixText === undefined ? (parsed?.family === 6 ? 128 : 32) : Number(prefixText);
+    const max = parsed?.family === 6 ? 128 : 32;
+    if (parsed === null || !Number.isInteger(prefix) || prefix < 0 || prefix > max || prefixText === '') {
+      problem('ecs', `Invalid client subnet: ${body.ecs}`, body.ecs);
+    } else ecs = { address: parsed.canonical, sourcePrefix: prefix };
+  }
+  let pop: string | null = null;
+  if (body.pop !== undefined) {
+    const location = locationByCode(body.pop.trim());
+    if (location === null) problem('pop', `Unknown location code: ${body.pop}`, body.pop);
+    else pop = location.code;
+  }
+  let country: string | null = null;
+  if (body.country !== undefined) {
+    if (!/^[A-Za-z]{2}$/.test(body.country) || regionOfCountry(body.country) === null) {
+      problem('country', `Unknown country code: ${body.country}`, body.country);
+    } else country = body.country.toUpperCase();
+  }
+  let region: string | null = null;
+  if (body.region !== undefined) {
+    if (!REGION_CODES.has(body.region.toUpperCase())) {
+      problem('region', `Unknown region code: ${body.region}`, body.region);
+    } else region = body.region.toUpperCase();
+  }
+  if (problems.length > 0) throw invalidFields(problems);
+  return { clientIp, ecs, pop, country, region };
+}
+
+function traceView(trace: readonly TraceStage[]): PreviewView['trace'] {
+  return trace.map((s) => ({
+    stage: s.stage,
+    key: s.key,
+    pools: s.pools.map((p) => ({
+      id: p.id,
+      name: p.name,
+      skipped: p.skipped,
+      ...(p.distanceKm !== undefined ? { distance_km: p.distanceKm } : {}),
+    })),
+  }));
+}
+
+/**
+ * Reports how a query to a load balancer would be answered, by running the same steer() the DNS
+ * server runs on the stored configuration and on the health the checker last stored. The PoP
+ * defaults to this node's (config POP); resolver_ip placement uses the GeoIP database when it opens.
+ */
+export class LoadBalancerPreviewService {
+  constructor(
+    private readonly db: Kysely<DnsTables>,
+    private readonly members: MembersRepository,
+    private readonly loadBalancers: LoadBalancersService,
+    private readonly defaultPop: string,
+    private readonly locator: () => Promise<IpLocator | null>,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  async preview(owner: OwnerScope, zoneId: number, lbId: number, body: PreviewRequest): Promise<PreviewView> {
+    const row = await this.loadBalancers.findOwned(owner, zoneId, lbId);
+    const input = checkRequest(body);
+    const steering = (await loadSteering(this.db, row.zone_id)).get(row.zone_id);
+    const lb = steering?.loadBalancers.find((l) => l.id === row.id);
+    if (!steering || !lb) throw loadBalancerNotFound();
+    const poolsById = new Map<number, SteeringPool>(steering.pools.map((p) => [p.id, p]));
+    const stored = await this.members.healthOfZone(row.zone_id);
+    const health: HealthView = { statusOf: (id) => stored.get(id) ?? 'unknown' };
+    const ctx = resolveClientContext({
+      strategy: lb.locationStrategy,
+      pop: input.pop ?? this.defaultPop,
+      clientIp: input.clientIp,
+      ecs: input.ecs,
+      overrides: { country: input.country, region: input.region },
+      locator: lb.locationStrategy === 'resolver_ip' ? await this.locator() : null,
+    });
+    const family = body.qtype === 'AAAA' ? 6 : 4;
+    const decision = steer(lb, poolsById, ctx, family, health, this.random, true);
+    return {
+      cascade_hit: decision.cascadeHit,
+      reason: decision.reason,
+      servfail: decision.servfail,
+      pool: decision.pool === null ? null : { id: decision.pool.id, name: decision.pool.name },
+      answers: decision.members.map((m) => ({
+        type: m.family === 4 ? 'A' : 'AAAA',
+        address: m.address,
+        member_id: m.id,
+      })),
+      ttl: decision.ttl,
+      context: {
+        source: ctx.source,
+        pop: ctx.pop,
+        country: ctx.country,
+        region: ctx.region,
+        client_ip: ctx.clientIp,
+      },
+      trace: traceView(decision.trace),
+    };
+  }
+}

@@ -1,0 +1,120 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import type { DnsTables, LoadBalancerRow } from '../dns-tables.ts';
+
+type Db = Kysely<DnsTables> | Transaction<DnsTables>;
+
+export type LoadBalancerValues = Omit<LoadBalancerRow, 'id' | 'zone_id' | 'created_at' | 'updated_at'>;
+
+const JSON_COLUMNS = ['default_pools', 'region_pools', 'country_pools', 'location_pools'] as const;
+
+/** jsonb columns are written as explicit jsonb text so PGlite and node-postgres agree. */
+function toColumns(values: Partial<LoadBalancerValues>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const key of JSON_COLUMNS) {
+    if (values[key] !== undefined) out[key] = sql`${JSON.stringify(values[key])}::jsonb`;
+  }
+  return out;
+}
+
+/** Rows as read: ids inside jsonb are numbers already; bigint ids are coerced to be safe. */
+function fromRow(row: LoadBalancerRow): LoadBalancerRow {
+  const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  return {
+    ...row,
+    id: Number(row.id),
+    zone_id: Number(row.zone_id),
+    fallback_pool_id: row.fallback_pool_id === null ? null : Number(row.fallback_pool_id),
+    default_pools: parse(row.default_pools),
+    region_pools: parse(row.region_pools),
+    country_pools: parse(row.country_pools),
+    location_pools: parse(row.location_pools),
+  };
+}
+
+export class LoadBalancersRepository {
+  constructor(private readonly db: Kysely<DnsTables>) {}
+
+  async list(zoneId: number, db: Db = this.db): Promise<LoadBalancerRow[]> {
+    const rows = await db
+      .selectFrom('dns_load_balancers')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .orderBy('id')
+      .execute();
+    return rows.map(fromRow);
+  }
+
+  async find(zoneId: number, lbId: number, db: Db = this.db): Promise<LoadBalancerRow | null> {
+    const row = await db
+      .selectFrom('dns_load_balancers')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .where('id', '=', lbId)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  async count(db: Db, zoneId: number): Promise<number> {
+    const row = await db
+      .selectFrom('dns_load_balancers')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('zone_id', '=', zoneId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async hostnameTaken(db: Db, zoneId: number, hostname: string, exceptId: number | null): Promise<boolean> {
+    let q = db
+      .selectFrom('dns_load_balancers')
+      .select('id')
+      .where('zone_id', '=', zoneId)
+      .where('hostname', '=', hostname);
+    if (exceptId !== null) q = q.where('id', '<>', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  /** Whether the zone has A, AAAA or CNAME records at `name`. */
+  async hasAddressRecords(db: Db, zoneId: number, name: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('dns_records')
+      .select('id')
+      .where('zone_id', '=', zoneId)
+      .where('name', '=', name)
+      .where('type_code', 'in', [RR_TYPE.A, RR_TYPE.AAAA, RR_TYPE.CNAME])
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async hostnames(db: Db, zoneId: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('dns_load_balancers')
+      .select('hostname')
+      .where('zone_id', '=', zoneId)
+      .execute();
+    return rows.map((r) => r.hostname);
+  }
+
+  async insert(db: Db, zoneId: number, values: LoadBalancerValues): Promise<LoadBalancerRow> {
+    const row = await db
+      .insertInto('dns_load_balancers')
+      .values({ ...toColumns(values), zone_id: zoneId } as never)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
+  }
+
+  async update(db: Db, lbId: number, values: Partial<LoadBalancerValues>): Promise<LoadBalancerRow> {
+    const row = await db
+      .updateTable('dns_load_balancers')
+      .set({ ...toColumns(values), updated_at: sql<Date>`now()` } as never)
+      .where('id', '=', lbId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
+  }
+
+  async delete(db: Db, lbId: number): Promise<void> {
+    await db.deleteFrom('dns_load_balancers').where('id', '=', lbId).execute();
+  }
+}

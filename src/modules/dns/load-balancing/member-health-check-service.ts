@@ -1,0 +1,80 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import { memberNotFound, poolNotFound } from '../dns-errors.ts';
+import type { Kysely } from 'kysely';
+import { runCheck, type CheckDeps } from '../../../health/health-checker.ts';
+import type { HealthTarget, ProbeResult } from '../../../health/health-target.ts';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { PoolsRepository } from './pools-repository.ts';
+import type { DnsTables } from '../dns-tables.ts';
+import type { ZonesRepository } from '../zones/zones-repository.ts';
+import { healthTargetOf } from './member-health-store.ts';
+import type { MembersRepository } from './members-repository.ts';
+
+/** Answer of `POST .../members/{member_id}/health-check`. */
+export interface HealthCheckView {
+  member_id: number;
+  health_status: string;
+  last_check_at: string;
+  last_error: string | null;
+  latency_ms: number | null;
+}
+
+/**
+ * "Run a check now": probes the member from this (API) process, stores the result and publishes a
+ * status change exactly as a scheduled probe does. A member without a check (`health_mode` none)
+ * is healthy without traffic.
+ */
+export class MemberHealthCheckService {
+  constructor(
+    private readonly db: Kysely<DnsTables>,
+    private readonly zones: ZonesRepository,
+    private readonly pools: PoolsRepository,
+    private readonly members: MembersRepository,
+    private readonly clock: Clock,
+    private readonly deps: CheckDeps,
+  ) {}
+
+  async check(owner: OwnerScope, zoneId: number, poolId: number, memberId: number): Promise<HealthCheckView> {
+    const zone = await this.zones.findAccessible(owner, zoneId);
+    const pool = await this.pools.find(zone.id, poolId);
+    if (!pool) throw poolNotFound();
+    const member = await this.members.find(this.db, pool.id, memberId);
+    if (!member) throw memberNotFound();
+
+    const target = healthTargetOf(member);
+    const result =
+      target !== null
+        ? await runCheck(target, this.deps)
+        : await runCheck(noCheckTarget(member.id, zone.id), {
+            ...this.deps,
+            probe: this.healthyWithoutProbe,
+          });
+    return {
+      member_id: Number(member.id),
+      health_status: result.status,
+      last_check_at: new Date(result.checkedAt).toISOString(),
+      last_error: result.error,
+      latency_ms: result.latencyMs,
+    };
+  }
+
+  private readonly healthyWithoutProbe = async (): Promise<ProbeResult> => ({
+    status: 'healthy',
+    error: null,
+    latencyMs: null,
+    checkedAt: this.clock.now(),
+  });
+}
+
+/** A stand-in target for storing a `none` member's result: it is never probed. */
+function noCheckTarget(memberId: number, zoneId: number): HealthTarget {
+  return {
+    memberId: Number(memberId),
+    zoneId: Number(zoneId),
+    address: '',
+    mode: 'tcp',
+    path: '/',
+    port: null,
+    timeoutS: 1,
+  };
+}

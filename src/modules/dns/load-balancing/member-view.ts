@@ -1,0 +1,46 @@
+import type { MemberRow } from '../dns-tables.ts';
+
+/** A member (origin) as the API shows it. */
+export interface MemberView {
+  id: number;
+  pool_id: number;
+  address: string;
+  address_type: string;
+  weight: number;
+  priority: number;
+  enabled: boolean;
+  health_mode: string;
+  health_path: string;
+  health_port: number | null;
+  health_interval_s: number;
+  health_timeout_s: number;
+  health_status: string;
+  last_check_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const iso = (d: Date | string): string => new Date(d).toISOString();
+
+export function memberView(m: MemberRow): MemberView {
+  return {
+    id: m.id,
+    pool_id: m.pool_id,
+    address: m.address,
+    address_type: m.address_type,
+    weight: m.weight,
+    priority: m.priority,
+    enabled: m.enabled,
+    health_mode: m.health_mode,
+    health_path: m.health_path,
+    health_port: m.health_port,
+    health_interval_s: m.health_interval_s,
+    health_timeout_s: m.health_timeout_s,
+    health_status: m.health_status,
+    last_check_at: m.last_check_at === null ? null : iso(m.last_check_at),
+    last_error: m.last_error,
+    created_at: iso(m.created_at),
+    updated_at: iso(m.updated_at),
+  };
+}

@@ -1,0 +1,73 @@
+import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import { MEMBER_LIMIT, memberLimitReached, memberNotFound, poolNotFound } from '../dns-errors.ts';
+import type { EventBus } from '../../../kernel/events/domain-events.ts';
+import { memberHealthChanged } from '../dns-events.ts';
+import { invalidFields } from '../../../kernel/errors/app-error.ts';
+import type { PoolsRepository } from './pools-repository.ts';
+import type { ZoneChanges } from '../shared/zone-changes.ts';
+import { patchMember, prepareMember, type MemberBody, type MemberPatch } from './member-input.ts';
+import { memberView, type MemberView } from './member-view.ts';
+import type { MembersRepository } from './members-repository.ts';
+
+/** Members (origins) of a pool; every change is a zone change so the data plane reloads the zone. */
+export class MembersService {
+  constructor(
+    private readonly members: MembersRepository,
+    private readonly pools: PoolsRepository,
+    private readonly changes: ZoneChanges,
+    private readonly allowPrivateTargets: boolean,
+    private readonly events: EventBus,
+  ) {}
+
+  /**
+   * A create or an address/mode change sets the stored health itself (healthy for mode none,
+   * else unknown); DNS nodes keep health apart from the zone snapshot, so they hear it here.
+   */
+  private async announceHealth(zoneId: number, view: MemberView): Promise<MemberView> {
+    const event = memberHealthChanged.parse({ memberId: view.id, zoneId, status: view.health_status });
+    if (event === null) return view;
+    await this.events.publish(memberHealthChanged, event).catch(() => undefined);
+    return view;
+  }
+
+  async create(owner: OwnerScope, zoneId: number, poolId: number, body: MemberBody): Promise<MemberView> {
+    const view = await this.changes.apply(owner, zoneId, async (trx, zone) => {
+      const pool = await this.pools.find(zone.id, poolId, trx);
+      if (!pool) throw poolNotFound();
+      const values = prepareMember(body, this.allowPrivateTargets);
+      if (Array.isArray(values)) throw invalidFields(values);
+      if ((await this.members.count(trx, pool.id)) >= MEMBER_LIMIT) throw memberLimitReached();
+      return { value: memberView(await this.members.insert(trx, zone.id, pool.id, values)), changed: true };
+    });
+    return this.announceHealth(zoneId, view);
+  }
+
+  async update(
+    owner: OwnerScope,
+    zoneId: number,
+    poolId: number,
+    memberId: number,
+    patch: MemberPatch,
+  ): Promise<MemberView> {
+    const view = await this.changes.apply(owner, zoneId, async (trx, zone) => {
+      const pool = await this.pools.find(zone.id, poolId, trx);
+      if (!pool) throw poolNotFound();
+      const member = await this.members.find(trx, pool.id, memberId);
+      if (!member) throw memberNotFound();
+      const values = patchMember(member, patch, this.allowPrivateTargets);
+      return { value: memberView(await this.members.update(trx, member.id, values)), changed: true };
+    });
+    return this.announceHealth(zoneId, view);
+  }
+
+  async delete(owner: OwnerScope, zoneId: number, poolId: number, memberId: number): Promise<void> {
+    await this.changes.apply(owner, zoneId, async (trx, zone) => {
+      const pool = await this.pools.find(zone.id, poolId, trx);
+      if (!pool) throw poolNotFound();
+      const member = await this.members.find(trx, pool.id, memberId);
+      if (!member) throw memberNotFound();
+      await this.members.delete(trx, member.id);
+      return { value: undefined, changed: true };
+    });
+  }
+}

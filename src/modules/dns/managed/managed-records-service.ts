@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import { parseRdataText } from '../../../dns/rdata/rdata-codec.ts';
+import { typeFromText } from '../../../dns/wire/rr-type.ts';
+import { invalidField } from '../../../kernel/errors/app-error.ts';
+import type { DnsContext } from '../dns-context.ts';
+import type { RecordRow } from '../dns-tables.ts';
+import { RecordsRepository } from '../records/records-repository.ts';
+import type { RecordsService } from '../records/records-service.ts';
+import { resolveRecordName } from '../shared/record-name.ts';
+import type { ZoneChanges } from '../shared/zone-changes.ts';
+import type { HostedZone, ManagedRecord, ManagedRecordInput, ManagedRecords } from './managed-records.ts';
+
+const MODULE_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+
+function checkModule(module: string): void {
+  if (!MODULE_RE.test(module)) throw new Error(`invalid module name for managed records: "${module}"`);
+}
+
+function managedView(r: RecordRow): ManagedRecord {
+  return { id: r.id, zoneId: r.zone_id, name: r.name, type: r.type, content: r.content, ttl: r.ttl };
+}
+
+/** ManagedRecords over the zone-change unit of work: every write moves the serial and reaches DNS. */
+export class ManagedRecordsService implements ManagedRecords {
+  private readonly repo: RecordsRepository;
+
+  constructor(
+    private readonly ctx: DnsContext,
+    private readonly changes: ZoneChanges,
+    private readonly records: RecordsService,
+  ) {
+    this.repo = new RecordsRepository(ctx.db);
+  }
+
+  async findZoneFor(name: string): Promise<HostedZone | null> {
+    const labels = name.toLowerCase().replace(/\.$/, '').split('.');
+    const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((d) => d.includes('.'));
+    if (candidates.length === 0) return null;
+    const row = await this.ctx.db
+      .selectFrom('dns_zones')
+      .select(['id', 'domain', 'user_id', 'org_id'])
+      .where('domain', 'in', candidates)
+      .orderBy(sql`length(domain)`, 'desc')
+      .executeTakeFirst();
+    return row ? { zoneId: row.id, domain: row.domain, userId: row.user_id, orgId: row.org_id } : null;
+  }
+
+  async put(module: string, zoneId: number, inputs: readonly ManagedRecordInput[]): Promise<ManagedRecord[]> {
+    checkModule(module);
+    return this.changes.apply('platform', zoneId, async (trx, zone) => {
+      const pairs = new Set<string>();
+      const wanted = inputs.map((input, i) => {
+        const name = resolveRecordName(input.name, zone.domain);
+        if (!name.ok) throw invalidField(['records', i, 'name'], name.reason, input.name);
+        const type = typeFromText(input.type.trim());
+        if (type === null)
+          throw invalidField(['records', i, 'type'], `Unknown record type: ${input.type}`, input.type);
+        pairs.add(`${name.name} ${type}`);
+        return { input, name: name.name, type };
+      });
+      const existing = (await this.repo.listManaged(trx, module, zone.id)).filter((r) =>
+        pairs.has(`${r.name} ${r.type_code}`),
+      );
+      const kept: RecordRow[] = [];
+      const touched = new Set<string>();
+      for (const r of existing) {
+        const same = wanted.some(
+          (w) => w.name === r.name && w.type === r.type_code && this.sameContent(zone.domain, w.input, r),
+        );
+        if (same) kept.push(r);
+        else {
+          await this.repo.delete(trx, r.id);
+          touched.add(r.name);
+        }
+      }
+      const out = kept.map(managedView);
+      for (const w of wanted) {
+        if (
+          kept.some(
+            (r) => r.name === w.name && r.type_code === w.type && this.sameContent(zone.domain, w.input, r),
+          )
+        )
+          continue;
+        const view = await this.records.insertIn(trx, zone, { ...w.input, name: w.name }, module);
+        out.push({
+          id: view.id,
+          zoneId: zone.id,
+          name: view.name,
+          type: view.type,
+          content: view.content,
+          ttl: view.ttl,
+        });
+        touched.add(view.name);
+      }
+      return { value: out, changed: touched.size > 0, names: [...touched] };
+    });
+  }
+
+  async remove(module: string, zoneId: number, name: string, type?: string): Promise<number> {
+    checkModule(module);
+    return this.changes.apply('platform', zoneId, async (trx, zone) => {
+      const owner = resolveRecordName(name, zone.domain);
+      if (!owner.ok) return { value: 0, changed: false };
+      const code = type === undefined ? null : typeFromText(type.trim());
+      const rows = (await this.repo.listManaged(trx, module, zone.id)).filter(
+        (r) => r.name === owner.name && (code === null || r.type_code === code),
+      );
+      for (const r of rows) await this.repo.delete(trx, r.id);
+      return { value: rows.length, changed: rows.length > 0, names: [owner.name] };
+    });
+  }
+
+  async list(module: string, zoneId?: number): Promise<ManagedRecord[]> {
+    checkModule(module);
+    return (await this.repo.listManaged(this.ctx.db, module, zoneId ?? null)).map(managedView);
+  }
+
+  async cleanup(module: string, zoneId?: number): Promise<number> {
+    checkModule(module);
+    const rows = await this.repo.listManaged(this.ctx.db, module, zoneId ?? null);
+    const byZone = new Map<number, RecordRow[]>();
+    for (const r of rows) byZone.set(r.zone_id, [...(byZone.get(r.zone_id) ?? []), r]);
+    let removed = 0;
+    for (const [zone, list] of byZone) {
+      removed += await this.changes.apply('platform', zone, async (trx) => {
+        for (const r of list) await this.repo.delete(trx, r.id);
+        return { value: list.length, changed: list.length > 0, names: list.map((r) => r.name) };
+      });
+    }
+    return removed;
+  }
+
+  /** Whether the stored record is the input's record (content compared in canonical form, TTL too). */
+  private sameContent(domain: string, input: ManagedRecordInput, row: RecordRow): boolean {
+    try {
+      const rdata = parseRdataText(row.type_code, input.content, domain);
+      return (
+        Buffer.from(rdata).equals(Buffer.from(row.rdata)) &&
+        (input.ttl === undefined || input.ttl === row.ttl)
+      );
+    } catch {
+      return false;
+    }
+  }
+}

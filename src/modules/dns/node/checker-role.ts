@@ -1,0 +1,63 @@
+import { HealthChecker } from '../../../health/health-checker.ts';
+import type { ProbeResult } from '../../../health/health-target.ts';
+import { createMemberProber } from '../../../health/probe-member.ts';
+import type { MetricsRegistry } from '../../../kernel/metrics/metrics-registry.ts';
+import { tablesOf, type Runtime } from '../../../kernel/runtime/runtime.ts';
+import { dnsConfig } from '../dns-config.ts';
+import { DbMemberHealthStore } from '../load-balancing/member-health-store.ts';
+import { memberProbeGuard } from '../load-balancing/member-probe-guard.ts';
+import type { DnsTables } from '../dns-tables.ts';
+
+export interface CheckerRole {
+  readonly checker: HealthChecker;
+  stop(): Promise<void>;
+}
+
+/**
+ * The checker role (ROLE=all or checker): probes every member with a check once per interval,
+ * coordinated with the other checker processes through the bus, and publishes status changes.
+ */
+export async function startCheckerRole(ctx: Runtime, metrics?: MetricsRegistry): Promise<CheckerRole> {
+  const onProbe = metrics !== undefined ? probeMetrics(metrics) : () => undefined;
+  const settings = ctx.config.section(dnsConfig);
+  const store = new DbMemberHealthStore(tablesOf<DnsTables>(ctx));
+  const prober = createMemberProber({
+    guard: memberProbeGuard(settings.healthAllowPrivateTargets),
+    clock: ctx.clock,
+  });
+  const checker = new HealthChecker({
+    source: store,
+    sink: store,
+    bus: ctx.bus,
+    clock: ctx.clock,
+    // Every scheduled probe's result also goes to onProbe (metrics).
+    probe: async (target) => {
+      const result = await prober(target);
+      onProbe(result);
+      return result;
+    },
+    log: ctx.log,
+    intervalMs: settings.healthCheckIntervalS * 1000,
+  });
+  checker.start();
+  ctx.log.info({ intervalS: settings.healthCheckIntervalS }, 'health checker started');
+  return { checker, stop: () => checker.stop() };
+}
+
+/** Upper bounds in seconds of the probe-duration buckets. */
+const PROBE_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+function probeMetrics(metrics: MetricsRegistry): (result: ProbeResult) => void {
+  const probes = metrics.counter('health_probes_total', 'Health probes run by this checker, by result.', [
+    'status',
+  ]);
+  const duration = metrics.histogram(
+    'health_probe_duration_seconds',
+    'Time from the start of a probe to its verdict (probes that attempted a connection).',
+    PROBE_BUCKETS_S,
+  );
+  return (result) => {
+    probes.inc({ status: result.status });
+    if (result.latencyMs !== null) duration.observe(result.latencyMs / 1000);
+  };
+}

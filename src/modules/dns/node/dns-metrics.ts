@@ -1,0 +1,72 @@
+import {
+  BUS_LAG_BUCKETS_S,
+  LATENCY_BUCKETS_S,
+  LATENCY_SAMPLE_EVERY,
+  RCODE_SLOTS,
+  TRANSPORTS,
+  ZONE_CLASSES,
+  queryIndex,
+  type DnsCounters,
+} from '../../../dns/server/dns-counters.ts';
+import { rcodeToText } from '../../../dns/server/query-stats.ts';
+import type { MetricsRegistry } from '../../../kernel/metrics/metrics-registry.ts';
+
+/** Exposes the data plane's counters (read at scrape time) and the store size in the registry. */
+export function registerDnsMetrics(
+  registry: MetricsRegistry,
+  counters: DnsCounters,
+  zoneCount: () => number,
+): void {
+  const queries = registry.counter(
+    'dns_queries_total',
+    'DNS queries answered, by zone class (served: a zone of ours; none), RCODE and transport.',
+    ['zone', 'rcode', 'transport'],
+  );
+  const latency = registry.histogram(
+    'dns_query_duration_seconds',
+    `Handler time of one query, sampled (1 query in ${LATENCY_SAMPLE_EVERY}).`,
+    LATENCY_BUCKETS_S,
+  );
+  const rrl = registry.counter('dns_rrl_responses_total', 'Responses held back by RRL, by action.', [
+    'action',
+  ]);
+  const zones = registry.gauge('dns_zones_loaded', 'Zones in the serving store.');
+  const age = registry.gauge(
+    'dns_snapshot_age_seconds',
+    'Seconds since the last zone change was applied to the serving store.',
+  );
+  const build = registry.gauge(
+    'dns_snapshot_build_seconds',
+    'Seconds the last zone change (full load or one zone) took to build into the store.',
+  );
+  const busLag = registry.histogram(
+    'dns_bus_lag_seconds',
+    'Time from the publication of a zone-changed event (API node clock) to its arrival here.',
+    BUS_LAG_BUCKETS_S,
+  );
+  const reloads = registry.counter(
+    'dns_zone_reloads_total',
+    'Zone changes applied: to the names a record change touched (scope="names"), or by reloading the zone whole.',
+    ['scope'],
+  );
+  registry.onCollect(() => {
+    for (let z = 0; z < ZONE_CLASSES.length; z++) {
+      for (let t = 0; t < TRANSPORTS.length; t++) {
+        for (let r = 0; r < RCODE_SLOTS; r++) {
+          const n = counters.queries[queryIndex(z, t, r)]!;
+          if (n === 0) continue;
+          queries.set(n, { zone: ZONE_CLASSES[z]!, rcode: rcodeToText(r), transport: TRANSPORTS[t]! });
+        }
+      }
+    }
+    latency.load(counters.latency, counters.latencySumS);
+    busLag.load(counters.busLag, counters.busLagSumS);
+    reloads.set(counters.zoneReloadsNames, { scope: 'names' });
+    reloads.set(counters.zoneReloadsWhole, { scope: 'zone' });
+    rrl.set(counters.rrlDrops, { action: 'drop' });
+    rrl.set(counters.rrlSlips, { action: 'slip' });
+    zones.set(zoneCount());
+    age.set(counters.lastStoreChangeMs === 0 ? 0 : (Date.now() - counters.lastStoreChangeMs) / 1000);
+    build.set(counters.lastStoreBuildS);
+  });
+}

@@ -1,0 +1,175 @@
+import { startDnsServer } from '../../../dns/server/dns-server.ts';
+import { createMessageHandler } from '../../../dns/server/handle-message.ts';
+import { createDnsCounters, type DnsCounters } from '../../../dns/server/dns-counters.ts';
+import type { DnsHandler } from '../../../dns/server/listener-options.ts';
+import { createQueryStats, type QueryStats } from '../../../dns/server/query-stats.ts';
+import {
+  createResponseRateLimiter,
+  type ResponseRateLimiter,
+} from '../../../dns/server/response-rate-limit.ts';
+import { MemberHealthTable } from '../../../dns/steering/member-health-table.ts';
+import { createTransferHandler, type TransferHandler } from '../../../dns/transfer/transfer-handler.ts';
+import { TransferZones } from '../../../dns/transfer/transfer-zones.ts';
+import { ZoneStore } from '../../../dns/zone/zone-store.ts';
+import { openIpLocator } from '../../../geo/ip-locator.ts';
+import { moduleContext } from '../../../kernel/module/module-context.ts';
+import type { Runtime } from '../../../kernel/runtime/runtime.ts';
+import { dnsConfig, type DnsSettings } from '../dns-config.ts';
+import type { DnsContext } from '../dns-context.ts';
+import { memberHealthChanged, zoneChanged } from '../dns-events.ts';
+import { ZonesRepository } from '../zones/zones-repository.ts';
+import { readMemberHealth } from '../load-balancing/members-repository.ts';
+import { publishedZoneSource } from '../publishing/db-zone-source.ts';
+import type { DnsTables } from '../dns-tables.ts';
+import { zoneStatsSink } from '../stats/zone-stats-sink.ts';
+import { TransferZoneSource } from '../transfers/transfer-zone-source.ts';
+import { TransfersRepository } from '../transfers/transfers-repository.ts';
+import { ZoneVersions } from '../transfers/zone-versions.ts';
+import { MemberHealthSync } from './member-health-sync.ts';
+import { SnapshotFile } from './snapshot-file.ts';
+import { ZoneSync } from './zone-sync.ts';
+
+export interface DnsRole {
+  readonly udpPort: number;
+  readonly tcpPort: number;
+  readonly store: ZoneStore;
+  readonly sync: ZoneSync;
+  /** Member health as this node knows it: seeded from the database, then kept by the bus. */
+  readonly healthTable: MemberHealthTable;
+  stop(): Promise<void>;
+}
+
+export interface DnsPipelineOptions {
+  /**
+   * Keep DATA_DIR's snapshot file current (default true). With several DNS workers only worker 0
+   * writes it; every worker still reads it as the cold-start fallback.
+   */
+  readonly writeSnapshot?: boolean;
+}
+
+/** What serves queries, ready to hand to a DNS server (in this process or in a cluster worker). */
+export interface DnsPipeline {
+  readonly store: ZoneStore;
+  readonly sync: ZoneSync;
+  readonly healthTable: MemberHealthTable;
+  readonly handler: DnsHandler;
+  readonly rrl: ResponseRateLimiter;
+  readonly stats: QueryStats;
+  readonly transfer: TransferHandler;
+  /** Stops the zone, health and stats work and flushes the snapshot file; call after the server closes. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The zone pipeline of a DNS node: zones from the database into a store, kept current from the
+ * bus (with the snapshot file as fallback), member health, GeoIP, query stats to the bus, RRL and
+ * zone transfers — counted in `counters`. Resolves once the zones are in the store.
+ */
+export async function buildDnsPipeline(
+  runtime: Runtime,
+  counters: DnsCounters,
+  options: DnsPipelineOptions = {},
+): Promise<DnsPipeline> {
+  const ctx: DnsContext = moduleContext<DnsTables, DnsSettings>(runtime, 'dns', dnsConfig);
+  const store = counters.trackStore(new ZoneStore());
+  // Zone transfers out (issue 9): policies added to the zones, transferred zones kept beside the store.
+  const transfers = new TransfersRepository(ctx.db);
+  const transferZones = new TransferZones();
+  // Serving through outages: the zones served, on disk for a start while the database is down.
+  const snapshot = SnapshotFile.inDir(ctx.config.dataDir, {
+    onError: (error) => ctx.log.warn({ err: error }, 'DNS snapshot file not written'),
+  });
+  const writeSnapshot = options.writeSnapshot ?? true;
+  const sync = new ZoneSync(
+    store,
+    new TransferZoneSource(publishedZoneSource(ctx), transfers, ctx.sealer, ctx.log),
+    (handler) => ctx.events.subscribe(zoneChanged, handler),
+    ctx.log,
+    writeSnapshot ? [transferZones, snapshot] : [transferZones],
+    {
+      serials: () => new ZonesRepository(ctx.db).serials(),
+      fallback: () => snapshot.read(),
+      busLive: () => ctx.bus.subscriptionsLive?.() ?? true,
+      observeBusLag: (seconds) => counters.observeBusLag(seconds),
+      onZoneReload: (scope) => {
+        if (scope === 'names') counters.zoneReloadsNames++;
+        else counters.zoneReloadsWhole++;
+      },
+    },
+  );
+  await sync.start();
+  const healthTable = new MemberHealthTable();
+  // Without a readable GeoIP database, resolver_ip steering places no client (default pools answer).
+  const locator = await openIpLocator(ctx.settings.geoipDb).catch((error: unknown) => {
+    ctx.log.warn({ err: error, path: ctx.settings.geoipDb }, 'GeoIP database not available');
+    return undefined;
+  });
+  const healthSync = new MemberHealthSync(
+    healthTable,
+    () => readMemberHealth(ctx.db),
+    (handler) => ctx.events.subscribe(memberHealthChanged, handler),
+  );
+  // Database down: every member counts as healthy until the bus or a restart says otherwise.
+  await healthSync.start().catch((error: unknown) => {
+    ctx.log.warn({ err: error }, 'member health not loaded: database unreachable');
+  });
+  const stats = createQueryStats({ sink: zoneStatsSink(ctx.bus, ctx.log), now: () => ctx.clock.now() });
+  stats.start();
+  // TCP transfers go to the listener; IXFR over UDP is answered by the message handler.
+  const transfer = createTransferHandler({
+    zones: transferZones,
+    history: new ZoneVersions(transfers, null, ctx.clock),
+  });
+  return {
+    store,
+    sync,
+    healthTable,
+    handler: counters.wrapHandler(
+      createMessageHandler(store, { health: healthTable, pop: ctx.settings.pop, locator, transfer }),
+    ),
+    rrl: counters.wrapLimiter(
+      createResponseRateLimiter({ rate: ctx.settings.rrlRate, exempt: ctx.settings.rrlExempt }),
+    ),
+    stats,
+    transfer,
+    async stop() {
+      await healthSync.stop();
+      stats.stop();
+      await sync.stop();
+      if (writeSnapshot) await snapshot.flush();
+    },
+  };
+}
+
+/** The DNS role in this process: the pipeline served on DNS_HOST:DNS_PORT. */
+export async function startDnsRole(
+  runtime: Runtime,
+  counters: DnsCounters = createDnsCounters(),
+): Promise<DnsRole> {
+  const settings = runtime.config.section(dnsConfig);
+  const pipeline = await buildDnsPipeline(runtime, counters);
+  const server = await startDnsServer({
+    host: settings.dnsHost,
+    port: settings.dnsPort,
+    handler: pipeline.handler,
+    rrl: pipeline.rrl,
+    stats: pipeline.stats,
+    nativeUdp: settings.dnsNativeUdp,
+    transfer: pipeline.transfer,
+  }).catch(async (error: unknown) => {
+    await pipeline.stop();
+    throw error;
+  });
+  runtime.log.info({ host: settings.dnsHost, port: server.udpPort }, 'DNS listening');
+  return {
+    udpPort: server.udpPort,
+    tcpPort: server.tcpPort,
+    store: pipeline.store,
+    sync: pipeline.sync,
+    healthTable: pipeline.healthTable,
+    async stop() {
+      await server.close();
+      await pipeline.stop();
+    },
+  };
+}

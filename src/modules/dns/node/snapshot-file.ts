@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import type { ZoneData } from '../../../dns/zone/zone-data.ts';
+import type { ZoneMirror } from './zone-sync.ts';
+
+export const SNAPSHOT_FILE_NAME = 'dns-snapshot.json';
+const FORMAT = 1;
+/**
+ * Records serialised per write call: the file is written piece by piece, each piece an await, so a
+ * DNS process writing a 1M-record zone keeps answering (one piece costs a few milliseconds).
+ */
+export const RECORDS_PER_PIECE = 5000;
+
+interface StoredRecord {
+  readonly name: string;
+  readonly type: number;
+  readonly ttl: number;
+  /** RDATA, base64. */
+  readonly rdata: string;
+}
+
+interface StoredZone {
+  readonly id: number;
+  readonly domain: string;
+  readonly serial: number;
+  readonly records: readonly StoredRecord[];
+  readonly steering?: ZoneData['steering'];
+}
+
+interface StoredSnapshot {
+  readonly format: number;
+  readonly writtenAt: string;
+  readonly zones: readonly StoredZone[];
+}
+
+/*
+ * DNSSEC private keys (`dnssec`) and TSIG secrets (`transfer`) are left out on purpose: the file
+ * sits in DATA_DIR in clear, and a node cold-started from it only needs to keep answering until
+ * the database returns (those zones are then served unsigned and not transferred meanwhile).
+ */
+function toStoredRecord(r: ZoneData['records'][number]): StoredRecord {
+  return {
+    name: r.name,
+    type: r.type,
+    ttl: r.ttl,
+    rdata: Buffer.from(r.rdata.buffer, r.rdata.byteOffset, r.rdata.length).toString('base64'),
+  };
+}
+
+/** A StoredZone without its records, as JSON missing the closing brace (records follow). */
+function zoneHeadJson(zone: ZoneData): string {
+  const head: Omit<StoredZone, 'records'> = {
+    id: zone.id,
+    domain: zone.domain,
+    serial: zone.serial,
+    ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
+  };
+  return JSON.stringify(head).slice(0, -1);
+}
+
+function fromStored(zone: StoredZone): ZoneData {
+  return {
+    id: zone.id,
+    domain: zone.domain,
+    serial: zone.serial,
+    records: zone.records.map((r) => ({
+      name: r.name,
+      type: r.type,
+      ttl: r.ttl,
+      rdata: new Uint8Array(Buffer.from(r.rdata, 'base64')),
+    })),
+    ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
+  };
+}
+
+export interface SnapshotFileOptions {
+  /** Longest a change waits before it is on disk (debounce: bursts of changes make one write). */
+  readonly debounceMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * The zones a DNS node serves, kept on disk so a node that starts while the database is down can
+ * still answer. Fed as a ZoneMirror; writes are debounced and atomic (temp file + rename), so a
+ * crash mid-write leaves the previous snapshot intact.
+ */
+export class SnapshotFile implements ZoneMirror {
+  private readonly zones = new Map<number, ZoneData>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly debounceMs: number;
+
+  constructor(
+    readonly file: string,
+    private readonly options: SnapshotFileOptions = {},
+  ) {
+    this.debounceMs = options.debounceMs ?? 1000;
+  }
+
+  static inDir(dataDir: string, options: SnapshotFileOptions = {}): SnapshotFile {
+    return new SnapshotFile(path.join(dataDir, SNAPSHOT_FILE_NAME), options);
+  }
+
+  /** The zones of the last snapshot written; null when there is none or it does not parse. */
+  async read(): Promise<ZoneData[] | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch {
+      return null;
+    }
+    try {
+      const parsed = JSON.parse(text) as StoredSnapshot;
+      if (parsed.format !== FORMAT || !Array.isArray(parsed.zones)) return null;
+      return parsed.zones.map(fromStored);
+    } catch {
+      return null;
+    }
+  }
+
+  replaceAll(zones: readonly ZoneData[]): void {
+    this.zones.clear();
+    for (const z of zones) this.zones.set(z.id, z);
+    this.schedule();
+  }
+
+  upsert(zone: ZoneData): void {
+    this.zones.set(zone.id, zone);
+    this.schedule();
+  }
+
+  remove(zoneId: number): void {
+    this.zones.delete(zoneId);
+    this.schedule();
+  }
+
+  /** Writes what is pending now (shutdown, tests). */
+  async flush(): Promise<void> {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.enqueueWrite();
+    }
+    await this.writing;
+  }
+
+  private schedule(): void {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.enqueueWrite();
+    }, this.debounceMs);
+    this.timer.unref();
+  }
+
+  private enqueueWrite(): void {
+    // Serialised: two writes never race on the temp file, and the last state always wins.
+    this.writing = this.writing.then(() =>
+      this.write().catch((error: unknown) => this.options.onError?.(error)),
+    );
+  }
+
+  /** A StoredSnapshot as JSON, written RECORDS_PER_PIECE records at a time (see there). */
+  private async write(): Promise<void> {
+    const zones = [...this.zones.values()];
+    await mkdir(path.dirname(this.file), { recursive: true });
+    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const out = await open(temp, 'w', 0o600);
+    try {
+      const writtenAt = JSON.stringify(new Date().toISOString());
+      await out.write(`{"format":${FORMAT},"writtenAt":${writtenAt},"zones":[`);
+      for (let z = 0; z < zones.length; z++) {
+        const zone = zones[z]!;
+        await out.write(`${z === 0 ? '' : ','}${zoneHeadJson(zone)},"records":[`);
+        for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
+          const piece = zone.records.slice(i, i + RECORDS_PER_PIECE).map(toStoredRecord);
+          await out.write(`${i === 0 ? '' : ','}${JSON.stringify(piece).slice(1, -1)}`);
+        }
+        await out.write(']}');
+      }
+      await out.write(']}');
+    } finally {
+      await out.close();
+    }
+    await rename(temp, this.file);
+  }
+}

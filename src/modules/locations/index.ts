@@ -1,0 +1,3 @@
+/** The locations module's public surface. */
+export { createLocationsModule, type LocationsModule, type RegionsDirectory } from './locations-module.ts';
+export type { RegionView } from './locations-tables.ts';

@@ -1,0 +1,121 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SRC, cycles, importGraph, sourceFiles, violations } from './import-graph.ts';
+
+const MODULES = path.join(SRC, 'modules');
+const moduleNames = readdirSync(MODULES).filter(
+  (m) => statSync(path.join(MODULES, m)).isDirectory() && !m.startsWith('_'),
+);
+
+/** `modules/<name>/...` → name, else null. */
+function moduleOf(srcPath: string): string | null {
+  const m = /^modules\/([^/]+)\//.exec(srcPath);
+  return m ? m[1]! : null;
+}
+
+describe('architecture: modules meet only at their doors', () => {
+  it('lets a module reach another module only through its index.ts', () => {
+    expect(
+      violations('modules', (to, from) => {
+        const other = moduleOf(to);
+        return other === null || other === moduleOf(from) || to === `modules/${other}/index.ts`;
+      }),
+    ).toEqual([]);
+  });
+
+  it('lets apps/, testing/ and every other folder reach a module only through its index.ts', () => {
+    for (const area of ['apps', 'testing', 'kernel', 'health', 'geo', 'dns']) {
+      expect(
+        violations(area, (to) => {
+          const m = moduleOf(to);
+          return m === null || to === `modules/${m}/index.ts`;
+        }),
+      ).toEqual([]);
+    }
+  });
+
+  it('keeps the kernel free of geo/, health/, dns/, modules/ and apps/', () => {
+    const ok = (to: string) => !/^(geo|health|dns|modules|apps|testing)\//.test(to);
+    expect(violations('kernel', ok)).toEqual([]);
+  });
+
+  it('keeps apps/ a composition root: no SQL, no class, no database library', () => {
+    const problems: string[] = [];
+    for (const file of sourceFiles(path.join(SRC, 'apps'))) {
+      const text = readFileSync(file, 'utf8');
+      const rel = path.relative(ROOT, file);
+      if (/^\s*(export\s+)?(abstract\s+)?class\s/m.test(text)) problems.push(`${rel} declares a class`);
+      if (/\bsql`|\.selectFrom\(|\.insertInto\(|\.updateTable\(|\.deleteFrom\(/.test(text))
+        problems.push(`${rel} holds SQL`);
+    }
+    problems.push(
+      ...violations('apps', (to) => !['kysely', 'pg', '@electric-sql/pglite', 'ioredis'].includes(to)),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('has no import cycle anywhere in src/ (files), nor between the folders of a module', () => {
+    const files = sourceFiles(SRC);
+    expect(cycles(importGraph(files))).toEqual([]);
+    for (const m of moduleNames) {
+      // Folder level inside one module: its subfolders form a layering (the module's own root files,
+      // index.ts and <m>-module.ts above all, are left out: they join the subfolders).
+      const inModule = sourceFiles(path.join(MODULES, m)).filter(
+        (f) => path.dirname(f) !== path.join(MODULES, m),
+      );
+      const folderOf = (p: string) => path.dirname(p);
+      const graph = importGraph(inModule, folderOf);
+      for (const [from, tos] of graph) {
+        for (const to of [...tos])
+          if (!to.startsWith(`modules/${m}/`) || to === `modules/${m}`) tos.delete(to);
+        if (!from.startsWith(`modules/${m}/`)) graph.delete(from);
+      }
+      expect(cycles(graph), `folders of modules/${m}`).toEqual([]);
+    }
+  });
+});
+
+describe('architecture: the module template (src/modules/README.md)', () => {
+  it('gives every module its fixed files: index.ts, <m>-module.ts, <m>-tables.ts', () => {
+    const missing: string[] = [];
+    for (const m of moduleNames) {
+      for (const f of ['index.ts', `${m}-module.ts`, `${m}-tables.ts`]) {
+        if (!existsSync(path.join(MODULES, m, f))) missing.push(`modules/${m}/${f}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('prefixes every table with its module name', () => {
+    const wrong: string[] = [];
+    for (const m of moduleNames) {
+      const file = path.join(MODULES, m, `${m}-tables.ts`);
+      if (!existsSync(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      const body = /export interface \w+Tables\s*\{([^}]*)\}/.exec(text)?.[1] ?? '';
+      for (const [, table] of body.matchAll(/^\s*([a-z_][a-z0-9_]*)\s*:/gm)) {
+        if (table !== m && !table!.startsWith(`${m}_`)) wrong.push(`modules/${m}: table ${table}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('names files <subject>-<role>.ts in kebab case, each name unique in the repository', () => {
+    const seen = new Map<string, string>();
+    const problems: string[] = [];
+    for (const area of ['src', 'test', 'bench']) {
+      for (const file of sourceFiles(path.join(ROOT, area), true)) {
+        const base = path.basename(file);
+        const rel = path.relative(ROOT, file);
+        if (base === 'index.ts') continue;
+        if (!/^[a-z0-9]+(-[a-z0-9]+)*(\.test|\.bench)?\.ts$/.test(base))
+          problems.push(`${rel}: not kebab-case`);
+        const before = seen.get(base);
+        if (before !== undefined) problems.push(`${rel}: same name as ${before}`);
+        seen.set(base, rel);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
