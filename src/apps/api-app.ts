@@ -29,9 +29,12 @@ export async function buildApiApp(
   });
   installRequestRateLimit(app, runtime.bus, runtime.clock);
   installAuthFailureLimit(app, runtime.bus, runtime.clock);
-  new AuthLayer(tokens, runtime.clock).install(app);
+  const auth = new AuthLayer(tokens, runtime.clock);
+  auth.install(app);
+  runtime.budgets.install(app);
+  runtime.audit.install(app);
   addRoutes(app);
-  const modules = platformModules(runtime, tokens);
+  const modules = platformModules(runtime, { tokens, auth });
   for (const module of modules) await registerModule(app, module);
   for (const module of modules) await module.start?.();
   await app.ready();

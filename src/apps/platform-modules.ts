@@ -1,4 +1,5 @@
 import type { AccessTokens } from '../kernel/auth/access-token.ts';
+import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
@@ -13,8 +14,11 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [dnsConfig];
  * Every platform module, in the order they register and start; each gets what it uses of the
  * modules before it through their public interfaces.
  */
-export function platformModules(runtime: Runtime, tokens: AccessTokens): PlatformModule[] {
-  const identity = createIdentityModule(runtime, tokens);
+export function platformModules(
+  runtime: Runtime,
+  kernel: { readonly tokens: AccessTokens; readonly auth: AuthLayer },
+): PlatformModule[] {
+  const identity = createIdentityModule(runtime, kernel);
   const locations = createLocationsModule(runtime);
   const dns = createDnsModule(runtime, { regions: locations.regions });
   return [identity, locations, dns];

@@ -23,6 +23,12 @@ export interface CoreConfig {
   readonly trustProxy: boolean;
   /** AES-256-GCM key (32 bytes, base64) sealing secrets at rest; null → a key file in dataDir. */
   readonly sealingKey: string | null;
+  /** Transactional mail over SMTP (`smtp://host:port`); null → .eml files under dataDir/mail. */
+  readonly smtpUrl: string | null;
+  /** Sender of transactional mail. */
+  readonly mailFrom: string;
+  /** Base URL of the site users open links of transactional mail at (password reset). */
+  readonly publicWebUrl: string;
 }
 
 export interface Config extends CoreConfig {

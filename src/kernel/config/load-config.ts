@@ -37,6 +37,12 @@ function readCore(env: EnvReader): CoreConfig {
     apiBodyLimitBytes: env.int('API_BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     trustProxy: env.bool('TRUST_PROXY', false),
     sealingKey: sealingKey ?? formerSealingKey,
+    smtpUrl: env.url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.str('MAIL_FROM', 'Hosting Platform <no-reply@localhost>'),
+    publicWebUrl: (env.url('PUBLIC_WEB_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:8080').replace(
+      /\/$/,
+      '',
+    ),
   };
 }
 

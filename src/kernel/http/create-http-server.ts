@@ -4,7 +4,15 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import type { Logger } from '../log/logger.ts';
 import { AppError, type ValidationProblem } from '../errors/app-error.ts';
 import { bodyTooLarge, internalError, routeNotFound, unsupportedMediaType } from '../errors/kernel-errors.ts';
+import { redactProblem } from './secret-fields.ts';
 import { toValidationProblems } from './validation-problems.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Every body field is optional: no body, or an empty JSON body, reads as {}. */
+    optionalBody?: boolean;
+  }
+}
 
 export interface HttpServerOptions {
   readonly logger: Logger;
@@ -59,12 +67,35 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     reply.header('x-request-id', request.id);
   });
 
+  // A route whose body fields are all optional (config.optionalBody) also takes no body at all, or
+  // a zero-byte body sent as application/json; every other route answers 422 for a missing body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    const body = text as string;
+    if (body.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body) as unknown);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    const config = request.routeOptions.config;
+    if (request.body !== undefined && request.body !== null) return;
+    if (config.optionalBody === true) {
+      request.body = {};
+    } else if (request.routeOptions.schema?.body !== undefined) {
+      throw new AppError(422, [
+        { type: 'missing', loc: ['body'], msg: 'Field required', input: null, ctx: {} },
+      ]);
+    }
+  });
+
   const send = (reply: FastifyReply, error: AppError): void => {
-    void reply
-      .code(error.status)
-      .headers(error.headers)
-      .header('x-error-code', error.code)
-      .send({ detail: error.detail });
+    const detail = Array.isArray(error.detail)
+      ? (error.detail as ValidationProblem[]).map(redactProblem)
+      : error.detail;
+    void reply.code(error.status).headers(error.headers).header('x-error-code', error.code).send({ detail });
   };
 
   app.setNotFoundHandler((_request, reply) => {
@@ -78,9 +109,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
     const fe = error as FastifyError;
     if (fe.validation) {
-      void reply
-        .code(422)
-        .send({ detail: toValidationProblems(fe.validation, fe.validationContext ?? 'body') });
+      send(reply, new AppError(422, toValidationProblems(fe.validation, fe.validationContext ?? 'body')));
       return;
     }
     switch (fe.code) {

@@ -9,15 +9,39 @@ describe('HTTP kernel: errors and bad input', () => {
   afterAll(async () => t?.close());
 
   it('answers 422 with loc naming the body field', async () => {
-    const res = await t.request('POST', '/api/v1/auth/register', { body: { email: 'a@b.co', password: 5 } });
+    const res = await t.request('POST', '/api/v1/auth/register', {
+      body: { email: 5, password: 'long enough' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail).toContainEqual({
       type: 'string_type',
-      loc: ['body', 'password'],
+      loc: ['body', 'email'],
       msg: 'Input should be a valid string',
       input: 5,
       ctx: {},
     });
+  });
+
+  it('never echoes a secret field back in a 422', async () => {
+    const short = await t.request('POST', '/api/v1/auth/register', {
+      body: { email: 'a@b.co', password: 'hunter2' },
+    });
+    expect(short.status).toBe(422);
+    expect(short.body.detail).toEqual([
+      expect.objectContaining({ type: 'string_too_short', loc: ['body', 'password'], input: '<redacted>' }),
+    ]);
+    expect(short.text).not.toContain('hunter2');
+    // A problem about the whole body (a missing field) carries the body: its secrets are masked.
+    const missing = await t.request('POST', '/api/v1/auth/reset-password', {
+      body: { password: 'a long secret one' },
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.text).not.toContain('a long secret one');
+    const typed = await t.request('POST', '/api/v1/auth/login', {
+      body: { email: 'a@b.co', password: 12345678 },
+    });
+    expect(typed.status).toBe(422);
+    expect(typed.text).not.toContain('12345678');
   });
 
   it('answers 422 with loc naming the query parameter', async () => {

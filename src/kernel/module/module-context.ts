@@ -6,7 +6,10 @@ import type { ConfigSection } from '../config/config-section.ts';
 import type { Sealer } from '../crypto/sealing.ts';
 import { unitOfWorkRunner, type UnitOfWorkRunner } from '../db/unit-of-work.ts';
 import type { EventBus } from '../events/domain-events.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { BudgetEngine } from '../limits/budget-engine.ts';
 import type { Logger } from '../log/logger.ts';
+import type { MailPort } from '../mail/mail-port.ts';
 import { tablesOf, type Runtime } from '../runtime/runtime.ts';
 
 /**
@@ -23,6 +26,9 @@ export interface ModuleContext<Tables, Settings = undefined> {
   readonly clock: Clock;
   readonly log: Logger;
   readonly sealer: Sealer;
+  readonly mail: MailPort;
+  readonly audit: AuditLog;
+  readonly budgets: BudgetEngine;
   /** Runs a multi-row change in one transaction, with its events and after-commit work. */
   readonly transaction: UnitOfWorkRunner<Tables>;
 }
@@ -44,6 +50,9 @@ export function moduleContext<Tables, Settings = undefined>(
     clock: runtime.clock,
     log,
     sealer: runtime.sealer,
+    mail: runtime.mail,
+    audit: runtime.audit,
+    budgets: runtime.budgets,
     transaction: unitOfWorkRunner(db, runtime.events, log),
   };
 }

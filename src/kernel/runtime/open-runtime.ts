@@ -1,4 +1,8 @@
+import type { Kysely } from 'kysely';
+import { AuditLog, type AuditTables } from '../audit/audit-log.ts';
 import { openBus } from '../bus/open-bus.ts';
+import { BudgetEngine } from '../limits/budget-engine.ts';
+import { createMailPort, type MailPort } from '../mail/mail-port.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config/config.ts';
 import { sealerFromConfig } from '../crypto/sealing.ts';
@@ -23,6 +27,8 @@ export interface RuntimeOptions {
    * to start (it can serve the snapshot file), whatever the role.
    */
   readonly dnsWorker?: boolean;
+  /** Tests: where transactional mail goes instead of SMTP_URL or DATA_DIR/mail. */
+  readonly mail?: MailPort;
 }
 
 /** Opens storage and the bus, applies migrations: what every role needs before it serves. */
@@ -65,6 +71,11 @@ export async function openRuntime(
     clock,
     log,
     sealer: sealerFromConfig(config),
+    mail:
+      options.mail ??
+      createMailPort({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
+    audit: new AuditLog(database.db as unknown as Kysely<AuditTables>, clock, log),
+    budgets: new BudgetEngine(bus, clock),
   };
 }
 

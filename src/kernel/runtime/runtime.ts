@@ -5,14 +5,18 @@ import type { Config } from '../config/config.ts';
 import type { Sealer } from '../crypto/sealing.ts';
 import type { Database } from '../db/database.ts';
 import type { EventBus } from '../events/domain-events.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { BudgetEngine } from '../limits/budget-engine.ts';
 import type { Logger } from '../log/logger.ts';
+import type { MailPort } from '../mail/mail-port.ts';
 
 /** No tables: each module sees the database through its own tables (moduleContext). */
 export type NoTables = Record<never, never>;
 
 /**
  * What one process opens once and every module and role shares: configuration, storage, the bus
- * and its typed events, the clock, the logger, the sealing of secrets.
+ * and its typed events, the clock, the logger, the sealing of secrets, transactional mail, the
+ * audit writer and the per-action budgets.
  */
 export interface Runtime {
   readonly config: Config;
@@ -22,6 +26,12 @@ export interface Runtime {
   readonly clock: Clock;
   readonly log: Logger;
   readonly sealer: Sealer;
+  /** Transactional mail (password reset, notices). */
+  readonly mail: MailPort;
+  /** The audit writer (and reader of organizations' audit logs). */
+  readonly audit: AuditLog;
+  /** The per-action budgets of the seed's table. */
+  readonly budgets: BudgetEngine;
 }
 
 /**

@@ -1,25 +1,99 @@
 import type { AccessTokens } from '../../kernel/auth/access-token.ts';
+import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
-import { IdentityRepository } from './identity-repository.ts';
-import { registerIdentityRoutes } from './identity-routes.ts';
-import { IdentityService } from './identity-service.ts';
+import { AccountsRepository } from './accounts/accounts-repository.ts';
+import type { IdentityContext } from './identity-context.ts';
 import type { IdentityTables } from './identity-tables.ts';
+import { registerMfaRoutes } from './mfa/mfa-routes.ts';
+import { MfaService } from './mfa/mfa-service.ts';
+import { PasswordResetService } from './password-reset/password-reset-service.ts';
+import type { AccountsDirectory, RealmSignIn } from './identity-interfaces.ts';
+import { SessionsService } from './sessions/sessions-service.ts';
+import { registerSignInRoutes } from './sign-in/sign-in-routes.ts';
+import { SignInService } from './sign-in/sign-in-service.ts';
 
-/** Accounts and main-site sign-in (base /api/v1/auth). */
-export function createIdentityModule(runtime: Runtime, tokens: AccessTokens): PlatformModule {
-  const ctx = moduleContext<IdentityTables>(runtime, 'identity');
-  const service = new IdentityService(
-    new IdentityRepository(ctx.db),
-    tokens,
-    ctx.clock,
-    ctx.config.accessTokenTtlS,
-    ctx.config.refreshTokenTtlS,
-  );
+export interface IdentityModule extends PlatformModule {
+  /** Main-site users as other modules may see them (organization members). */
+  readonly accounts: AccountsDirectory;
+  /** Sign-in of the storefront and staff realms, for the routes the organizations module serves. */
+  readonly realms: RealmSignIn;
+}
+
+/**
+ * Accounts and sign-in (base /api/v1/auth): main-site users and storefront customers, sessions
+ * of the three realms (ended at once: the kernel asks every request whether its session stands),
+ * password reset by mail, TOTP second factor.
+ */
+export function createIdentityModule(
+  runtime: Runtime,
+  deps: { readonly tokens: AccessTokens; readonly auth: AuthLayer },
+): IdentityModule {
+  const ctx: IdentityContext = moduleContext<IdentityTables>(runtime, 'identity');
+  const sessions = new SessionsService(ctx, deps.tokens);
+  const mfa = new MfaService(ctx);
+  const signIn = new SignInService(ctx, sessions, mfa);
+  const resets = new PasswordResetService(ctx, sessions);
+  const accounts = new AccountsRepository(ctx.db);
+  const web = ctx.config.publicWebUrl;
+  deps.auth.setSessionCheck(sessions.isLive);
+  // The four MFA routes share one budget per account; /mfa/verify's account is its MFA token's.
+  ctx.budgets.setKey('user.mfa_verify', async (request) => {
+    if (request.principal?.userId !== undefined) return `user:${request.principal.userId}`;
+    const token = (request.body as { mfa_token?: unknown } | undefined)?.mfa_token;
+    const userId = typeof token === 'string' ? await mfa.userOfToken(token) : null;
+    return userId === null ? null : `user:${userId}`;
+  });
+  let unsubscribe: (() => Promise<void>) | null = null;
+  const realms: RealmSignIn = {
+    registerCustomer: (orgId, email, password) => signIn.registerCustomer(orgId, email, password),
+    loginCustomer: (orgId, email, password) => signIn.loginCustomer(orgId, email, password),
+    loginStaff: (orgId, email, password, admit) => signIn.loginUser('staff', orgId, email, password, admit),
+    refresh: (realm, orgId, token) => sessions.refresh(realm, orgId, token),
+    logout: (token) => sessions.logout(token),
+    forgotPassword: (realm, org, email, ip) =>
+      realm === 'staff'
+        ? // Staff sign in with their main-site credentials: the main site's reset.
+          resets.request({
+            realm: 'main',
+            orgId: null,
+            email,
+            ip,
+            link: (t) => `${web}/reset-password?token=${t}`,
+          })
+        : resets.request({
+            realm: 'storefront',
+            orgId: org.id,
+            email,
+            ip,
+            link: (t) => `${web}/orgs/${org.slug}/reset-password?token=${t}`,
+          }),
+    resetCustomerPassword: (orgId, token, password) => resets.reset('storefront', orgId, token, password),
+    endOrgSessions: (orgId) => sessions.endOrg(orgId),
+    endStaffSessions: (orgId, userId) => sessions.endStaff(orgId, userId),
+  };
   return {
     name: 'identity',
     prefix: '/auth',
-    routes: (app) => registerIdentityRoutes(app, service),
+    accounts: {
+      findUserByEmail: async (email) => {
+        const row = await accounts.findUserByEmail(email.trim());
+        return row === null ? null : { id: Number(row.id), email: row.email };
+      },
+      usersByIds: async (ids) =>
+        (await accounts.usersByIds(ids)).map((r) => ({ id: Number(r.id), email: r.email })),
+    },
+    realms,
+    routes(app) {
+      registerSignInRoutes(app, signIn, sessions, resets, (t) => `${web}/reset-password?token=${t}`);
+      registerMfaRoutes(app, mfa, signIn);
+    },
+    async start() {
+      unsubscribe = await sessions.listen();
+    },
+    async stop() {
+      await unsubscribe?.();
+    },
   };
 }

@@ -32,4 +32,3 @@ export interface LocationTables {
   };
   locations: LocationRow;
 }
-

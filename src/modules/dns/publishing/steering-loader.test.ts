@@ -23,7 +23,9 @@ describe('zone data carries the steering configuration', () => {
     const db = database.db;
     const user = await sql<{
       id: number;
-    }>`INSERT INTO identity_users (email, password_hash) VALUES ('s@example.com', 'x') RETURNING id`.execute(db);
+    }>`INSERT INTO identity_users (email, password_hash) VALUES ('s@example.com', 'x') RETURNING id`.execute(
+      db,
+    );
     const zone = await db
       .insertInto('dns_zones')
       .values({ user_id: Number(user.rows[0]!.id), domain: 'steer.example', serial: 2026112201 } as never)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../testing/manual-clock.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { ManualClock } from '../../../testing/manual-clock.ts';
+import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 describe('identity: register, login, refresh, me', () => {
   const clock = new ManualClock(Date.now());

@@ -1,0 +1,88 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { CustomerRow, IdentityTables, UserRow } from '../identity-tables.ts';
+
+type Db = Kysely<IdentityTables> | Transaction<IdentityTables>;
+
+/** Main-site users and storefront customers. E-mail addresses compare case-insensitively. */
+export class AccountsRepository {
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<IdentityTables>): AccountsRepository {
+    return new AccountsRepository(trx);
+  }
+
+  /** null when the email is taken. */
+  async insertUser(email: string, passwordHash: string): Promise<UserRow | null> {
+    const row = await this.db
+      .insertInto('identity_users')
+      .values({ email, password_hash: passwordHash } as never)
+      .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRow | null> {
+    const row = await this.db
+      .selectFrom('identity_users')
+      .selectAll()
+      .where(sql<boolean>`lower(email) = ${email.toLowerCase()}`)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async findUser(id: number): Promise<UserRow | null> {
+    return (
+      (await this.db.selectFrom('identity_users').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+    );
+  }
+
+  async usersByIds(ids: readonly number[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('identity_users').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async setUserPassword(id: number, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable('identity_users')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** null when the organization already has a customer with this email. */
+  async insertCustomer(orgId: number, email: string, passwordHash: string): Promise<CustomerRow | null> {
+    const row = await this.db
+      .insertInto('identity_customers')
+      .values({ org_id: orgId, email, password_hash: passwordHash } as never)
+      .onConflict((oc) => oc.expression(sql`org_id, lower(email)`).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async findCustomerByEmail(orgId: number, email: string): Promise<CustomerRow | null> {
+    const row = await this.db
+      .selectFrom('identity_customers')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`lower(email) = ${email.toLowerCase()}`)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async findCustomer(id: number): Promise<CustomerRow | null> {
+    return (
+      (await this.db.selectFrom('identity_customers').selectAll().where('id', '=', id).executeTakeFirst()) ??
+      null
+    );
+  }
+
+  async setCustomerPassword(id: number, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable('identity_customers')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', id)
+      .execute();
+  }
+}

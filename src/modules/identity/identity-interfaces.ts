@@ -1,0 +1,46 @@
+import type { MfaChallenge } from './mfa/mfa-service.ts';
+import type { TokenPair } from './sessions/sessions-service.ts';
+import type { PublicCustomer } from './sign-in/sign-in-service.ts';
+
+/** A main-site user as other modules see one. */
+export interface AccountView {
+  readonly id: number;
+  readonly email: string;
+}
+
+export interface AccountsDirectory {
+  findUserByEmail(email: string): Promise<AccountView | null>;
+  usersByIds(ids: readonly number[]): Promise<AccountView[]>;
+}
+
+/**
+ * Sign-in of an organization's storefront customers and staff, served under
+ * /orgs/{org_slug}/auth/ and /orgs/{org_slug}/staff/auth/ by the organizations module, which
+ * resolves the organization first.
+ */
+export interface RealmSignIn {
+  registerCustomer(orgId: number, email: string, password: string): Promise<PublicCustomer>;
+  loginCustomer(orgId: number, email: string, password: string): Promise<TokenPair>;
+  /** `admit` says whether the user may enter this staff console (is a member). */
+  loginStaff(
+    orgId: number,
+    email: string,
+    password: string,
+    admit: (userId: number) => Promise<boolean>,
+  ): Promise<TokenPair | MfaChallenge>;
+  refresh(realm: 'storefront' | 'staff', orgId: number, refreshToken: string): Promise<TokenPair>;
+  logout(refreshToken: string): Promise<void>;
+  forgotPassword(
+    realm: 'storefront' | 'staff',
+    org: { readonly id: number; readonly slug: string },
+    email: string,
+    ip: string,
+  ): Promise<void>;
+  resetCustomerPassword(orgId: number, token: string, password: string): Promise<void>;
+  /** An organization was deleted: every staff and storefront session into it ends. */
+  endOrgSessions(orgId: number): Promise<void>;
+  /** A member left: their staff sessions into the organization end. */
+  endStaffSessions(orgId: number, userId: number): Promise<void>;
+}
+
+export type { MfaChallenge, PublicCustomer, TokenPair };

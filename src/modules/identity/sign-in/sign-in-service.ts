@@ -1,0 +1,100 @@
+import type { Realm } from '../../../kernel/auth/principal.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../kernel/auth/password-hash.ts';
+import { notAuthenticated } from '../../../kernel/errors/kernel-errors.ts';
+import { AccountsRepository } from '../accounts/accounts-repository.ts';
+import type { IdentityContext } from '../identity-context.ts';
+import { badCredentials, emailTaken } from '../identity-errors.ts';
+import { customerCreated } from '../identity-events.ts';
+import type { MfaChallenge, MfaService } from '../mfa/mfa-service.ts';
+import type { SessionsService, TokenPair } from '../sessions/sessions-service.ts';
+
+export interface PublicUser {
+  id: number;
+  email: string;
+  created_at: string;
+}
+
+export interface PublicCustomer {
+  id: number;
+  email: string;
+  created_at: string;
+}
+
+const view = (row: { id: number; email: string; created_at: Date }): PublicUser => ({
+  id: Number(row.id),
+  email: row.email,
+  created_at: new Date(row.created_at).toISOString(),
+});
+
+/**
+ * Registration and password sign-in for every realm. Main-site users sign in to the main site
+ * and (as members) to staff consoles; storefront customers to their organization's storefront.
+ * An unknown address and a wrong password answer alike, in about the same time (a dummy hash is
+ * verified for unknown addresses). With a second factor, a user's sign-in answers an MFA
+ * challenge instead of tokens.
+ */
+export class SignInService {
+  private readonly accounts: AccountsRepository;
+
+  constructor(
+    private readonly ctx: IdentityContext,
+    private readonly sessions: SessionsService,
+    private readonly mfa: MfaService,
+  ) {
+    this.accounts = new AccountsRepository(ctx.db);
+  }
+
+  async registerUser(email: string, password: string): Promise<PublicUser> {
+    const row = await this.accounts.insertUser(email.trim(), await hashPassword(password));
+    if (row === null) throw emailTaken();
+    return view(row);
+  }
+
+  async registerCustomer(orgId: number, email: string, password: string): Promise<PublicCustomer> {
+    const hash = await hashPassword(password);
+    return this.ctx.transaction(async (uow) => {
+      const row = await this.accounts.withTx(uow.trx).insertCustomer(orgId, email.trim(), hash);
+      if (row === null) throw emailTaken();
+      uow.emit(customerCreated, { orgId, customerId: Number(row.id), email: row.email });
+      return view(row);
+    });
+  }
+
+  /**
+   * A user's sign-in to the main site or (with `admit` saying the user may enter) a staff console.
+   * A user refused by `admit` is answered as a wrong password: membership is not disclosed.
+   */
+  async loginUser(
+    realm: Extract<Realm, 'main' | 'staff'>,
+    orgId: number | null,
+    email: string,
+    password: string,
+    admit: (userId: number) => Promise<boolean> = async () => true,
+  ): Promise<TokenPair | MfaChallenge> {
+    const user = await this.accounts.findUserByEmail(email.trim());
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash));
+    if (user === null || !ok || !(await admit(Number(user.id)))) throw badCredentials();
+    const userId = Number(user.id);
+    if (await this.mfa.isActive(userId)) return this.mfa.challenge(userId, realm, orgId);
+    return this.sessions.start(realm, userId, orgId);
+  }
+
+  async loginCustomer(orgId: number, email: string, password: string): Promise<TokenPair> {
+    const customer = await this.accounts.findCustomerByEmail(orgId, email.trim());
+    const ok = await verifyPassword(password, customer?.password_hash ?? (await dummyPasswordHash));
+    if (customer === null || !ok) throw badCredentials();
+    return this.sessions.start('storefront', Number(customer.id), orgId);
+  }
+
+  /** POST /auth/mfa/verify: the second factor of a pending sign-in, of whichever realm it was. */
+  async completeMfa(mfaToken: string, code: string): Promise<TokenPair> {
+    const signIn = await this.mfa.verify(mfaToken, code);
+    return this.sessions.start(signIn.realm, signIn.userId, signIn.orgId);
+  }
+
+  async me(userId: number): Promise<PublicUser> {
+    const user = await this.accounts.findUser(userId);
+    if (!user) throw notAuthenticated();
+    return view(user);
+  }
+}
