@@ -16,6 +16,7 @@ import {
   type DnsWorkerRole,
 } from '../modules/dns/index.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
+import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { buildApiApp } from './api-app.ts';
 
 export interface RunningNode {
@@ -27,6 +28,8 @@ export interface RunningNode {
   /** The DNS role served by cluster workers this process supervises. */
   readonly dnsWorkers: DnsWorkerRole | null;
   readonly checker: CheckerRole | null;
+  /** What the roles share (tests reach the database, bus and clock here). */
+  readonly runtime: Runtime;
   /** The platform modules of the api role (tests reach their interfaces here). */
   readonly modules: readonly PlatformModule[];
   readonly metrics: MetricsRegistry;
@@ -107,6 +110,7 @@ export async function startNode(
     dns,
     dnsWorkers,
     checker,
+    runtime,
     modules,
     metrics,
     async stop() {

@@ -6,6 +6,7 @@ import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
+import { createOrgsModule } from '../modules/orgs/index.ts';
 
 /** Every module's settings section, validated together at start. */
 export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [dnsConfig];
@@ -19,7 +20,9 @@ export function platformModules(
   kernel: { readonly tokens: AccessTokens; readonly auth: AuthLayer },
 ): PlatformModule[] {
   const identity = createIdentityModule(runtime, kernel);
+  const orgs = createOrgsModule(runtime, { auth: kernel.auth, accounts: identity.accounts, realms: identity.realms });
   const locations = createLocationsModule(runtime);
-  const dns = createDnsModule(runtime, { regions: locations.regions });
-  return [identity, locations, dns];
+  const dns = createDnsModule(runtime, { regions: locations.regions, orgs: orgs.directory });
+  orgs.addLiveProducts(dns.orgProducts);
+  return [identity, orgs, locations, dns];
 }

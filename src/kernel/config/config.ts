@@ -11,6 +11,8 @@ export interface CoreConfig {
   readonly apiPort: number;
   /** PostgreSQL connection string; null → embedded PGlite under dataDir. */
   readonly databaseUrl: string | null;
+  /** PostgreSQL schema the tables live in (created when missing); null → the server's default. */
+  readonly databaseSchema: string | null;
   /** Redis URL; null → in-process bus. */
   readonly redisUrl: string | null;
   readonly dataDir: string;

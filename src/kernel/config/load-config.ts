@@ -13,6 +13,12 @@ export class ConfigError extends Error {
 const ROLES: readonly Role[] = ['all', 'api', 'dns', 'checker'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+function schemaName(env: EnvReader): string | null {
+  const v = env.optional('DATABASE_SCHEMA');
+  if (v !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(v)) env.problem(`DATABASE_SCHEMA must be a lower-case SQL identifier, got "${v}"`);
+  return v;
+}
+
 function readCore(env: EnvReader): CoreConfig {
   const authSecret = env.optional('AUTH_SECRET');
   if (authSecret !== null && authSecret.length < 32)
@@ -29,6 +35,7 @@ function readCore(env: EnvReader): CoreConfig {
     apiPort: env.int('API_PORT', 8080, 0, 65535),
     databaseUrl: env.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: env.url('REDIS_URL', ['redis:', 'rediss:']),
+    databaseSchema: schemaName(env),
     dataDir: path.resolve(env.str('DATA_DIR', './data')),
     logLevel: env.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     authSecret,

@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { deriveAuditAction, isStateChanging } from '../audit/audit-actions.ts';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -41,6 +42,14 @@ export interface PlatformModule {
 export async function registerModule(app: FastifyInstance, module: PlatformModule): Promise<void> {
   await app.register(
     async (scope) => {
+      // Every state-changing call is audited: a route that names no action gets one from its path.
+      scope.addHook('onRoute', (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        if (route.config?.audit !== undefined || !methods.some(isStateChanging)) return;
+        const base = `${API_PREFIX}${module.prefix}`;
+        const url = route.url.startsWith(base) ? route.url.slice(base.length) : route.url;
+        route.config = { ...route.config, audit: deriveAuditAction(module.name, methods[0]!, url) };
+      });
       await module.routes(scope.withTypeProvider<TypeBoxTypeProvider>());
     },
     { prefix: `${API_PREFIX}${module.prefix}` },

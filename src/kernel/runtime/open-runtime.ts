@@ -41,7 +41,11 @@ export async function openRuntime(
   const databaseOptions = {
     url: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? null : config.dataDir,
-    ...(options.databaseSchema !== undefined ? { schema: options.databaseSchema } : {}),
+    ...(options.databaseSchema !== undefined
+      ? { schema: options.databaseSchema }
+      : config.databaseSchema !== null
+        ? { schema: config.databaseSchema }
+        : {}),
     ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}),
   };
   // A DNS-only node can serve its snapshot file while PostgreSQL is down: start without it.

@@ -10,6 +10,8 @@ export const STEERING_ENTRY_LIMIT = 200;
 
 export const zoneNotFound = defineError('dns.zone_not_found', 404, 'Zone not found');
 export const zoneExists = defineError('dns.zone_exists', 409, 'Zone already exists');
+/** POST /zones with an org_slug the caller is no member of (or that does not exist). */
+export const zoneOrgNotFound = defineError('dns.org_not_found', 404, 'Organization not found');
 export const recordNotFound = defineError('dns.record_not_found', 404, 'Record not found');
 export const recordExists = defineError('dns.record_exists', 409, 'Record already exists');
 /** A zone rule refused the change (CNAME beside other data, NS hiding records, ...). */

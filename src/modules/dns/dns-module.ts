@@ -2,6 +2,7 @@ import type { ModuleApp, PlatformModule } from '../../kernel/module/platform-mod
 import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { RegionsDirectory } from '../locations/index.ts';
+import type { LiveProductSource, OrgDirectory } from '../orgs/index.ts';
 import { dnsConfig, type DnsSettings } from './dns-config.ts';
 import type { DnsContext } from './dns-context.ts';
 import type { DnsTables } from './dns-tables.ts';
@@ -30,12 +31,15 @@ import { ZonesService } from './zones/zones-service.ts';
 /** What the DNS module needs from the modules before it. */
 export interface DnsModuleDeps {
   readonly regions: RegionsDirectory;
+  readonly orgs: OrgDirectory;
 }
 
 /** The DNS module, and the interface it offers other modules. */
 export interface DnsModule extends PlatformModule {
   /** Hosted-zone lookup and records other modules own (certificates, platform domains, mail). */
   readonly managedRecords: ManagedRecords;
+  /** An organization's zones, as live products (organization deletion). */
+  readonly orgProducts: LiveProductSource;
 }
 
 /**
@@ -50,13 +54,25 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
   const records = new RecordsService(recordsRepo, zonesRepo, changes);
   const dnssec = new DnssecService(ctx, changes);
   const managedRecords = new ManagedRecordsService(ctx, changes, records);
+  const zones = new ZonesService(ctx, changes, dnssec, deps.orgs);
   return {
     name: 'dns',
     prefix: '/dns',
     managedRecords,
+    orgProducts: (orgId) => zones.orgProducts(orgId),
     routes(app: ModuleApp) {
+      // The audit log names the organization of the zone a call changes.
+      app.addHook('preHandler', async (request) => {
+        const zoneId = (request.params as { zone_id?: unknown } | undefined)?.zone_id;
+        if (request.method === 'GET' || typeof zoneId !== 'number') return;
+        request.auditNote = { ...request.auditNote, orgId: await zonesRepo.orgOf(zoneId) };
+      });
+      // A preview changes nothing: not audited.
+      app.addHook('onRoute', (route) => {
+        if (route.url.endsWith('/preview')) route.config = { ...route.config, audit: false };
+      });
       scheduleDnssecKeys(app, dnssec, ctx.settings.dnssecKeyCheckIntervalS, ctx.log);
-      registerZoneRoutes(app, new ZonesService(ctx, changes, dnssec));
+      registerZoneRoutes(app, zones);
       registerRecordRoutes(app, records);
       registerZoneFileRoutes(
         app,

@@ -21,6 +21,8 @@ export interface AccountsDirectory {
 export interface RealmSignIn {
   registerCustomer(orgId: number, email: string, password: string): Promise<PublicCustomer>;
   loginCustomer(orgId: number, email: string, password: string): Promise<TokenPair>;
+  /** The signed-in customer (storefront realm). */
+  customer(customerId: number): Promise<PublicCustomer>;
   /** `admit` says whether the user may enter this staff console (is a member). */
   loginStaff(
     orgId: number,

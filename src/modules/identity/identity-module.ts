@@ -49,6 +49,7 @@ export function createIdentityModule(
   const realms: RealmSignIn = {
     registerCustomer: (orgId, email, password) => signIn.registerCustomer(orgId, email, password),
     loginCustomer: (orgId, email, password) => signIn.loginCustomer(orgId, email, password),
+    customer: (customerId) => signIn.customer(customerId),
     loginStaff: (orgId, email, password, admit) => signIn.loginUser('staff', orgId, email, password, admit),
     refresh: (realm, orgId, token) => sessions.refresh(realm, orgId, token),
     logout: (token) => sessions.logout(token),

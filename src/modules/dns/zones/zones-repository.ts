@@ -89,6 +89,25 @@ export class ZonesRepository {
     return rows.map((r) => r.domain);
   }
 
+  async listOfOrg(orgId: number): Promise<ZoneRow[]> {
+    return this.db
+      .selectFrom('dns_zones')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy('domain')
+      .execute();
+  }
+
+  /** The organization a zone belongs to (null: an account's own zone, or no such zone). */
+  async orgOf(zoneId: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('dns_zones')
+      .select('org_id')
+      .where('id', '=', zoneId)
+      .executeTakeFirst();
+    return row?.org_id == null ? null : Number(row.org_id);
+  }
+
   async delete(zoneId: number): Promise<void> {
     await this.db.deleteFrom('dns_zones').where('id', '=', zoneId).execute();
   }

@@ -4,7 +4,11 @@ import { pagePerPageQuery } from '../../../kernel/paging/paging.ts';
 export const ZoneIdParams = Type.Object({ zone_id: Type.Integer({ minimum: 1 }) });
 
 export const CreateZoneBody = Type.Object(
-  { domain: Type.String({ minLength: 1, maxLength: 255 }) },
+  {
+    domain: Type.String({ minLength: 1, maxLength: 255 }),
+    /** The zone belongs to this organization (the caller must be its owner or an admin). */
+    org_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
   { additionalProperties: false },
 );
 
@@ -19,4 +23,7 @@ export const UpdateZoneBody = Type.Object(
 );
 
 /** Seed: zones by domain, page/per_page 25/100. */
-export const ListZonesQuery = pagePerPageQuery(25, 100);
+export const ListZonesQuery = pagePerPageQuery(25, 100, {
+  /** Only this organization's zones. */
+  org_slug: Type.Optional(Type.String({ maxLength: 64 })),
+});

@@ -1,8 +1,10 @@
-import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import { orgRoleAllows, type OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import { forbiddenRole } from '../../../kernel/errors/kernel-errors.ts';
+import type { OrgDirectory } from '../../orgs/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import type { DnsContext } from '../dns-context.ts';
-import { zoneExists } from '../dns-errors.ts';
+import { zoneExists, zoneOrgNotFound } from '../dns-errors.ts';
 import { zoneChanged } from '../dns-events.ts';
 import { parseDnssecAlgorithm, type DnssecInfo, type DnssecService } from '../dnssec/dnssec-service.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
@@ -29,14 +31,19 @@ export class ZonesService {
     private readonly ctx: DnsContext,
     private readonly changes: ZoneChanges,
     private readonly dnssecKeys: DnssecService,
+    private readonly orgs: OrgDirectory,
   ) {
     this.repo = new ZonesRepository(ctx.db);
   }
 
-  async create(owner: OwnerScope, domainInput: string): Promise<ZoneView> {
+  /** A zone of the caller's account, or (`orgSlug`) of an organization the caller owns or administers. */
+  async create(owner: OwnerScope, domainInput: string, orgSlug?: string): Promise<ZoneView> {
     const check = normaliseZoneDomain(domainInput);
     if (!check.ok) throw invalidField(['body', 'domain'], check.reason, domainInput);
-    const holder = { userId: owner.userId, orgId: null };
+    const holder = {
+      userId: owner.userId,
+      orgId: orgSlug === undefined ? null : await this.orgOf(owner, orgSlug),
+    };
     return this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
       // A parent or child zone held by another owner would let one answer for the other's names.
@@ -54,8 +61,34 @@ export class ZonesService {
     });
   }
 
-  async list(owner: OwnerScope, page: number, perPage: number): Promise<ZoneView[]> {
-    return (await this.repo.listOwned(owner, 'read', perPage, pageOffset(page, perPage))).map(zoneView);
+  /** The caller's zones and their organizations' (or one organization's, with `orgSlug`). */
+  async list(owner: OwnerScope, page: number, perPage: number, orgSlug?: string): Promise<ZoneView[]> {
+    let scope = owner;
+    if (orgSlug !== undefined) {
+      const org = await this.orgs.bySlug(orgSlug);
+      const role = org === null ? undefined : owner.orgRoles.get(org.id);
+      if (org === null || role === undefined) return [];
+      scope = { userId: -1, orgRoles: new Map([[org.id, role]]) };
+    }
+    return (await this.repo.listOwned(scope, 'read', perPage, pageOffset(page, perPage))).map(zoneView);
+  }
+
+  /** Zones of an organization, as live products (they must go before the organization can). */
+  async orgProducts(orgId: number): Promise<{ type: string; id: number; name: string; ends: string }[]> {
+    return (await this.repo.listOfOrg(orgId)).map((z) => ({
+      type: 'dns_zone',
+      id: Number(z.id),
+      name: z.domain,
+      ends: 'stops answering',
+    }));
+  }
+
+  private async orgOf(owner: OwnerScope, slug: string): Promise<number> {
+    const org = await this.orgs.bySlug(slug);
+    const role = org === null || org.status === 'deleted' ? undefined : owner.orgRoles.get(org.id);
+    if (org === null || role === undefined) throw zoneOrgNotFound();
+    if (!orgRoleAllows(role, 'write')) throw forbiddenRole();
+    return org.id;
   }
 
   async get(owner: OwnerScope, zoneId: number): Promise<ZoneView> {

@@ -100,7 +100,7 @@ export class SessionsService {
       return { ok: true as const, row: used };
     });
     if (!outcome.ok) {
-      await this.onReuse(hash, realm, orgId, now);
+      await this.onReuse(hash, realm, orgId);
       throw invalidRefreshToken();
     }
     return this.pair(realm, outcome.row.subject_id, orgId, outcome.row.session_id ?? undefined, next);
@@ -150,7 +150,7 @@ export class SessionsService {
     uow.emit(sessionsEnded, { sessionIds: ids });
   }
 
-  private async onReuse(hash: string, realm: Realm, orgId: number | null, now: Date): Promise<void> {
+  private async onReuse(hash: string, realm: Realm, orgId: number | null): Promise<void> {
     const row = await this.repo.findRefreshToken(hash);
     if (row === null || row.revoked_at === null || row.realm !== realm || (row.org_id ?? null) !== orgId)
       return;

@@ -92,6 +92,12 @@ export class SignInService {
     return this.sessions.start(signIn.realm, signIn.userId, signIn.orgId);
   }
 
+  async customer(customerId: number): Promise<PublicCustomer> {
+    const row = await this.accounts.findCustomer(customerId);
+    if (!row) throw notAuthenticated();
+    return view(row);
+  }
+
   async me(userId: number): Promise<PublicUser> {
     const user = await this.accounts.findUser(userId);
     if (!user) throw notAuthenticated();

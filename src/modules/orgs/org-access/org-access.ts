@@ -1,0 +1,93 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuthLayer, AuthRequirement } from '../../../kernel/auth/auth-layer.ts';
+import type { MembershipSource } from '../../../kernel/auth/owner-scope.ts';
+import { roleAtLeast, type OrgRole, type Principal } from '../../../kernel/auth/principal.ts';
+import { forbiddenRole, notAuthenticated } from '../../../kernel/errors/kernel-errors.ts';
+import type { OrganizationsRepository } from '../organizations/organizations-repository.ts';
+import type { OrgMembersRepository } from '../org-members/org-members-repository.ts';
+import { orgNotFound } from '../orgs-errors.ts';
+import type { OrgRow } from '../orgs-tables.ts';
+
+/** An organization as other modules see it (DNS zones owned by one, ...). */
+export interface OrgSummary {
+  readonly id: number;
+  readonly slug: string;
+  readonly name: string;
+  readonly status: OrgRow['status'];
+}
+
+export interface OrgDirectory {
+  bySlug(slug: string): Promise<OrgSummary | null>;
+}
+
+function slugOf(request: FastifyRequest): string {
+  const slug = (request.params as { org_slug?: unknown } | undefined)?.org_slug;
+  return typeof slug === 'string' ? slug : '';
+}
+
+/**
+ * The organizations module's part of authentication: the checks of the `org:*` requirements (a
+ * main-site member of `:org_slug` with at least the role), of the `storefront` and `staff`
+ * realms (a token of that realm into this very organization), and the memberships a main-site
+ * token acts with on account routes (an organization's DNS zones, ...). A deleted organization
+ * is absent to all of them: 404 to members, 401 to its staff and customers.
+ */
+export class OrgAccess {
+  constructor(
+    private readonly orgs: OrganizationsRepository,
+    private readonly members: OrgMembersRepository,
+  ) {}
+
+  readonly directory: OrgDirectory = {
+    bySlug: async (slug) => {
+      const org = await this.orgs.bySlug(slug);
+      return org === null ? null : { id: Number(org.id), slug: org.slug, name: org.name, status: org.status };
+    },
+  };
+
+  readonly memberships: MembershipSource = { rolesOf: (userId) => this.members.rolesOfUser(userId) };
+
+  install(auth: AuthLayer): void {
+    const member =
+      (needed: OrgRole) =>
+      async (request: FastifyRequest): Promise<Principal> => {
+        const principal = await auth.tokenPrincipal(request, 'main');
+        const org = await this.liveOrg(slugOf(request));
+        if (org === null) throw orgNotFound();
+        const role = await this.members.roleOf(org.id, principal.userId!);
+        if (role === null) throw orgNotFound();
+        if (!roleAtLeast(role, needed)) throw forbiddenRole();
+        return { ...principal, orgId: org.id, role };
+      };
+    auth.provide('org:member', member('member'));
+    auth.provide('org:admin', member('admin'));
+    auth.provide('org:owner', member('owner'));
+    auth.provide('storefront', (request, requirement) => this.realmPrincipal(auth, request, requirement));
+    auth.provide('staff', (request, requirement) => this.realmPrincipal(auth, request, requirement));
+    auth.setMembershipSource(this.memberships);
+  }
+
+  /** The organization of an organization route, unless it is deleted. */
+  async liveOrg(slug: string): Promise<OrgRow | null> {
+    const org = await this.orgs.bySlug(slug);
+    return org === null || org.status === 'deleted' ? null : org;
+  }
+
+  private async realmPrincipal(
+    auth: AuthLayer,
+    request: FastifyRequest,
+    requirement: AuthRequirement,
+  ): Promise<Principal> {
+    const realm = requirement === 'staff' ? 'staff' : 'storefront';
+    const principal = await auth.tokenPrincipal(request, realm);
+    const org = await this.liveOrg(slugOf(request));
+    if (org === null || Number(org.id) !== principal.orgId) throw notAuthenticated();
+    if (realm === 'staff') {
+      // A member who left no longer enters the console, whatever token they still hold.
+      const role = await this.members.roleOf(org.id, principal.userId!);
+      if (role === null) throw notAuthenticated();
+      return { ...principal, role };
+    }
+    return principal;
+  }
+}

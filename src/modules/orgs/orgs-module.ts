@@ -1,0 +1,66 @@
+import { moduleContext } from '../../kernel/module/module-context.ts';
+import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
+import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import type { AccountsDirectory, RealmSignIn } from '../identity/index.ts';
+import { OrgAccess, type OrgDirectory } from './org-access/org-access.ts';
+import { OrgMembersRepository } from './org-members/org-members-repository.ts';
+import { registerOrgMemberRoutes } from './org-members/org-members-routes.ts';
+import { OrgMembersService } from './org-members/org-members-service.ts';
+import { registerOrgSignInRoutes } from './org-sign-in/org-sign-in-routes.ts';
+import { LiveProducts, type LiveProductSource } from './organizations/live-products.ts';
+import { OrganizationsRepository } from './organizations/organizations-repository.ts';
+import { registerOrganizationRoutes } from './organizations/organizations-routes.ts';
+import { OrganizationsService } from './organizations/organizations-service.ts';
+import type { OrgsContext } from './orgs-context.ts';
+import { orgNotFound } from './orgs-errors.ts';
+import type { OrgsTables } from './orgs-tables.ts';
+
+export interface OrgsModuleDeps {
+  readonly auth: AuthLayer;
+  readonly accounts: AccountsDirectory;
+  readonly realms: RealmSignIn;
+}
+
+export interface OrgsModule extends PlatformModule {
+  /** Organizations by slug (for modules whose objects an organization may own). */
+  readonly directory: OrgDirectory;
+  /** A module that holds organizations' products registers where to find them (deletion check). */
+  addLiveProducts(source: LiveProductSource): void;
+}
+
+/**
+ * Organizations (base /api/v1/orgs): the organization record, members and roles, deletion, the
+ * audit log, and the sign-in routes of its storefront and staff realms. It decides the `org:*`,
+ * `storefront` and `staff` requirements of the kernel's authentication layer.
+ */
+export function createOrgsModule(runtime: Runtime, deps: OrgsModuleDeps): OrgsModule {
+  const ctx: OrgsContext = moduleContext<OrgsTables>(runtime, 'orgs');
+  const products = new LiveProducts();
+  const members = new OrgMembersRepository(ctx.db);
+  const access = new OrgAccess(new OrganizationsRepository(ctx.db), members);
+  access.install(deps.auth);
+  const organizations = new OrganizationsService(ctx, products, deps.realms);
+  const memberService = new OrgMembersService(ctx, deps.accounts, deps.realms);
+  return {
+    name: 'orgs',
+    prefix: '/orgs',
+    directory: access.directory,
+    addLiveProducts: (source) => products.add(source),
+    routes(app) {
+      registerOrganizationRoutes(app, organizations, ctx.audit);
+      registerOrgMemberRoutes(app, memberService);
+      registerOrgSignInRoutes(app, access, deps.realms, members);
+    },
+  };
+}
+
+/** Platform staff (`npm run org -- reactivate <slug>`): a deleted organization becomes active again. */
+export async function reactivateOrganization(runtime: Runtime, slug: string): Promise<string> {
+  const ctx: OrgsContext = moduleContext<OrgsTables>(runtime, 'orgs');
+  const orgs = new OrganizationsRepository(ctx.db);
+  const org = await orgs.bySlug(slug);
+  if (org === null) throw orgNotFound();
+  await orgs.setStatus(org.id, 'active', new Date(ctx.clock.now()));
+  return `${org.slug}: active (was ${org.status})`;
+}
