@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import type { RealmSignIn } from '../../identity/index.ts';
 import type { OrgAccess } from '../org-access/org-access.ts';
-import { OrgMembersRepository } from '../org-members/org-members-repository.ts';
+import type { OrgMembersRepository } from '../org-members/org-members-repository.ts';
 import { orgNotFound } from '../orgs-errors.ts';
 import type { OrgRow } from '../orgs-tables.ts';
 

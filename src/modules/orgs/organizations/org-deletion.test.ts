@@ -21,7 +21,10 @@ describe('organization deletion', () => {
       flags: 0,
       questions: [{ type: 'SOA', class: 'IN', name }],
     });
-    return (await queryUdp(q, { host: '127.0.0.1', port: t.node.dns!.udpPort })).decoded?.rcode;
+    const flags = (await queryUdp(q, { host: '127.0.0.1', port: t.node.dns!.udpPort })).decoded?.flags;
+    return flags === undefined
+      ? undefined
+      : (['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'][flags & 0xf] ?? 'OTHER');
   };
   const until = async (check: () => Promise<boolean>): Promise<void> => {
     const deadline = Date.now() + 3000;
