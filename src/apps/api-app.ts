@@ -4,6 +4,7 @@ import { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import { resolveAuthSecret } from '../kernel/auth/auth-secret.ts';
 import { createHttpServer } from '../kernel/http/create-http-server.ts';
 import { installAuthFailureLimit } from '../kernel/limits/auth-failure-limit.ts';
+import { exemptList, ProxyLimits } from '../kernel/limits/proxy-limits.ts';
 import { installRequestRateLimit } from '../kernel/limits/request-rate-limit.ts';
 import { registerModule, type PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
@@ -27,7 +28,9 @@ export async function buildApiApp(
     bodyLimitBytes: config.apiBodyLimitBytes,
     trustProxy: config.trustProxy,
   });
-  installRequestRateLimit(app, runtime.bus, runtime.clock);
+  const exempt = exemptList(config.limitsExempt);
+  if (config.proxyLimits) new ProxyLimits(runtime.clock, exempt).install(app);
+  installRequestRateLimit(app, runtime.bus, runtime.clock, exempt);
   installAuthFailureLimit(app, runtime.bus, runtime.clock);
   const auth = new AuthLayer(tokens, runtime.clock);
   auth.install(app);

@@ -3,8 +3,10 @@ import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
+import { createCommerceModule } from '../modules/commerce/index.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
+import { createKeysModule } from '../modules/keys/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
 import { createOrgsModule } from '../modules/orgs/index.ts';
 
@@ -24,5 +26,7 @@ export function platformModules(
   const locations = createLocationsModule(runtime);
   const dns = createDnsModule(runtime, { regions: locations.regions, orgs: orgs.directory });
   orgs.addLiveProducts(dns.orgProducts);
-  return [identity, orgs, locations, dns];
+  const keys = createKeysModule(runtime, { auth: kernel.auth, accounts: identity.accounts, orgs: orgs.directory });
+  const commerce = createCommerceModule(runtime);
+  return [identity, orgs, keys, commerce, locations, dns];
 }

@@ -14,7 +14,8 @@ import type { Principal, Realm } from './principal.ts';
  *   only under its own organization's slug).
  * - `org:member` / `org:admin` / `org:owner`: a main-site token of a member of `:org_slug` with at
  *   least that role.
- * - `{ scope }`: the Commerce API — an organization key holding the scope, or a member's token.
+ * - `{ scope }`: the Commerce API — an organization key holding the scope, or a member's token;
+ *   `peopleOnly` routes (the merchant profile) refuse every key.
  * - `relay`: a relay key in `X-Api-Key` (mail sending).
  */
 export type AuthRequirement =
@@ -26,7 +27,7 @@ export type AuthRequirement =
   | 'org:member'
   | 'org:admin'
   | 'org:owner'
-  | { readonly scope: string };
+  | { readonly scope: string; readonly peopleOnly?: boolean };
 
 export type RequirementKind = Exclude<AuthRequirement, { scope: string }> | 'scope';
 

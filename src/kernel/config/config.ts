@@ -23,6 +23,10 @@ export interface CoreConfig {
   readonly refreshTokenTtlS: number;
   readonly apiBodyLimitBytes: number;
   readonly trustProxy: boolean;
+  /** The proxy-level request and connection limits (seed): on, unless a test or a proxy in front does it. */
+  readonly proxyLimits: boolean;
+  /** Addresses (CIDR) no per-IP limit applies to (benchmarks). */
+  readonly limitsExempt: readonly string[];
   /** AES-256-GCM key (32 bytes, base64) sealing secrets at rest; null → a key file in dataDir. */
   readonly sealingKey: string | null;
   /** Transactional mail over SMTP (`smtp://host:port`); null → .eml files under dataDir/mail. */

@@ -43,6 +43,8 @@ function readCore(env: EnvReader): CoreConfig {
     refreshTokenTtlS: env.int('REFRESH_TOKEN_TTL_S', 30 * 86_400, 300, 365 * 86_400),
     apiBodyLimitBytes: env.int('API_BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     trustProxy: env.bool('TRUST_PROXY', false),
+    proxyLimits: env.bool('PROXY_LIMITS', true),
+    limitsExempt: env.cidrList('LIMITS_EXEMPT', ''),
     sealingKey: sealingKey ?? formerSealingKey,
     smtpUrl: env.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.str('MAIL_FROM', 'Hosting Platform <no-reply@localhost>'),

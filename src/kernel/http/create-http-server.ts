@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../log/logger.ts';
 import { AppError, type ValidationProblem } from '../errors/app-error.ts';
@@ -52,8 +53,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 
   // Query strings and paths arrive as text and are coerced to the schema's types; JSON bodies are
   // not: a number where a string belongs is an error, as the client sent the wrong type.
-  const bodyAjv = new Ajv({ ...AJV_OPTIONS, coerceTypes: false });
-  const textAjv = new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' });
+  const bodyAjv = addFormats.default(new Ajv({ ...AJV_OPTIONS, coerceTypes: false }));
+  const textAjv = addFormats.default(new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
   );

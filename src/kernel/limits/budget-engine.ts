@@ -30,12 +30,11 @@ function params(request: FastifyRequest): Record<string, unknown> {
 }
 
 const SCOPE_KEYS: Readonly<Record<Budget['scope'], BudgetKey>> = {
+  // The object the route acts on is its first path parameter (the server, instance or route);
+  // deeper parameters (a backup, a software record) name parts of that same object.
   target: (r) => {
-    const p = params(r);
-    const ids = Object.keys(p)
-      .sort()
-      .map((k) => `${k}=${String(p[k])}`);
-    return ids.length > 0 ? ids.join('&') : (r.routeOptions.url ?? null);
+    const first = /:([a-z_]+)/.exec(r.routeOptions.url ?? '')?.[1];
+    return first === undefined ? (r.routeOptions.url ?? null) : `${first}=${String(params(r)[first])}`;
   },
   account: (r) => (r.principal?.userId !== undefined ? `user:${r.principal.userId}` : null),
   owner: (r) => {

@@ -62,7 +62,8 @@ describe('request rate limit', () => {
   const clock = new ManualClock(Date.now());
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ clock });
+    // Behind no proxy: the proxy's own per-second limits are tested in proxy-limits.test.ts.
+    t = await startTestApp({ clock, env: { PROXY_LIMITS: 'false' } });
   });
   afterAll(async () => t?.close());
 

@@ -1,4 +1,6 @@
+import type { BlockList } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { isExempt } from './proxy-limits.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { Clock } from '../clock.ts';
 import { rateLimitExceeded } from '../errors/kernel-errors.ts';
@@ -11,8 +13,14 @@ const WINDOW_MS = 60_000;
  * (Redis when configured, so every API process shares one count). Retry-After is the whole
  * seconds until the oldest counted request is a minute old.
  */
-export function installRequestRateLimit(app: FastifyInstance, bus: Bus, clock: Clock): void {
+export function installRequestRateLimit(
+  app: FastifyInstance,
+  bus: Bus,
+  clock: Clock,
+  exempt: BlockList,
+): void {
   app.addHook('onRequest', async (request) => {
+    if (isExempt(exempt, request.ip)) return;
     const result = await bus.slidingWindowHit(
       `rl:req:${request.ip}`,
       clock.now(),

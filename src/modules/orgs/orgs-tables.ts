@@ -19,6 +19,7 @@ export interface OrgRow {
   max_sub_resellers: number;
   max_api_calls_month: number;
   max_custom_products: number;
+  commerce_enabled: boolean;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;

@@ -14,10 +14,13 @@ export interface OrgSummary {
   readonly slug: string;
   readonly name: string;
   readonly status: OrgRow['status'];
+  readonly commerceEnabled: boolean;
 }
 
 export interface OrgDirectory {
   bySlug(slug: string): Promise<OrgSummary | null>;
+  /** The user's role in the organization, or null when not a member. */
+  roleOf(orgId: number, userId: number): Promise<OrgRole | null>;
 }
 
 function slugOf(request: FastifyRequest): string {
@@ -41,8 +44,17 @@ export class OrgAccess {
   readonly directory: OrgDirectory = {
     bySlug: async (slug) => {
       const org = await this.orgs.bySlug(slug);
-      return org === null ? null : { id: Number(org.id), slug: org.slug, name: org.name, status: org.status };
+      return org === null
+        ? null
+        : {
+            id: Number(org.id),
+            slug: org.slug,
+            name: org.name,
+            status: org.status,
+            commerceEnabled: org.commerce_enabled,
+          };
     },
+    roleOf: (orgId, userId) => this.members.roleOf(orgId, userId),
   };
 
   readonly memberships: MembershipSource = { rolesOf: (userId) => this.members.rolesOfUser(userId) };

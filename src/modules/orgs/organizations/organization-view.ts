@@ -2,7 +2,10 @@ import type { OrgRole } from '../../../kernel/auth/principal.ts';
 import type { OrgRow } from '../orgs-tables.ts';
 
 /** The seed's organization shape: the row (deleted_at left out) and the caller's role. */
-export type OrganizationView = Omit<OrgRow, 'created_at' | 'updated_at' | 'deleted_at'> & {
+export type OrganizationView = Omit<
+  OrgRow,
+  'created_at' | 'updated_at' | 'deleted_at' | 'commerce_enabled'
+> & {
   created_at: string | null;
   updated_at: string | null;
   my_role: OrgRole | null;

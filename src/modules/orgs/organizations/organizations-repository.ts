@@ -67,7 +67,7 @@ export class OrganizationsRepository {
 
   async update(
     id: number,
-    set: Partial<Pick<OrgRow, 'name' | 'billing_mode' | 'tier' | 'owner_user_id'>>,
+    set: Partial<Pick<OrgRow, 'name' | 'billing_mode' | 'tier' | 'owner_user_id' | 'commerce_enabled'>>,
     now: Date,
   ): Promise<void> {
     await this.db

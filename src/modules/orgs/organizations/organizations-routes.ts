@@ -77,6 +77,25 @@ export function registerOrganizationRoutes(
     async (request) => service.delete(request.principal, request.query.confirm),
   );
 
+  const Settings = Type.Object({ commerce_enabled: Type.Boolean() });
+  app.get(
+    '/:org_slug/settings',
+    { schema: { params: OrgSlugParams, response: { 200: Settings } }, config: { auth: 'org:admin' } },
+    async (request) => service.settings(request.principal),
+  );
+  app.patch(
+    '/:org_slug/settings',
+    {
+      schema: {
+        params: OrgSlugParams,
+        body: Type.Object({ commerce_enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        response: { 200: Settings },
+      },
+      config: { auth: 'org:admin', audit: 'org.settings.update', optionalBody: true },
+    },
+    async (request) => service.updateSettings(request.principal, request.body),
+  );
+
   app.get(
     '/:org_slug/deletion',
     {

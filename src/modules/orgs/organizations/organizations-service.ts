@@ -61,6 +61,19 @@ export class OrganizationsService {
     return this.get(principal);
   }
 
+  /** Seed "settings": Commerce on or off (default off). */
+  async settings(principal: Principal): Promise<{ commerce_enabled: boolean }> {
+    return { commerce_enabled: (await this.current(principal)).commerce_enabled };
+  }
+
+  async updateSettings(principal: Principal, body: { commerce_enabled?: boolean }): Promise<{ commerce_enabled: boolean }> {
+    const org = await this.current(principal);
+    if (body.commerce_enabled !== undefined && body.commerce_enabled !== org.commerce_enabled) {
+      await this.orgs.update(org.id, { commerce_enabled: body.commerce_enabled }, new Date(this.ctx.clock.now()));
+    }
+    return this.settings(principal);
+  }
+
   async deletion(principal: Principal): Promise<{ products: LiveProduct[] }> {
     return { products: await this.products.of((await this.current(principal)).id) };
   }

@@ -1,0 +1,126 @@
+import type { ModuleApp } from '../../kernel/module/platform-module.ts';
+import type { CommerceListsRepository } from './commerce-lists-repository.ts';
+import {
+  BeforeIdQuery,
+  beforeIdPage,
+  EventView,
+  GiftCardView,
+  offsetPage,
+  OrderView,
+  OrdersQuery,
+  OrgSlugParams,
+  ProductsQuery,
+  ProductView,
+  PromotionView,
+} from './commerce-lists-schemas.ts';
+
+const iso = (d: Date): string => new Date(d).toISOString();
+const row = <T extends { id: number; org_id: number; created_at: Date }>(r: T) => {
+  const { org_id: _org, ...rest } = r;
+  return { ...rest, id: Number(r.id), created_at: iso(r.created_at) };
+};
+
+/**
+ * The Commerce API's five lists (seed "Commerce API"): orders and products paged by
+ * `limit`/`offset` with a total `count`; events, promotions and gift cards by `before_id` with
+ * `next_before_id` (null at the end). Each route needs its scope (seed "Scopes").
+ */
+export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRepository): void {
+  app.get(
+    '/:org_slug/commerce/orders',
+    {
+      schema: {
+        description: 'Orders, newest placed first, ties by id (newest first).',
+        params: OrgSlugParams,
+        querystring: OrdersQuery,
+        response: { 200: offsetPage('orders', OrderView) },
+      },
+      config: { auth: { scope: 'commerce.orders:read' } },
+    },
+    async (request) => {
+      const { limit, offset, q, placed_from, placed_to } = request.query;
+      const page = await repo.orders(
+        request.principal.orgId!,
+        {
+          ...(q !== undefined ? { q } : {}),
+          ...(placed_from !== undefined ? { placedFrom: new Date(placed_from) } : {}),
+          ...(placed_to !== undefined ? { placedTo: new Date(placed_to) } : {}),
+        },
+        limit,
+        offset,
+      );
+      return {
+        orders: page.rows.map((r) => ({
+          ...row(r),
+          customer_id: r.customer_id === null ? null : Number(r.customer_id),
+          placed_at: iso(r.placed_at),
+        })),
+        count: page.count,
+        limit,
+        offset,
+      };
+    },
+  );
+
+  app.get(
+    '/:org_slug/commerce/products',
+    {
+      schema: {
+        description: 'Products, most recently changed first, ties by id.',
+        params: OrgSlugParams,
+        querystring: ProductsQuery,
+        response: { 200: offsetPage('products', ProductView) },
+      },
+      config: { auth: { scope: 'commerce.catalog:read' } },
+    },
+    async (request) => {
+      const { limit, offset } = request.query;
+      const page = await repo.products(request.principal.orgId!, limit, offset);
+      return {
+        products: page.rows.map((r) => ({ ...row(r), updated_at: iso(r.updated_at) })),
+        count: page.count,
+        limit,
+        offset,
+      };
+    },
+  );
+
+  const byBeforeId = [
+    ['events', 'commerce_events', 'commerce.store:read', EventView],
+    ['promotions', 'commerce_promotions', 'commerce.promotions:write', PromotionView],
+    ['gift-cards', 'commerce_gift_cards', 'commerce.customers:read', GiftCardView],
+  ] as const;
+  for (const [path, table, scope, view] of byBeforeId) {
+    const name = path.replace('-', '_');
+    app.get(
+      `/:org_slug/commerce/${path}`,
+      {
+        schema: {
+          description: `${path}, newest first; page with before_id = the previous page's next_before_id.`,
+          params: OrgSlugParams,
+          querystring: BeforeIdQuery,
+          response: { 200: beforeIdPage(name, view as typeof EventView) },
+        },
+        config: { auth: { scope } },
+      },
+      async (request): Promise<never> => {
+        const { before_id, limit } = request.query;
+        const page = await repo.beforeId(table, request.principal.orgId!, before_id, limit);
+        const items = page.rows.map((r) => row(r as { id: number; org_id: number; created_at: Date }));
+        return { [name]: items, next_before_id: page.more ? items[items.length - 1]!.id : null } as never;
+      },
+    );
+  }
+
+  app.get(
+    '/:org_slug/commerce/merchant-profile',
+    {
+      schema: {
+        description: 'The merchant profile: people only (an owner or admin signed in), never a key.',
+        params: OrgSlugParams,
+      },
+      config: { auth: { scope: 'commerce.store:read', peopleOnly: true } },
+    },
+    async (request) => ({ org_id: request.principal.orgId!, profile: null }),
+  );
+}

@@ -1,0 +1,2 @@
+/** The Commerce module's public surface. */
+export { createCommerceModule } from './commerce-module.ts';

@@ -1,0 +1,49 @@
+import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
+import { moduleContext } from '../../kernel/module/module-context.ts';
+import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import type { AccountsDirectory } from '../identity/index.ts';
+import type { OrgDirectory } from '../orgs/index.ts';
+import { refuseAccountKeys } from './account-keys/account-key-gate.ts';
+import { registerAccountKeyRoutes } from './account-keys/account-keys-routes.ts';
+import { AccountKeysService } from './account-keys/account-keys-service.ts';
+import { CommerceGate } from './commerce-gate/commerce-gate.ts';
+import type { KeysContext } from './keys-context.ts';
+import type { KeysTables } from './keys-tables.ts';
+import { registerOrgKeyRoutes } from './org-keys/org-keys-routes.ts';
+import { OrgKeysService } from './org-keys/org-keys-service.ts';
+
+export interface KeysModuleDeps {
+  readonly auth: AuthLayer;
+  readonly accounts: AccountsDirectory;
+  readonly orgs: OrgDirectory;
+}
+
+/**
+ * API keys (mounted at /api/v1): account keys (/auth/me/api-keys), which no route accepts — a
+ * request carrying one is refused first of all — and organization keys (/orgs/{slug}/api-keys),
+ * which open the Commerce API through the Commerce gate with their scopes.
+ */
+export function createKeysModule(runtime: Runtime, deps: KeysModuleDeps): PlatformModule {
+  const ctx: KeysContext = moduleContext<KeysTables>(runtime, 'keys');
+  const gate = new CommerceGate(ctx, deps.orgs);
+  deps.auth.addGate(refuseAccountKeys);
+  gate.install(deps.auth);
+  const accountKeys = new AccountKeysService(ctx, deps.accounts);
+  const orgKeys = new OrgKeysService(ctx);
+  let unsubscribe: (() => Promise<void>) | null = null;
+  return {
+    name: 'keys',
+    prefix: '',
+    routes(app) {
+      registerAccountKeyRoutes(app, accountKeys);
+      registerOrgKeyRoutes(app, orgKeys);
+    },
+    async start() {
+      unsubscribe = await gate.listen();
+    },
+    async stop() {
+      await unsubscribe?.();
+    },
+  };
+}
