@@ -22,11 +22,12 @@ import { runMacro } from './macro-suite.ts';
 import type { MacroResult, MacroServer } from './macro-suite.ts';
 import { runMicro } from './micro-suite.ts';
 import type { MicroResult } from './micro-suite.ts';
+import { runPlatform, type PlatformResult } from './platform-suite.ts';
 import { runScale } from './scale-suite.ts';
 import type { ScaleResult } from './scale-suite.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PARTS = ['micro', 'macro', 'scale'] as const;
+const PARTS = ['micro', 'macro', 'scale', 'platform'] as const;
 type Part = (typeof PARTS)[number];
 const GiB = 1024;
 
@@ -42,7 +43,7 @@ const { values } = parseArgs({
 const quick = values.quick!;
 const parts = (values.only ?? PARTS.join(',')).split(',') as Part[];
 for (const p of parts)
-  if (!PARTS.includes(p)) throw new Error(`--only: unknown part "${p}" (micro, macro, scale)`);
+  if (!PARTS.includes(p)) throw new Error(`--only: unknown part "${p}" (${PARTS.join(', ')})`);
 const roundsArg = values.rounds === undefined ? undefined : Number(values.rounds);
 
 function log(line: string): void {
@@ -249,7 +250,12 @@ interface Target {
   met: boolean | null;
 }
 
-function targets(micro: MicroResult | null, macro: MacroResult | null, scale: ScaleResult | null): Target[] {
+function targets(
+  micro: MicroResult | null,
+  macro: MacroResult | null,
+  scale: ScaleResult | null,
+  platform: PlatformResult | null,
+): Target[] {
   const out: Target[] = [];
   const add = (
     target: string,
@@ -283,6 +289,7 @@ function targets(micro: MicroResult | null, macro: MacroResult | null, scale: Sc
     (v) => v <= 1000,
     0,
   );
+  add('limit layers cost < 5 % (req/s with ÷ without ≥ 0.95)', platform?.ratio, (v) => v >= 0.95, 3);
   return out;
 }
 
@@ -335,9 +342,29 @@ async function main(): Promise<void> {
     printScale(scale);
   }
 
-  const goals = targets(micro, macro, scale);
+  let platform: PlatformResult | null = null;
+  if (parts.includes('platform')) {
+    platform = await runPlatform(
+      { rounds: roundsArg ?? (quick ? 1 : 5), seconds: quick ? 3 : 10, connections: 16 },
+      log,
+    );
+    printTable(
+      'platform routes (autocannon)',
+      ['route', 'with layers req/s', 'without req/s', 'ratio'],
+      [
+        [
+          platform.route,
+          Math.round(platform.layersRps),
+          Math.round(platform.bareRps),
+          platform.ratio.toFixed(3),
+        ],
+      ],
+    );
+  }
+
+  const goals = targets(micro, macro, scale, platform);
   printTable(
-    'issue 8 targets',
+    'targets',
     ['target', 'value', 'met'],
     goals.map((g) => [g.target, g.value, g.met === null ? 'n/a' : g.met ? 'yes' : 'NO']),
   );
@@ -372,6 +399,7 @@ async function main(): Promise<void> {
     steeringBench: steering,
     macro,
     scale,
+    platform,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

@@ -39,6 +39,7 @@ export class RedisBus implements Bus {
   private readonly handlers = new Map<string, Set<BusHandler>>();
   private readonly lockTokens = new Map<string, string>();
   private seq = 0;
+  private readonly instance = `${process.pid}.${randomBytes(4).toString('hex')}`;
 
   /** `prefix` namespaces every key and channel (tests run side by side on one Redis). */
   constructor(
@@ -122,7 +123,9 @@ export class RedisBus implements Bus {
   }
 
   private async window(key: string, nowMs: number, windowMs: number, limit: number): Promise<WindowResult> {
-    const member = `${nowMs}-${process.pid}-${this.seq++}`;
+    // Unique per bus instance, not only per process: two buses in one process (a test's peer, a
+    // role and the API) must not count as one member.
+    const member = `${nowMs}-${this.instance}-${this.seq++}`;
     const [allowed, count, retry] = (await this.commands.eval(
       SLIDING_WINDOW_LUA,
       1,
