@@ -17,7 +17,9 @@ import {
 } from '../modules/dns/index.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
+import { createDeliveryEngine } from '../modules/webhooks/index.ts';
 import { buildApiApp } from './api-app.ts';
+import { outboundClient } from './platform-modules.ts';
 
 export interface RunningNode {
   readonly apiUrl: string | null;
@@ -64,7 +66,7 @@ export async function startNode(
   }
   let started = false;
   readiness.set('runtime', () => started);
-  const runtime = await openRuntime(config, log, options).catch(async (error: unknown) => {
+  const runtime = await openRuntime(config, log, { ...options, metrics }).catch(async (error: unknown) => {
     for (const s of stops.reverse()) await s();
     throw error;
   });
@@ -86,6 +88,17 @@ export async function startNode(
       const role = await startCheckerRole(runtime, metrics);
       checker = role;
       stops.push(() => role.stop());
+    }
+    if (config.role === 'worker') {
+      // The delivery engine alone (the api role runs it too).
+      const outbound = outboundClient(runtime);
+      const { engine } = createDeliveryEngine(runtime, outbound);
+      readiness.set('database', () => databaseAnswers(runtime.database));
+      engine.start();
+      stops.push(async () => {
+        await engine.stop();
+        await outbound.close();
+      });
     }
     if (hasApi) {
       readiness.set('database', () => databaseAnswers(runtime.database));

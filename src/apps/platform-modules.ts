@@ -4,11 +4,13 @@ import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
-import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
+import { OutboundClient } from '../kernel/outbound/guarded-client.ts';
+import { classifyAddress, createDnsModule, dnsConfig, isAllowedTarget } from '../modules/dns/index.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
 import { createKeysModule } from '../modules/keys/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
 import { createOrgsModule } from '../modules/orgs/index.ts';
+import { createWebhooksModule } from '../modules/webhooks/index.ts';
 
 /** Every module's settings section, validated together at start. */
 export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [dnsConfig];
@@ -22,11 +24,33 @@ export function platformModules(
   kernel: { readonly tokens: AccessTokens; readonly auth: AuthLayer },
 ): PlatformModule[] {
   const identity = createIdentityModule(runtime, kernel);
-  const orgs = createOrgsModule(runtime, { auth: kernel.auth, accounts: identity.accounts, realms: identity.realms });
+  const orgs = createOrgsModule(runtime, {
+    auth: kernel.auth,
+    accounts: identity.accounts,
+    realms: identity.realms,
+  });
   const locations = createLocationsModule(runtime);
   const dns = createDnsModule(runtime, { regions: locations.regions, orgs: orgs.directory });
   orgs.addLiveProducts(dns.orgProducts);
-  const keys = createKeysModule(runtime, { auth: kernel.auth, accounts: identity.accounts, orgs: orgs.directory });
+  const keys = createKeysModule(runtime, {
+    auth: kernel.auth,
+    accounts: identity.accounts,
+    orgs: orgs.directory,
+  });
   const commerce = createCommerceModule(runtime);
-  return [identity, orgs, keys, commerce, locations, dns];
+  const webhooks = createWebhooksModule(runtime, { outbound: outboundClient(runtime), runEngine: true });
+  return [identity, orgs, keys, commerce, webhooks, locations, dns];
+}
+
+/** The guarded outbound HTTP client, judging addresses with the one address classifier. */
+export function outboundClient(runtime: Runtime): OutboundClient {
+  const config = runtime.config;
+  return new OutboundClient({
+    isAllowedAddress: (address) => {
+      const cls = classifyAddress(address);
+      return cls !== null && isAllowedTarget(cls, config.outboundAllowPrivateTargets);
+    },
+    allowHttp: config.outboundAllowHttp,
+    caFile: config.outboundCaFile,
+  });
 }

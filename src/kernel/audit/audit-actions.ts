@@ -30,14 +30,18 @@ export function isStateChanging(method: string): boolean {
 export function deriveAuditAction(module: string, method: string, url: string): string {
   const segments = url.split('/').filter((s) => s !== '');
   const last = segments[segments.length - 1];
-  const verb = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' }[method.toUpperCase()] ?? 'change';
+  const verb =
+    { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' }[method.toUpperCase()] ?? 'change';
   if (last === undefined) return `${module}.${verb}`;
   if (!last.startsWith(':')) {
     const before = segments[segments.length - 2];
     // POST /things/:id/<action> (a verb, not a plural collection): the action on the thing.
     const isCollection = last.endsWith('s') && !ACTION_WORDS.has(last);
     if (before?.startsWith(':') && method.toUpperCase() === 'POST' && !isCollection) {
-      const owner = segments.slice(0, -2).filter((s) => !s.startsWith(':')).pop();
+      const owner = segments
+        .slice(0, -2)
+        .filter((s) => !s.startsWith(':'))
+        .pop();
       return `${module}.${owner !== undefined ? singular(owner) : module}.${last.replace(/-/g, '_')}`;
     }
     return `${module}.${singular(last)}.${verb}`;

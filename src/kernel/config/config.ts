@@ -1,7 +1,7 @@
 import type { ConfigSection } from './config-section.ts';
 
 /** The validated, frozen configuration every role reads. Built once at start by loadConfig. */
-export type Role = 'all' | 'api' | 'dns' | 'checker';
+export type Role = 'all' | 'api' | 'dns' | 'checker' | 'worker';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** The kernel's own settings; each module adds a section of its own (config-section.ts). */
@@ -33,6 +33,12 @@ export interface CoreConfig {
   readonly smtpUrl: string | null;
   /** Sender of transactional mail. */
   readonly mailFrom: string;
+  /** Tests only: outbound requests (webhooks) may reach private and loopback addresses. */
+  readonly outboundAllowPrivateTargets: boolean;
+  /** Tests only: outbound requests may use plain http://. */
+  readonly outboundAllowHttp: boolean;
+  /** Tests only: a CA file outbound TLS trusts besides the system's. */
+  readonly outboundCaFile: string | null;
   /** Base URL of the site users open links of transactional mail at (password reset). */
   readonly publicWebUrl: string;
 }

@@ -10,12 +10,13 @@ export class ConfigError extends Error {
   }
 }
 
-const ROLES: readonly Role[] = ['all', 'api', 'dns', 'checker'];
+const ROLES: readonly Role[] = ['all', 'api', 'dns', 'checker', 'worker'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function schemaName(env: EnvReader): string | null {
   const v = env.optional('DATABASE_SCHEMA');
-  if (v !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(v)) env.problem(`DATABASE_SCHEMA must be a lower-case SQL identifier, got "${v}"`);
+  if (v !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(v))
+    env.problem(`DATABASE_SCHEMA must be a lower-case SQL identifier, got "${v}"`);
   return v;
 }
 
@@ -47,6 +48,9 @@ function readCore(env: EnvReader): CoreConfig {
     limitsExempt: env.cidrList('LIMITS_EXEMPT', ''),
     sealingKey: sealingKey ?? formerSealingKey,
     smtpUrl: env.url('SMTP_URL', ['smtp:', 'smtps:']),
+    outboundAllowPrivateTargets: env.bool('OUTBOUND_ALLOW_PRIVATE_TARGETS', false),
+    outboundAllowHttp: env.bool('OUTBOUND_ALLOW_HTTP', false),
+    outboundCaFile: env.optional('OUTBOUND_CA_FILE'),
     mailFrom: env.str('MAIL_FROM', 'Hosting Platform <no-reply@localhost>'),
     publicWebUrl: (env.url('PUBLIC_WEB_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:8080').replace(
       /\/$/,

@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { EventBus, EventType } from '../events/domain-events.ts';
+import type { Clock } from '../clock.ts';
 import type { Logger } from '../log/logger.ts';
+import { insertOutboxEvent, type OutboxEvent, type OutboxTables } from '../outbox/outbox.ts';
 
 /**
  * One unit of work: a transaction, the events it announces and the work to do once it has
@@ -16,6 +18,11 @@ export interface UnitOfWork<DB> {
   emit<P>(type: EventType<P>, payload: P | (() => P)): void;
   /** Runs `fn` once the transaction commits (after the events); a failure is logged, not thrown. */
   afterCommit(fn: () => void | Promise<void>): void;
+  /**
+   * Writes an event for the outside world (webhooks) to the outbox, inside this transaction: it
+   * exists exactly when the change does, and the dispatcher delivers it whatever crashes later.
+   */
+  record(event: OutboxEvent): Promise<number>;
 }
 
 export type UnitOfWorkRunner<DB> = <T>(work: (uow: UnitOfWork<DB>) => Promise<T>) => Promise<T>;
@@ -24,7 +31,12 @@ export type UnitOfWorkRunner<DB> = <T>(work: (uow: UnitOfWork<DB>) => Promise<T>
  * The runner a module uses for every multi-row change. A lost bus message is logged, not thrown:
  * the change is committed, and readers that must not miss one (DNS nodes) also resynchronise.
  */
-export function unitOfWorkRunner<DB>(db: Kysely<DB>, events: EventBus, log: Logger): UnitOfWorkRunner<DB> {
+export function unitOfWorkRunner<DB>(
+  db: Kysely<DB>,
+  events: EventBus,
+  log: Logger,
+  clock: Clock,
+): UnitOfWorkRunner<DB> {
   return async <T>(work: (uow: UnitOfWork<DB>) => Promise<T>): Promise<T> => {
     const emitted: { type: EventType<unknown>; payload: unknown }[] = [];
     const resolve = (payload: unknown): unknown =>
@@ -37,6 +49,8 @@ export function unitOfWorkRunner<DB>(db: Kysely<DB>, events: EventBus, log: Logg
         trx,
         emit: (type, payload) => emitted.push({ type: type as EventType<unknown>, payload }),
         afterCommit: (fn) => hooks.push(fn),
+        record: (event) =>
+          insertOutboxEvent(trx as unknown as Transaction<OutboxTables>, event, new Date(clock.now())),
       });
     });
     for (const { type, payload } of emitted) {

@@ -10,6 +10,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { BudgetEngine } from '../limits/budget-engine.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MailPort } from '../mail/mail-port.ts';
+import type { MetricsRegistry } from '../metrics/metrics-registry.ts';
 import { tablesOf, type Runtime } from '../runtime/runtime.ts';
 
 /**
@@ -29,6 +30,7 @@ export interface ModuleContext<Tables, Settings = undefined> {
   readonly mail: MailPort;
   readonly audit: AuditLog;
   readonly budgets: BudgetEngine;
+  readonly metrics: MetricsRegistry;
   /** Runs a multi-row change in one transaction, with its events and after-commit work. */
   readonly transaction: UnitOfWorkRunner<Tables>;
 }
@@ -53,6 +55,7 @@ export function moduleContext<Tables, Settings = undefined>(
     mail: runtime.mail,
     audit: runtime.audit,
     budgets: runtime.budgets,
-    transaction: unitOfWorkRunner(db, runtime.events, log),
+    metrics: runtime.metrics,
+    transaction: unitOfWorkRunner(db, runtime.events, log, runtime.clock),
   };
 }

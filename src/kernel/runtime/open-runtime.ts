@@ -3,6 +3,7 @@ import { AuditLog, type AuditTables } from '../audit/audit-log.ts';
 import { openBus } from '../bus/open-bus.ts';
 import { BudgetEngine } from '../limits/budget-engine.ts';
 import { createMailPort, type MailPort } from '../mail/mail-port.ts';
+import { MetricsRegistry } from '../metrics/metrics-registry.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config/config.ts';
 import { sealerFromConfig } from '../crypto/sealing.ts';
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   readonly dnsWorker?: boolean;
   /** Tests: where transactional mail goes instead of SMTP_URL or DATA_DIR/mail. */
   readonly mail?: MailPort;
+  /** The process's metrics registry (the node's, so /metrics shows every module's series). */
+  readonly metrics?: MetricsRegistry;
 }
 
 /** Opens storage and the bus, applies migrations: what every role needs before it serves. */
@@ -80,6 +83,7 @@ export async function openRuntime(
       createMailPort({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     audit: new AuditLog(database.db as unknown as Kysely<AuditTables>, clock, log),
     budgets: new BudgetEngine(bus, clock),
+    metrics: options.metrics ?? new MetricsRegistry(),
   };
 }
 

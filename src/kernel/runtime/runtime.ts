@@ -9,6 +9,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { BudgetEngine } from '../limits/budget-engine.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MailPort } from '../mail/mail-port.ts';
+import type { MetricsRegistry } from '../metrics/metrics-registry.ts';
 
 /** No tables: each module sees the database through its own tables (moduleContext). */
 export type NoTables = Record<never, never>;
@@ -32,6 +33,8 @@ export interface Runtime {
   readonly audit: AuditLog;
   /** The per-action budgets of the seed's table. */
   readonly budgets: BudgetEngine;
+  /** This process's metrics (GET /metrics). */
+  readonly metrics: MetricsRegistry;
 }
 
 /**

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+
+/** Seed: a webhook endpoint must answer within 10 s. */
+export const OUTBOUND_TIMEOUT_MS = 10_000;
+/** Response bodies are read this far at most (a receiver's answer is not ours to store). */
+export const OUTBOUND_MAX_BODY_BYTES = 64 * 1024;
+
+export interface OutboundOptions {
+  /** Whether a request may reach this address (the shared address classifier). */
+  readonly isAllowedAddress: (address: string) => boolean;
+  /** Tests only: plain http:// URLs. */
+  readonly allowHttp?: boolean;
+  /** Tests only: a CA to trust besides the system's (a local receiver's own CA). */
+  readonly caFile?: string | null;
+  /** Tests only: how names resolve (default: the system resolver). */
+  readonly resolve?: (hostname: string) => Promise<string[]>;
+}
+
+export interface OutboundResponse {
+  readonly status: number;
+  readonly body: string;
+  readonly durationMs: number;
+}
+
+/** Why a request was not even sent, or failed on the way. */
+export class OutboundError extends Error {
+  constructor(
+    readonly reason: 'scheme' | 'forbidden_address' | 'dns' | 'connect' | 'tls' | 'timeout' | 'other',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+const defaultResolve = async (hostname: string): Promise<string[]> =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * The one outbound HTTP client (webhooks and any later callback): https only, no redirects
+ * followed, 10 s for the whole exchange, at most 64 KiB of answer read. The destination is
+ * resolved and checked right before the socket opens, and the socket goes to the very address
+ * checked — a name that resolves to a private address, or starts to (DNS rebinding), is refused.
+ */
+export class OutboundClient {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: OutboundOptions) {
+    const ca = options.caFile ? readFileSync(options.caFile, 'utf8') : undefined;
+    const connect = buildConnector({ timeout: OUTBOUND_TIMEOUT_MS, ...(ca !== undefined ? { ca } : {}) });
+    const resolve = options.resolve ?? defaultResolve;
+    this.agent = new Agent({
+      connect: (opts, callback) => {
+        const host = opts.hostname.replace(/^\[|\]$/g, '');
+        const addresses = isIP(host) !== 0 ? Promise.resolve([host]) : resolve(host);
+        addresses.then(
+          (list) => {
+            const allowed = list.find((a) => options.isAllowedAddress(a));
+            if (allowed === undefined || list.some((a) => !options.isAllowedAddress(a))) {
+              callback(
+                new OutboundError('forbidden_address', `${host} is a private or reserved address`),
+                null,
+              );
+              return;
+            }
+            // Connect to the address just checked; the certificate is checked against the name.
+            connect(
+              { ...opts, hostname: allowed, servername: isIP(host) !== 0 ? undefined : host } as never,
+              callback,
+            );
+          },
+          (error: unknown) =>
+            callback(new OutboundError('dns', `${host} does not resolve: ${String(error)}`), null),
+        );
+      },
+      keepAliveTimeout: 4_000,
+      connections: 64,
+    });
+  }
+
+  async post(
+    url: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<OutboundResponse> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new OutboundError('scheme', 'not a URL');
+    }
+    if (target.protocol !== 'https:' && !(this.options.allowHttp === true && target.protocol === 'http:')) {
+      throw new OutboundError('scheme', 'only https:// URLs are called');
+    }
+    const started = performance.now();
+    try {
+      const res = await request(target, {
+        method: 'POST',
+        body,
+        headers,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS),
+        headersTimeout: OUTBOUND_TIMEOUT_MS,
+        bodyTimeout: OUTBOUND_TIMEOUT_MS,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        const b = chunk as Buffer;
+        if (size < OUTBOUND_MAX_BODY_BYTES) chunks.push(b.subarray(0, OUTBOUND_MAX_BODY_BYTES - size));
+        size += b.length;
+        if (size >= OUTBOUND_MAX_BODY_BYTES) {
+          res.body.destroy();
+          break;
+        }
+      }
+      return {
+        status: res.statusCode,
+        body: Buffer.concat(chunks).toString('utf8'),
+        durationMs: performance.now() - started,
+      };
+    } catch (error) {
+      if (error instanceof OutboundError) throw error;
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof OutboundError) throw cause;
+      const e = error as { name?: string; code?: string; message?: string };
+      if (e.name === 'TimeoutError' || e.name === 'AbortError' || /TIMEOUT/.test(e.code ?? '')) {
+        throw new OutboundError('timeout', `no answer within ${OUTBOUND_TIMEOUT_MS / 1000} s`);
+      }
+      if (/CERT|SSL|TLS|UNABLE_TO_VERIFY|SELF_SIGNED/i.test(`${e.code ?? ''} ${e.message ?? ''}`)) {
+        throw new OutboundError('tls', `certificate not trusted: ${e.code ?? e.message}`);
+      }
+      if (
+        /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET/.test(
+          `${e.code ?? ''} ${e.message ?? ''}`,
+        )
+      ) {
+        throw new OutboundError('connect', `connection failed: ${e.code ?? e.message}`);
+      }
+      throw new OutboundError('other', e.message ?? String(error));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

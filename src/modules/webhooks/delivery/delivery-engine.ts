@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import type { OutboundClient } from '../../../kernel/outbound/guarded-client.ts';
+import { OutboundError } from '../../../kernel/outbound/guarded-client.ts';
+import type { WebhooksContext } from '../webhooks-context.ts';
+import { DeliveriesRepository, type NewDelivery } from './deliveries-repository.ts';
+import type { TargetKind } from './delivery-targets.ts';
+import { nextAttemptAt, type RetryPolicy } from './retry-policies.ts';
+import type { DeliveryRow } from '../webhooks-tables.ts';
+
+/** How long a claimed attempt is held (longer than the 10 s an endpoint has to answer). */
+export const LEASE_MS = 30_000;
+const EVENT_BATCH = 200;
+const SEND_BATCH = 50;
+const PARALLEL_SENDS = 16;
+const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Fans an outbox event out to the targets that hear it (organization webhooks). */
+export type FanOut = (event: {
+  id: number;
+  orgId: number | null;
+  name: string;
+  occurredAt: Date;
+  data: Readonly<Record<string, unknown>>;
+}) => Promise<{ kind: string; targetId: number; body: string }[]>;
+
+/**
+ * The one delivery engine: turns outbox events into deliveries, and sends due attempts by their
+ * target's policy, through the guarded outbound client. Every step that must not be lost is a
+ * row: an event is fanned out in the transaction that marks it dispatched; an attempt is claimed
+ * with a lease before it is sent, and recorded after. A process that dies mid-send leaves the
+ * attempt to be taken again when the lease runs out; one that comes back late cannot overwrite a
+ * newer claim. Several processes share the work (FOR UPDATE SKIP LOCKED). Time is the injected
+ * clock's: tests drive the retry schedule by moving it.
+ */
+export class DeliveryEngine {
+  private readonly repo: DeliveriesRepository;
+  private readonly kinds = new Map<string, TargetKind>();
+  private readonly fanOuts: FanOut[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private readonly outcomes;
+  private readonly duration;
+  private readonly pending;
+
+  constructor(
+    private readonly ctx: WebhooksContext,
+    private readonly outbound: OutboundClient,
+  ) {
+    this.repo = new DeliveriesRepository(ctx.db);
+    this.outcomes = ctx.metrics.counter(
+      'webhook_deliveries_total',
+      'Webhook delivery attempts, by policy and outcome.',
+      ['policy', 'outcome'],
+    );
+    this.duration = ctx.metrics.histogram(
+      'webhook_delivery_duration_seconds',
+      'Time from sending a webhook attempt to its answer (or failure).',
+      DURATION_BUCKETS_S,
+    );
+    this.pending = ctx.metrics.gauge('webhook_pending', 'Webhook deliveries waiting for an attempt.');
+    ctx.metrics.beforeCollect(async () => {
+      this.pending.set(await this.repo.pendingCount().catch(() => 0));
+    });
+  }
+
+  registerTarget(kind: TargetKind): void {
+    this.kinds.set(kind.kind, kind);
+  }
+
+  addFanOut(fanOut: FanOut): void {
+    this.fanOuts.push(fanOut);
+  }
+
+  /** Enqueues one event for targets directly (the mail module's events), in `trx` when given. */
+  async enqueue(
+    rows: readonly { kind: string; targetId: number; eventId: number; eventName: string; body: string }[],
+  ): Promise<void> {
+    const now = this.ctx.clock.now();
+    await this.repo.insert(
+      rows.map((r) => this.newDelivery(r.kind, r.targetId, r.eventId, r.eventName, r.body, now)),
+    );
+  }
+
+  /** Polls every `intervalMs` (real time) until stop(). */
+  start(intervalMs = 250): void {
+    if (this.timer !== null) return;
+    this.timer = setInterval(() => {
+      if (this.running === null) {
+        this.running = this.runOnce()
+          .catch((error: unknown) => this.ctx.log.error({ err: error }, 'webhook delivery round failed'))
+          .finally(() => (this.running = null));
+      }
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One round: fan out what the outbox holds, then send every attempt due now. */
+  async runOnce(): Promise<void> {
+    while ((await this.dispatchEvents()) === EVENT_BATCH);
+    while ((await this.sendDue()) === SEND_BATCH);
+  }
+
+  private newDelivery(
+    kind: string,
+    targetId: number,
+    eventId: number,
+    eventName: string,
+    body: string,
+    now: number,
+  ): NewDelivery {
+    const policy = this.policyOf(kind);
+    const first = policy.wholeMinutes ? Math.ceil(now / 60_000) * 60_000 : now;
+    return {
+      target_kind: kind,
+      target_id: targetId,
+      policy: policy.name,
+      event_id: eventId,
+      event_name: eventName,
+      body,
+      next_attempt_at: new Date(first),
+      created_at: new Date(now),
+    };
+  }
+
+  private policyOf(kind: string): RetryPolicy {
+    const k = this.kinds.get(kind);
+    if (k === undefined) throw new Error(`no delivery target kind ${kind}`);
+    return k.policy;
+  }
+
+  private async dispatchEvents(): Promise<number> {
+    return this.ctx.transaction(async ({ trx }) => {
+      const repo = this.repo.withTx(trx);
+      const events = await repo.claimEvents(EVENT_BATCH);
+      const now = this.ctx.clock.now();
+      const rows: NewDelivery[] = [];
+      for (const e of events) {
+        const event = {
+          id: Number(e.id),
+          orgId: e.org_id === null ? null : Number(e.org_id),
+          name: e.name,
+          occurredAt: new Date(e.occurred_at),
+          data: e.payload,
+        };
+        for (const fan of this.fanOuts) {
+          for (const t of await fan(event))
+            rows.push(this.newDelivery(t.kind, t.targetId, event.id, event.name, t.body, now));
+        }
+      }
+      await repo.insert(rows);
+      await repo.markDispatched(
+        events.map((e) => Number(e.id)),
+        new Date(now),
+      );
+      return events.length;
+    });
+  }
+
+  private async sendDue(): Promise<number> {
+    const now = this.ctx.clock.now();
+    const claim = randomUUID();
+    const due = await this.repo.claimDue(new Date(now), new Date(now + LEASE_MS), claim, SEND_BATCH);
+    for (let i = 0; i < due.length; i += PARALLEL_SENDS) {
+      await Promise.all(due.slice(i, i + PARALLEL_SENDS).map((d) => this.attempt(d, claim)));
+    }
+    return due.length;
+  }
+
+  private async attempt(d: DeliveryRow, claim: string): Promise<void> {
+    const kind = this.kinds.get(d.target_kind);
+    const policy = kind?.policy;
+    const target = kind === undefined ? null : await kind.find(Number(d.target_id));
+    if (kind === undefined || policy === undefined || target === null || !target.active) {
+      await this.repo.finishAttempt(Number(d.id), claim, {
+        status: 'stopped',
+        finished_at: new Date(this.ctx.clock.now()),
+      });
+      return;
+    }
+    let status: number | null = null;
+    let error: string | null = null;
+    const headers = policy.headers(
+      d.event_name,
+      d.body,
+      target.secret,
+      this.ctx.clock.now(),
+      Number(d.event_id),
+    );
+    const started = performance.now();
+    try {
+      const res = await this.outbound.post(target.url, d.body, headers);
+      status = res.status;
+      // Success is a 2xx; anything else (a redirect too: never followed) is a failure.
+      if (status < 200 || status > 299) error = `HTTP ${status}`;
+    } catch (e) {
+      error = e instanceof OutboundError ? `${e.reason}: ${e.message}` : String(e);
+    }
+    this.duration.observe((performance.now() - started) / 1000);
+    const at = new Date(this.ctx.clock.now());
+    const attempts = Number(d.attempts) + 1;
+    if (error === null) {
+      if (
+        await this.repo.finishAttempt(Number(d.id), claim, {
+          attempts,
+          status: 'delivered',
+          finished_at: at,
+          last_error: null,
+        })
+      ) {
+        await kind.recordSuccess(Number(d.target_id), at, status!);
+      }
+      this.outcomes.inc({ policy: policy.name, outcome: 'success' });
+      return;
+    }
+    // Logged without the secret or the body: the target and the error only.
+    this.ctx.log.warn(
+      {
+        webhookKind: d.target_kind,
+        webhookId: Number(d.target_id),
+        deliveryId: Number(d.id),
+        attempt: attempts,
+        error,
+      },
+      'webhook attempt failed',
+    );
+    const next = nextAttemptAt(policy, attempts, at.getTime());
+    const recorded = await this.repo.finishAttempt(Number(d.id), claim, {
+      attempts,
+      last_error: error.slice(0, 500),
+      ...(next === null ? { status: 'gave_up', finished_at: at } : { next_attempt_at: new Date(next) }),
+    });
+    if (!recorded) return;
+    this.outcomes.inc({ policy: policy.name, outcome: next === null ? 'gave_up' : 'failure' });
+    const inRow = await kind.recordFailure(Number(d.target_id), at, status);
+    const mayDisable = !policy.disableOnLastAttemptOnly || next === null;
+    if (mayDisable && inRow >= policy.disableAt) {
+      await kind.disable(Number(d.target_id), at);
+      await this.repo.stopPending(d.target_kind, Number(d.target_id), at);
+      this.ctx.log.warn(
+        { webhookKind: d.target_kind, webhookId: Number(d.target_id), failuresInRow: inRow },
+        'webhook disabled',
+      );
+    }
+  }
+}

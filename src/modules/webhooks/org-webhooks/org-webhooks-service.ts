@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { invalidField, invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
+import type { FanOut } from '../delivery/delivery-engine.ts';
+import { DeliveriesRepository } from '../delivery/deliveries-repository.ts';
+import type { TargetKind } from '../delivery/delivery-targets.ts';
+import { ORG_POLICY } from '../delivery/retry-policies.ts';
+import { isSubscribable, subscribed } from '../webhook-event-names.ts';
+import type { WebhooksContext } from '../webhooks-context.ts';
+import { webhookNotFound } from '../webhooks-errors.ts';
+import type { WebhookRow } from '../webhooks-tables.ts';
+import { OrgWebhooksRepository } from './org-webhooks-repository.ts';
+
+export const ORG_WEBHOOK_KIND = 'org_webhook';
+const MAX_URL = 1024;
+
+export interface OrgWebhookView {
+  id: number;
+  url: string;
+  events: string[];
+  is_active: boolean;
+  failure_count: number;
+  last_triggered_at: string | null;
+  created_at: string;
+}
+
+function view(row: WebhookRow): OrgWebhookView {
+  return {
+    id: Number(row.id),
+    url: row.url,
+    events: row.events,
+    is_active: row.is_active,
+    failure_count: Number(row.failure_count),
+    last_triggered_at: row.last_triggered_at === null ? null : new Date(row.last_triggered_at).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** The sealing context binding a webhook's secret to its organization. */
+export const webhookSecretContext = (orgId: number): string => `webhook-secret:${orgId}`;
+
+/**
+ * Organization webhooks (seed "Organization webhook"): the routes' rules, the target kind the
+ * delivery engine calls them as (policy `org`), and the fan-out of an organization's outbox
+ * events to the webhooks subscribed to them.
+ */
+export class OrgWebhooksService {
+  private readonly repo: OrgWebhooksRepository;
+  private readonly deliveries: DeliveriesRepository;
+
+  constructor(private readonly ctx: WebhooksContext) {
+    this.repo = new OrgWebhooksRepository(ctx.db);
+    this.deliveries = new DeliveriesRepository(ctx.db);
+  }
+
+  async list(orgId: number): Promise<OrgWebhookView[]> {
+    return (await this.repo.listOfOrg(orgId)).map(view);
+  }
+
+  async create(orgId: number, body: { url: string; events: string[] }): Promise<OrgWebhookView> {
+    this.check(body);
+    const secret = randomBytes(32).toString('hex');
+    const row = await this.repo.insert({
+      org_id: orgId,
+      url: body.url,
+      events: [...new Set(body.events)],
+      secret: this.ctx.sealer.sealText(secret, webhookSecretContext(orgId)),
+      created_at: new Date(this.ctx.clock.now()),
+    });
+    return view(row);
+  }
+
+  async update(
+    orgId: number,
+    id: number,
+    body: { url?: string; events?: string[]; is_active?: boolean },
+  ): Promise<OrgWebhookView> {
+    const row = await this.repo.findOfOrg(orgId, id);
+    if (row === null) throw webhookNotFound();
+    this.check(body);
+    await this.repo.update(row.id, {
+      ...(body.url !== undefined ? { url: body.url } : {}),
+      ...(body.events !== undefined ? { events: [...new Set(body.events)] } : {}),
+      ...(body.is_active !== undefined ? { is_active: body.is_active } : {}),
+      // Seed: turning it on again resumes deliveries, with a clean count of failures.
+      ...(body.is_active === true ? { failure_count: 0 } : {}),
+    });
+    if (body.is_active === false)
+      await this.deliveries.stopPending(ORG_WEBHOOK_KIND, Number(row.id), new Date(this.ctx.clock.now()));
+    return view((await this.repo.find(row.id))!);
+  }
+
+  async delete(orgId: number, id: number): Promise<{ id: number; deleted: true }> {
+    const row = await this.repo.findOfOrg(orgId, id);
+    if (row === null) throw webhookNotFound();
+    const at = new Date(this.ctx.clock.now());
+    await this.repo.markDeleted(row.id, at);
+    // Seed: deleting stops deliveries at once.
+    await this.deliveries.stopPending(ORG_WEBHOOK_KIND, Number(row.id), at);
+    return { id: Number(row.id), deleted: true };
+  }
+
+  /** The target kind the engine delivers organization webhooks as. */
+  readonly target: TargetKind = {
+    kind: ORG_WEBHOOK_KIND,
+    policy: ORG_POLICY,
+    find: async (id) => {
+      const row = await this.repo.find(id);
+      if (row === null) return null;
+      return {
+        url: row.url,
+        secret: this.ctx.sealer.openText(row.secret, webhookSecretContext(Number(row.org_id))),
+        active: row.is_active,
+      };
+    },
+    recordSuccess: (id, at) => this.repo.recordSuccess(id, at),
+    recordFailure: (id) => this.repo.recordFailure(id),
+    disable: (id) => this.repo.update(id, { is_active: false }),
+  };
+
+  /** Seed "Events": one delivery per subscribed, active webhook; body `{id, event, occurred_at, data}`. */
+  readonly fanOut: FanOut = async (event) => {
+    if (event.orgId === null) return [];
+    const body = JSON.stringify({
+      id: event.id,
+      event: event.name,
+      occurred_at: event.occurredAt.toISOString(),
+      data: event.data,
+    });
+    return (await this.repo.listeners(event.orgId, event.occurredAt))
+      .filter((w) => subscribed(w.events, event.name))
+      .map((w) => ({ kind: ORG_WEBHOOK_KIND, targetId: Number(w.id), body }));
+  };
+
+  private check(body: { url?: string; events?: string[] }): void {
+    const problems: ValidationProblem[] = [];
+    if (body.url !== undefined) {
+      if (!body.url.startsWith('https://')) {
+        problems.push({
+          type: 'value_error',
+          loc: ['body', 'url'],
+          msg: 'URL must start with https://',
+          input: body.url,
+          ctx: {},
+        });
+      } else if (body.url.length > MAX_URL) {
+        throw invalidField(['body', 'url'], `URL must be at most ${MAX_URL} characters`, body.url);
+      } else {
+        try {
+          new URL(body.url);
+        } catch {
+          problems.push({
+            type: 'value_error',
+            loc: ['body', 'url'],
+            msg: 'Value is not a valid URL',
+            input: body.url,
+            ctx: {},
+          });
+        }
+      }
+    }
+    if (body.events !== undefined) {
+      if (body.events.length === 0)
+        problems.push({
+          type: 'too_short',
+          loc: ['body', 'events'],
+          msg: 'List should have at least 1 item',
+          input: [],
+          ctx: {},
+        });
+      body.events.forEach((name, i) => {
+        if (!isSubscribable(name)) {
+          problems.push({
+            type: 'value_error',
+            loc: ['body', 'events', i],
+            msg: `Unknown event: ${name}`,
+            input: name,
+            ctx: {},
+          });
+        }
+      });
+    }
+    if (problems.length > 0) throw invalidFields(problems);
+  }
+}

@@ -1,0 +1,4 @@
+import { defineError } from '../../kernel/errors/error-registry.ts';
+
+/** Every error of the webhooks module (seed "Errors"). */
+export const webhookNotFound = defineError('webhooks.not_found', 404, 'Webhook not found');

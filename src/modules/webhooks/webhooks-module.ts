@@ -1,0 +1,52 @@
+import { moduleContext } from '../../kernel/module/module-context.ts';
+import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { OutboundClient } from '../../kernel/outbound/guarded-client.ts';
+import type { OutboxTables } from '../../kernel/outbox/outbox.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { DeliveryEngine } from './delivery/delivery-engine.ts';
+import { registerOrgWebhookRoutes } from './org-webhooks/org-webhooks-routes.ts';
+import { OrgWebhooksService } from './org-webhooks/org-webhooks-service.ts';
+import type { WebhooksContext } from './webhooks-context.ts';
+import type { WebhooksTables } from './webhooks-tables.ts';
+
+export interface WebhooksModule extends PlatformModule {
+  /** The delivery engine (the mail module registers its webhooks as a target kind). */
+  readonly engine: DeliveryEngine;
+}
+
+/** The engine alone, with the organization webhooks it delivers to (ROLE=worker, and the API). */
+export function createDeliveryEngine(
+  runtime: Runtime,
+  outbound: OutboundClient,
+): { engine: DeliveryEngine; orgWebhooks: OrgWebhooksService } {
+  const ctx: WebhooksContext = moduleContext<WebhooksTables & OutboxTables>(runtime, 'webhooks');
+  const engine = new DeliveryEngine(ctx, outbound);
+  const orgWebhooks = new OrgWebhooksService(ctx);
+  engine.registerTarget(orgWebhooks.target);
+  engine.addFanOut(orgWebhooks.fanOut);
+  return { engine, orgWebhooks };
+}
+
+/**
+ * Organization webhooks (base /api/v1/orgs/{slug}/webhooks) and the delivery engine: outbox
+ * events become signed HTTPS deliveries, retried by policy, through the guarded outbound client.
+ */
+export function createWebhooksModule(
+  runtime: Runtime,
+  deps: { readonly outbound: OutboundClient; readonly runEngine: boolean },
+): WebhooksModule {
+  const { engine, orgWebhooks } = createDeliveryEngine(runtime, deps.outbound);
+  return {
+    name: 'webhooks',
+    prefix: '/orgs',
+    engine,
+    routes: (app) => registerOrgWebhookRoutes(app, orgWebhooks),
+    async start() {
+      if (deps.runEngine) engine.start();
+    },
+    async stop() {
+      await engine.stop();
+      await deps.outbound.close();
+    },
+  };
+}
