@@ -13,7 +13,7 @@
  *   tells the client to ask again over TCP; Knot 3.2 answers the same whatever the client's serial.
  *   A zone without a transfer policy is left to the normal answer path (NOTAUTH, as Knot).
  */
-import { createCidrMatcher, type CidrMatcher } from '../server/cidr-matcher.ts';
+import { createCidrMatcher, type CidrMatcher } from '../wire/cidr-matcher.ts';
 import { nameKey } from '../wire/name-text.ts';
 import type { ZoneData, ZoneRecordData } from '../zone/zone-data.ts';
 import {

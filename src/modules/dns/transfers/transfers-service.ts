@@ -5,7 +5,7 @@
  * data did not change).
  */
 import { TSIG_HMAC_SHA256 } from '../../../dns/transfer/transfer-policy.ts';
-import { IP_BYTES, parseCidr, parseIpInto } from '../../../dns/server/cidr-matcher.ts';
+import { IP_BYTES, parseCidr, parseIpInto } from '../../../dns/wire/cidr-matcher.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import { invalidField, notFound } from '../../../kernel/errors/app-error.ts';
 import type { KeyEncryption } from '../dnssec/key-encryption.ts';
