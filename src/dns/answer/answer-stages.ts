@@ -16,14 +16,8 @@ import {
   RCODE_NOTAUTH,
   RCODE_NOTIMP,
   RCODE_REFUSED,
-  TYPE_A,
-  TYPE_AAAA,
-  TYPE_AXFR,
-  TYPE_DS,
-  TYPE_IXFR,
-  TYPE_RESERVED_0,
-  TYPE_SOA,
 } from '../message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /** Everything a stage reads or writes; one object per call site, reused between queries. */
 export interface AnswerContext {
@@ -77,9 +71,9 @@ const chaosStage: AnswerStage = {
     if (q.qclass !== CLASS_CH) return false;
     if (
       q.opcode !== OPCODE_QUERY ||
-      q.qtype === TYPE_RESERVED_0 ||
-      q.qtype === TYPE_AXFR ||
-      q.qtype === TYPE_IXFR
+      q.qtype === RR_TYPE.RESERVED_0 ||
+      q.qtype === RR_TYPE.AXFR ||
+      q.qtype === RR_TYPE.IXFR
     )
       return settle(ctx.plan, 'error', RCODE_NOTIMP);
     return settle(ctx.plan, 'refused', RCODE_REFUSED);
@@ -101,7 +95,7 @@ const opcodeStage: AnswerStage = {
       case OPCODE_NOTIFY:
         return settle(ctx.plan, 'error', RCODE_NOTAUTH);
       case OPCODE_UPDATE:
-        return settle(ctx.plan, 'error', q.qtype === TYPE_SOA ? RCODE_NOTAUTH : RCODE_FORMERR);
+        return settle(ctx.plan, 'error', q.qtype === RR_TYPE.SOA ? RCODE_NOTAUTH : RCODE_FORMERR);
       default:
         return settle(ctx.plan, 'error', RCODE_NOTIMP);
     }
@@ -111,14 +105,14 @@ const opcodeStage: AnswerStage = {
 /** QTYPE 0 is reserved (RFC 6895 §3.1) → NOTIMP, before any zone lookup (Knot 3.2). */
 const reservedTypeStage: AnswerStage = {
   name: 'reserved-type',
-  run: (ctx) => ctx.query.qtype === TYPE_RESERVED_0 && settle(ctx.plan, 'error', RCODE_NOTIMP),
+  run: (ctx) => ctx.query.qtype === RR_TYPE.RESERVED_0 && settle(ctx.plan, 'error', RCODE_NOTIMP),
 };
 
 /** AXFR over UDP answers NOTIMP, as Knot does (RFC 5936 §4.2: transfers run over TCP only). */
 const udpTransferStage: AnswerStage = {
   name: 'udp-transfer',
   run: (ctx) =>
-    ctx.transport === 'udp' && ctx.query.qtype === TYPE_AXFR && settle(ctx.plan, 'error', RCODE_NOTIMP),
+    ctx.transport === 'udp' && ctx.query.qtype === RR_TYPE.AXFR && settle(ctx.plan, 'error', RCODE_NOTIMP),
 };
 
 /**
@@ -131,7 +125,7 @@ const zoneStage: AnswerStage = {
   run: (ctx, store) => {
     const keys = ctx.query.keys;
     const zone =
-      ctx.query.qtype === TYPE_DS && keys.length > 0
+      ctx.query.qtype === RR_TYPE.DS && keys.length > 0
         ? (store.findZone(keys, 1) ?? store.findZone(keys, 0))
         : store.findZone(keys, 0);
     if (!zone) {
@@ -150,7 +144,7 @@ const zoneStage: AnswerStage = {
 const transferStage: AnswerStage = {
   name: 'transfer',
   run: (ctx) =>
-    (ctx.query.qtype === TYPE_AXFR || ctx.query.qtype === TYPE_IXFR) &&
+    (ctx.query.qtype === RR_TYPE.AXFR || ctx.query.qtype === RR_TYPE.IXFR) &&
     settle(ctx.plan, 'error', RCODE_NOTAUTH),
 };
 
@@ -163,10 +157,10 @@ const steeringStage: AnswerStage = {
   run: (ctx) => {
     const lbs = ctx.plan.zone!.steering;
     const qtype = ctx.query.qtype;
-    if (!lbs || !ctx.steering || (qtype !== TYPE_A && qtype !== TYPE_AAAA)) return false;
+    if (!lbs || !ctx.steering || (qtype !== RR_TYPE.A && qtype !== RR_TYPE.AAAA)) return false;
     const lb = lbs.get(ctx.query.keys[0] ?? '');
     if (lb === undefined) return false;
-    const family = qtype === TYPE_A ? 4 : 6;
+    const family = qtype === RR_TYPE.A ? 4 : 6;
     const decision = steerDnsQuery(lb, family, ctx.steering, ctx.query.ecs, ctx.clientAddress ?? null);
     planSteeredAnswer(ctx.plan, lb, decision, family);
     ctx.ecsScope = decision.ecsScope;

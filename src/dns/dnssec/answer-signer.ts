@@ -21,13 +21,8 @@ import {
   type NsecRecord,
 } from './nsec-denial.ts';
 import type { ZoneSigning } from './zone-signing.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
-const TYPE_NS = 2;
-const TYPE_CNAME = 5;
-const TYPE_DNAME = 39;
-const TYPE_DS = 43;
-const TYPE_RRSIG = 46;
-const TYPE_NSEC = 47;
 const WILDCARD = '\x01*';
 
 /** Appends to a plan section (entries [0, count) are the query's, see PlanSection). */
@@ -49,7 +44,7 @@ const rrsigSets = new WeakMap<Uint8Array, RRset>();
 function rrsigRRset(rdata: Uint8Array, ttl: number): RRset {
   let rs = rrsigSets.get(rdata);
   if (rs === undefined || rs.ttl !== ttl) {
-    rs = flatRRset(TYPE_RRSIG, ttl, [rdata]);
+    rs = flatRRset(RR_TYPE.RRSIG, ttl, [rdata]);
     rrsigSets.set(rdata, rs);
   }
   return rs;
@@ -93,7 +88,7 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
   for (let i = 0; i < answer.count; i++) {
     const rs = answer.sets[i]!;
     const ownerKey = answer.owners[i]?.keys[0] ?? qnameKey;
-    if (rs.type === TYPE_CNAME && rs.target) finalKey = rs.target.keys[0] ?? '';
+    if (rs.type === RR_TYPE.CNAME && rs.target) finalKey = rs.target.keys[0] ?? '';
     const source = answerSources[i];
     if (source !== undefined && source.startsWith(WILDCARD) && source !== ownerKey) {
       nsec.push(...wildcardAnswerProof(denial, ownerKey, parentKey(source)));
@@ -108,11 +103,11 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
       nsec.push(...wildcardNodataProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
   } else if (end === 'delegation') {
     const auth = plan.sections[1];
-    const i = auth.sets.slice(0, auth.count).findIndex((rs) => rs.type === TYPE_NS);
+    const i = auth.sets.slice(0, auth.count).findIndex((rs) => rs.type === RR_TYPE.NS);
     const cut = i >= 0 ? auth.owners[i] : null;
     const node = cut ? zone.nodes.get(cut.keys[0] ?? '') : undefined;
     if (cut && node) {
-      const dsSet = node.rrset(TYPE_DS);
+      const dsSet = node.rrset(RR_TYPE.DS);
       if (dsSet) ds = { owner: cut, rrset: dsSet };
       else nsec.push(...nodataProof(denial, cut.keys[0] ?? ''));
     }
@@ -122,7 +117,7 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
 }
 
 function isDelegationNs(zone: ZoneSnapshot, rs: RRset, ownerKey: string): boolean {
-  return rs.type === TYPE_NS && ownerKey !== zone.apexKey && zone.nodes.get(ownerKey)?.delegation === true;
+  return rs.type === RR_TYPE.NS && ownerKey !== zone.apexKey && zone.nodes.get(ownerKey)?.delegation === true;
 }
 
 /** Adds RRSIGs and denial proofs to a resolved plan (see the file comment). */
@@ -134,11 +129,11 @@ export function signPlan(
   qtype = 0,
 ): void {
   const auth = plan.sections[1];
-  if (qtype === TYPE_NSEC && plan.kind === 'nodata' && signing.exists(qnameKey)) {
+  if (qtype === RR_TYPE.NSEC && plan.kind === 'nodata' && signing.exists(qnameKey)) {
     // The NSEC at an existing name is data (RFC 4470 §2): answer it rather than deny it.
     const at = nodataProof(signing.denial, qnameKey)[0]!;
     auth.count = 0;
-    append(plan.sections[0], null, flatRRset(TYPE_NSEC, signing.signer.nsecTtl, [nsecRdata(at)]), true);
+    append(plan.sections[0], null, flatRRset(RR_TYPE.NSEC, signing.signer.nsecTtl, [nsecRdata(at)]), true);
     plan.kind = 'found';
     plan.chainEnd = 'found';
     signSection(plan.sections[0], 0, zone, signing, qnameKey, false);
@@ -150,11 +145,16 @@ export function signPlan(
   const { nsec, ds } = proofs(plan, zone, signing, qnameKey);
   if (ds) append(auth, ds.owner, ds.rrset, true);
   for (const r of nsec) {
-    append(auth, nameOfKey(r.ownerKey), flatRRset(TYPE_NSEC, signing.signer.nsecTtl, [nsecRdata(r)]), true);
+    append(
+      auth,
+      nameOfKey(r.ownerKey),
+      flatRRset(RR_TYPE.NSEC, signing.signer.nsecTtl, [nsecRdata(r)]),
+      true,
+    );
   }
   const answer = plan.sections[0];
   let hasDname = false;
-  for (let i = 0; i < answer.count; i++) if (answer.sets[i]!.type === TYPE_DNAME) hasDname = true;
+  for (let i = 0; i < answer.count; i++) if (answer.sets[i]!.type === RR_TYPE.DNAME) hasDname = true;
   signSection(answer, 0, zone, signing, qnameKey, hasDname, answerSources);
   if (auth.count > 0) signSection(auth, 1, zone, signing, qnameKey, hasDname);
   const additional = plan.sections[2];
@@ -178,7 +178,7 @@ export function signPlan(
  */
 function cacheableDenialKey(plan: AnswerPlan, qnameKey: string, qtype: number): string | null {
   if (plan.kind !== 'nxdomain' && plan.kind !== 'nodata') return null;
-  if (qtype === TYPE_NSEC || plan.sections[0].count !== 0 || plan.sections[2].count !== 0) return null;
+  if (qtype === RR_TYPE.NSEC || plan.sections[0].count !== 0 || plan.sections[2].count !== 0) return null;
   return (plan.kind === 'nxdomain' ? 'x' : 'n') + qnameKey;
 }
 
@@ -252,10 +252,10 @@ function signatureOf(
   hasDname: boolean,
   source: string | undefined,
 ): RRset | null {
-  if (rs.type === TYPE_RRSIG) return null;
+  if (rs.type === RR_TYPE.RRSIG) return null;
   const ownerKey = owner?.keys[0] ?? qnameKey;
   if (isDelegationNs(zone, rs, ownerKey)) return null;
-  if (source === undefined && rs.type === TYPE_CNAME && hasDname) return null;
+  if (source === undefined && rs.type === RR_TYPE.CNAME && hasDname) return null;
   if (section === 2 && (mandatory || !signing.exists(source ?? ownerKey))) return null;
   const signer = signing.signer;
   // Static RRsets (a wildcard expansion is its wildcard's RRset) and compiled load-balancer answers

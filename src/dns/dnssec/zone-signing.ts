@@ -12,9 +12,7 @@ import { DenialAnswerCache } from './denial-answer-cache.ts';
 import type { DenialZone } from './nsec-denial.ts';
 import type { SignatureCache } from './signature-cache.ts';
 import { ZoneSigner } from './zone-signer.ts';
-
-const TYPE_NS = 2;
-const TYPE_DS = 43;
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export interface ZoneSigning {
   readonly signer: ZoneSigner;
@@ -79,7 +77,7 @@ function signingOver(zone: ZoneSnapshot, signer: ZoneSigner, state: SigningState
     const node = zone.nodes.get(key);
     const more = extra.get(key) ?? [];
     if (!node) return more;
-    if (node.delegation) return node.rrset(TYPE_DS) ? [TYPE_NS, TYPE_DS] : [TYPE_NS];
+    if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
     return [...node.rrsets.map((rs) => rs.type), ...more];
   };
   const signing: ZoneSigning = {

@@ -38,30 +38,7 @@ export const CLASS_CH = 3;
 export const CLASS_NONE = 254;
 export const CLASS_ANY = 255;
 
-/** Reserved (RFC 6895 §3.1). */
-export const TYPE_RESERVED_0 = 0;
-export const TYPE_A = 1;
-export const TYPE_NS = 2;
-export const TYPE_MD = 3;
-export const TYPE_MF = 4;
-export const TYPE_CNAME = 5;
-export const TYPE_SOA = 6;
-export const TYPE_MB = 7;
-export const TYPE_MG = 8;
-export const TYPE_MR = 9;
-export const TYPE_PTR = 12;
-export const TYPE_MINFO = 14;
-export const TYPE_MX = 15;
-export const TYPE_AAAA = 28;
-export const TYPE_SRV = 33;
-export const TYPE_DNAME = 39;
-export const TYPE_OPT = 41;
-export const TYPE_DS = 43;
-export const TYPE_RRSIG = 46;
-export const TYPE_NSEC = 47;
-export const TYPE_IXFR = 251;
-export const TYPE_AXFR = 252;
-export const TYPE_ANY = 255;
+// RR type codes are not here: RR_TYPE (wire/rr-type.ts) is the one vocabulary of types.
 
 /** EDNS option codes (IANA "DNS EDNS0 Option Codes"). */
 export const EDNS_OPTION_CLIENT_SUBNET = 8;

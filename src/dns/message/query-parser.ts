@@ -5,11 +5,11 @@ import {
   HEADER_SIZE,
   LABEL_MAX,
   NAME_MAX,
-  TYPE_OPT,
   UDP_PLAIN_MAX,
 } from './message-constants.ts';
 import { lowerByte } from '../zone/wire-name.ts';
 import { emptyRdataRejected, rdataShapeValid } from './record-rdata-check.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /** Smallest possible RR: root owner (1) + TYPE, CLASS, TTL, RDLENGTH (10) (RFC 1035 §4.1.3). */
 const RR_MIN_SIZE = 11;
@@ -228,10 +228,10 @@ export function parseQuery(buf: Uint8Array, q: ParsedQuery): ParseStatus {
     const rdlen = (buf[nameEnd + 8]! << 8) | buf[nameEnd + 9]!;
     if (nameEnd + 10 + rdlen > buf.length) return malformed(pos);
     const rclass = (buf[nameEnd + 2]! << 8) | buf[nameEnd + 3]!;
-    if (type !== TYPE_OPT && !rdataShapeValid(buf, nameEnd + 10, rdlen, type, rclass, skipName))
+    if (type !== RR_TYPE.OPT && !rdataShapeValid(buf, nameEnd + 10, rdlen, type, rclass, skipName))
       return malformed(pos);
     if (rdlen === 0 && emptyRdataRejected(type, rclass)) emptyBad = true;
-    if (type === TYPE_OPT) {
+    if (type === RR_TYPE.OPT) {
       // RFC 6891 §6.1.1: one OPT, in the additional section. Knot accepts a non-root owner.
       if (i < an + ns || optSeen) return 'formerr';
       optSeen = true;

@@ -2,13 +2,8 @@ import type { ParsedQuery } from './query-parser.ts';
 import type { WireName } from '../zone/wire-name.ts';
 import type { RRset } from '../zone/zone-snapshot.ts';
 import { SHAPE_HINT, SHAPE_MX, SHAPE_NAME, SHAPE_SOA, SRV_HINT_OFFSET } from '../zone/rrset-encoding.ts';
-import {
-  COMPRESSION_OFFSET_MAX,
-  HEADER_SIZE,
-  TCP_MAX,
-  TYPE_OPT,
-  EDNS_PAYLOAD_OURS,
-} from './message-constants.ts';
+import { COMPRESSION_OFFSET_MAX, HEADER_SIZE, TCP_MAX, EDNS_PAYLOAD_OURS } from './message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export const SECTION_ANSWER = 0;
 export const SECTION_AUTHORITY = 1;
@@ -228,7 +223,7 @@ export class ResponseWriter {
     if (opt) {
       let p = this.pos;
       buf[p] = 0;
-      put16(buf, p + 1, TYPE_OPT);
+      put16(buf, p + 1, RR_TYPE.OPT);
       put16(buf, p + 3, EDNS_PAYLOAD_OURS);
       buf[p + 5] = (rcode >> 4) & 0xff;
       buf[p + 6] = 0; // VERSION 0

@@ -20,7 +20,6 @@ import {
   RCODE_NOERROR,
   RCODE_SERVFAIL,
   TCP_MAX,
-  TYPE_IXFR,
   UDP_PLAIN_MAX,
 } from '../message/message-constants.ts';
 import type { ParsedQuery } from '../message/query-parser.ts';
@@ -33,6 +32,7 @@ import type { HealthView } from '../steering/steering-config.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export interface ClientInfo {
   transport: 'udp' | 'tcp';
@@ -233,7 +233,7 @@ function handle(
     out.kind = 'error';
     return shortResponse(ctx, query, RCODE_BADVERS, true, true);
   }
-  if (ctx.transfer !== null && q.qtype === TYPE_IXFR && client.transport === 'udp') {
+  if (ctx.transfer !== null && q.qtype === RR_TYPE.IXFR && client.transport === 'udp') {
     const r = ctx.transfer.handleUdp(query, client.address);
     if (r !== null) {
       out.rcode = r.rcode;

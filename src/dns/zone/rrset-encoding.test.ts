@@ -10,7 +10,7 @@ import {
   SHAPE_SOA,
 } from './rrset-encoding.ts';
 import { wireNameFromText } from './wire-name.ts';
-import { TYPE_A, TYPE_CNAME, TYPE_MX, TYPE_SOA, TYPE_SRV } from '../message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 const name = (t: string) => wireNameFromText(t).wire;
 const cat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
@@ -18,16 +18,16 @@ const cat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 describe('encodeRRset', () => {
   const soa = cat(name('ns.example.com'), name('h.example.com'), new Uint8Array(20).fill(7));
   const cases: Array<[string, number, number, Uint8Array[]]> = [
-    ['A', TYPE_A, SHAPE_FLAT, [Uint8Array.of(192, 0, 2, 1), Uint8Array.of(192, 0, 2, 2)]],
-    ['CNAME', TYPE_CNAME, SHAPE_NAME, [name('Target.example.com')]],
+    ['A', RR_TYPE.A, SHAPE_FLAT, [Uint8Array.of(192, 0, 2, 1), Uint8Array.of(192, 0, 2, 2)]],
+    ['CNAME', RR_TYPE.CNAME, SHAPE_NAME, [name('Target.example.com')]],
     [
       'MX',
-      TYPE_MX,
+      RR_TYPE.MX,
       SHAPE_MX,
       [cat(Uint8Array.of(0, 10), name('mx.example.com')), cat(Uint8Array.of(0, 20), name('.'))],
     ],
-    ['SOA', TYPE_SOA, SHAPE_SOA, [soa]],
-    ['SRV', TYPE_SRV, SHAPE_HINT, [cat(Uint8Array.of(0, 1, 0, 2, 0, 3), name('sip.example.com'))]],
+    ['SOA', RR_TYPE.SOA, SHAPE_SOA, [soa]],
+    ['SRV', RR_TYPE.SRV, SHAPE_HINT, [cat(Uint8Array.of(0, 1, 0, 2, 0, 3), name('sip.example.com'))]],
   ];
   for (const [label, type, shape, rdatas] of cases) {
     it(`gives back the RDATA it encoded (${label}), in an arena or alone`, () => {
@@ -52,10 +52,10 @@ describe('encodeRRset', () => {
   }
 
   it('keeps the CNAME target and rejects malformed names', () => {
-    expect(encodeRRset(TYPE_CNAME, 1, [name('a.example')]).target!.keys[0]).toBe('\x01a\x07example');
-    expect(encodeRRset(TYPE_A, 1, [Uint8Array.of(1, 2, 3, 4)]).target).toBeNull();
-    expect(() => rdataNames(TYPE_CNAME, cat(name('a.example'), Uint8Array.of(1)))).toThrow();
-    expect(() => rdataNames(TYPE_SOA, name('a.example'))).toThrow();
-    expect(() => rdataNames(TYPE_MX, Uint8Array.of(0, 1))).toThrow();
+    expect(encodeRRset(RR_TYPE.CNAME, 1, [name('a.example')]).target!.keys[0]).toBe('\x01a\x07example');
+    expect(encodeRRset(RR_TYPE.A, 1, [Uint8Array.of(1, 2, 3, 4)]).target).toBeNull();
+    expect(() => rdataNames(RR_TYPE.CNAME, cat(name('a.example'), Uint8Array.of(1)))).toThrow();
+    expect(() => rdataNames(RR_TYPE.SOA, name('a.example'))).toThrow();
+    expect(() => rdataNames(RR_TYPE.MX, Uint8Array.of(0, 1))).toThrow();
   });
 });

@@ -1,22 +1,8 @@
 import type { ByteArena } from './byte-arena.ts';
 import type { WireName } from './wire-name.ts';
 import { readRdataName } from './wire-name.ts';
-import {
-  CLASS_IN,
-  TYPE_CNAME,
-  TYPE_DNAME,
-  TYPE_MB,
-  TYPE_MD,
-  TYPE_MF,
-  TYPE_MG,
-  TYPE_MINFO,
-  TYPE_MR,
-  TYPE_MX,
-  TYPE_NS,
-  TYPE_PTR,
-  TYPE_SOA,
-  TYPE_SRV,
-} from '../message/message-constants.ts';
+import { CLASS_IN } from '../message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /**
  * How the records of an RRset are laid out in its bytes (see RRset). Flat: each record is TYPE,
@@ -48,22 +34,22 @@ const NO_NAMES: readonly WireName[] = [];
 /** Names in a record's RDATA that the writer uses (compression, hint) or that lead elsewhere. */
 export function shapeOf(type: number): number {
   switch (type) {
-    case TYPE_NS:
-    case TYPE_MD:
-    case TYPE_MF:
-    case TYPE_CNAME:
-    case TYPE_MB:
-    case TYPE_MG:
-    case TYPE_MR:
-    case TYPE_PTR:
+    case RR_TYPE.NS:
+    case RR_TYPE.MD:
+    case RR_TYPE.MF:
+    case RR_TYPE.CNAME:
+    case RR_TYPE.MB:
+    case RR_TYPE.MG:
+    case RR_TYPE.MR:
+    case RR_TYPE.PTR:
       return SHAPE_NAME;
-    case TYPE_MX:
+    case RR_TYPE.MX:
       return SHAPE_MX;
-    case TYPE_MINFO:
+    case RR_TYPE.MINFO:
       return SHAPE_TWO_NAMES;
-    case TYPE_SOA:
+    case RR_TYPE.SOA:
       return SHAPE_SOA;
-    case TYPE_SRV:
+    case RR_TYPE.SRV:
       return SHAPE_HINT;
     default:
       return SHAPE_FLAT;
@@ -92,13 +78,13 @@ export function rdataNames(type: number, rdata: Uint8Array): WireName[] {
     case SHAPE_SOA: {
       const a = readRdataName(rdata, 0);
       const b = readRdataName(rdata, a.end);
-      if (rdata.length - b.end !== (type === TYPE_SOA ? SOA_FIXED : 0)) throw new Error('bad fixed part');
+      if (rdata.length - b.end !== (type === RR_TYPE.SOA ? SOA_FIXED : 0)) throw new Error('bad fixed part');
       return [a.name, b.name];
     }
     case SHAPE_HINT:
       return [readRdataName(rdata, SRV_TARGET_OFFSET).name];
     default:
-      return type === TYPE_DNAME ? [readRdataName(rdata, 0).name] : [];
+      return type === RR_TYPE.DNAME ? [readRdataName(rdata, 0).name] : [];
   }
 }
 
@@ -138,7 +124,7 @@ export class RRset {
 
   /** CNAME/DNAME target (first record) or null. */
   get target(): WireName | null {
-    return this.type === TYPE_CNAME || this.type === TYPE_DNAME ? (this.names[0] ?? null) : null;
+    return this.type === RR_TYPE.CNAME || this.type === RR_TYPE.DNAME ? (this.names[0] ?? null) : null;
   }
 
   /**

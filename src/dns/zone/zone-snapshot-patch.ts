@@ -19,7 +19,7 @@ import { isWildcardKey, keyOfText, parentKey } from './wire-name.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { additionalFor, buildZoneSnapshot, hasAdditional, NO_RRSETS, ZoneNode } from './zone-snapshot.ts';
 import { loadBalancerOwners } from '../steering/steering-compiler.ts';
-import { TYPE_NS } from '../message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /** What a patch needs to find the names a change affects, kept per node map. */
 interface PatchIndex {
@@ -201,7 +201,7 @@ export function patchZoneSnapshot(
     for (let i = 0; i < node.rrsets.length; i++) {
       const rs = node.rrsets[i]!;
       if (!hasAdditional(rs.type)) continue;
-      const additional = additionalFor(nodes, rs, rs.type === TYPE_NS && node.delegation ? key : null);
+      const additional = additionalFor(nodes, rs, rs.type === RR_TYPE.NS && node.delegation ? key : null);
       if (isFresh) {
         if (additional.length > 0 || rs.additional.length > 0) rs.additional = additional;
         continue;

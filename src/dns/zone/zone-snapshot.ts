@@ -7,7 +7,7 @@ import { ByteArena } from './byte-arena.ts';
 import { NameTable } from './name-table.ts';
 import type { AdditionalEntry, RRset } from './rrset-encoding.ts';
 import { encodeRRset, rdataNames } from './rrset-encoding.ts';
-import { TYPE_A, TYPE_AAAA, TYPE_MX, TYPE_NS, TYPE_SOA, TYPE_SRV } from '../message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export { RRset } from './rrset-encoding.ts';
 export type { AdditionalEntry } from './rrset-encoding.ts';
@@ -100,7 +100,7 @@ export function additionalFor(
     const node = nodes.get(tkey);
     if (!node) continue;
     const glue = cut !== null && atOrBelow(tkey, cut);
-    for (const type of [TYPE_A, TYPE_AAAA]) {
+    for (const type of [RR_TYPE.A, RR_TYPE.AAAA]) {
       const extra = node.rrset(type);
       if (extra && !additional.some((e) => e.rrset === extra))
         additional.push({ owner: node.name, rrset: extra, glue });
@@ -111,7 +111,7 @@ export function additionalFor(
 
 /** The types whose RDATA names get additional-section data. */
 export function hasAdditional(type: number): boolean {
-  return type === TYPE_NS || type === TYPE_MX || type === TYPE_SRV;
+  return type === RR_TYPE.NS || type === RR_TYPE.MX || type === RR_TYPE.SRV;
 }
 
 /**
@@ -155,7 +155,7 @@ function indexRecords(zone: ZoneData, apex: WireName, table: NameTable): RecordI
     const parsed = rec.name === lastText ? lastName : wireNameFromText(rec.name);
     const depth = parsed.keys.length - apexLabels;
     if (depth < 0 || (parsed.keys[depth] ?? '') !== apexKey) throw new Error('owner outside zone');
-    if (rec.type === 41) throw new Error('OPT is not zone data');
+    if (rec.type === RR_TYPE.OPT) throw new Error('OPT is not zone data');
     const found = rdataNames(rec.type, rec.rdata);
     const name = rec.name === lastText ? lastName : table.intern(parsed);
     lastText = rec.name;
@@ -241,12 +241,12 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
         if (rdatas.some((r) => sameBytes(r, rec.rdata))) continue;
         rdatas.push(rec.rdata);
         for (let n = index.nameAt[i]!; n < index.nameAt[i + 1]!; n++) names.push(index.names[n]!);
-        if (type === TYPE_SOA && key === apexKey && soaFirst < 0) soaFirst = i;
+        if (type === RR_TYPE.SOA && key === apexKey && soaFirst < 0) soaFirst = i;
       }
       rrsets.push(encodeRRset(type, ttl, rdatas, names, arena));
     }
     if (isWildcardKey(key)) hasWildcards = true;
-    const delegation = key !== apexKey && rrsets.some((rs) => rs.type === TYPE_NS);
+    const delegation = key !== apexKey && rrsets.some((rs) => rs.type === RR_TYPE.NS);
     nodes.set(key, new ZoneNode(name, rrsets.length === 0 ? NO_RRSETS : rrsets.slice(), delegation));
   }
 
@@ -254,18 +254,18 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
   for (const [key, node] of nodes) {
     for (const rs of node.rrsets) {
       if (!hasAdditional(rs.type)) continue;
-      const additional = additionalFor(nodes, rs, rs.type === TYPE_NS && node.delegation ? key : null);
+      const additional = additionalFor(nodes, rs, rs.type === RR_TYPE.NS && node.delegation ? key : null);
       if (additional.length > 0) rs.additional = additional;
     }
   }
 
-  const soa = nodes.get(apexKey)?.rrset(TYPE_SOA) ?? null;
+  const soa = nodes.get(apexKey)?.rrset(RR_TYPE.SOA) ?? null;
   let negativeSoa: RRset | null = null;
   if (soa && soaFirst >= 0) {
     const rd = records[soaFirst]!.rdata;
     const minimum = Buffer.from(rd.buffer, rd.byteOffset, rd.length).readUInt32BE(rd.length - 4);
     const names = index.names.slice(index.nameAt[soaFirst]!, index.nameAt[soaFirst + 1]!);
-    negativeSoa = encodeRRset(TYPE_SOA, Math.min(soa.ttl, minimum), [rd], names, arena);
+    negativeSoa = encodeRRset(RR_TYPE.SOA, Math.min(soa.ttl, minimum), [rd], names, arena);
   }
   return {
     id: zone.id,

@@ -7,8 +7,7 @@
  */
 import type { ZoneData } from '../zone/zone-data.ts';
 import { parseZoneFile } from './zone-file-parser.ts';
-
-const TYPE_SOA = 6;
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export interface ZoneText {
   id: number;
@@ -32,7 +31,7 @@ export function zoneDataFromText(z: ZoneText): ZoneData {
   if (parsed.errors.length > 0)
     throw new Error(`zone ${z.domain}: ${JSON.stringify(parsed.errors.slice(0, 5))}`);
   const records = parsed.records.map((r) => ({ name: r.name, type: r.type, ttl: r.ttl, rdata: r.rdata }));
-  const soa = records.find((r) => r.type === TYPE_SOA && r.name === z.domain);
+  const soa = records.find((r) => r.type === RR_TYPE.SOA && r.name === z.domain);
   if (soa === undefined) throw new Error(`zone ${z.domain} has no SOA at its apex`);
   return { id: z.id, domain: z.domain, serial: soaSerial(soa.rdata), records };
 }
