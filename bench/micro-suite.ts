@@ -10,9 +10,9 @@ import { Bench } from 'tinybench';
 import { withSigning } from './signed-zone.ts';
 import { runAnswerPipeline } from '../src/dns/answer/answer-stages.ts';
 import { resetPlan } from '../src/dns/answer/answer-plan.ts';
-import { HEADER_SIZE } from '../src/dns/message/message-constants.ts';
-import { parseQuery } from '../src/dns/message/query-parser.ts';
-import { OPT_FIXED_SIZE } from '../src/dns/message/response-writer.ts';
+import { HEADER_SIZE } from '../src/dns/wire/message/message-constants.ts';
+import { parseQuery } from '../src/dns/wire/message/query-parser.ts';
+import { OPT_FIXED_SIZE } from '../src/dns/wire/message/response-writer.ts';
 import {
   createMessageContext,
   createMessageHandler,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { DnsWorkerZones } from '../src/dns/server/dns-workers.ts';
 import { ZoneStore } from '../src/dns/zone/zone-store.ts';
-import { zoneDataFromText } from '../src/dns/zonefile/zone-data-from-text.ts';
+import { zoneDataFromText } from '../src/dns/zone/zone-data-from-text.ts';
 
 export interface ZoneFileZonesOptions {
   zoneFile: string;

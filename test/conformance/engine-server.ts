@@ -7,7 +7,7 @@ import { startDnsServer } from '../../src/dns/server/dns-server.ts';
 import type { DnsServer } from '../../src/dns/server/dns-server.ts';
 import type { ServerLimits } from '../../src/dns/server/listener-options.ts';
 import { ZoneStore } from '../../src/dns/zone/zone-store.ts';
-import { zoneDataFromText, type ZoneText } from '../../src/dns/zonefile/zone-data-from-text.ts';
+import { zoneDataFromText, type ZoneText } from '../../src/dns/zone/zone-data-from-text.ts';
 
 export interface EngineServer {
   server: DnsServer;

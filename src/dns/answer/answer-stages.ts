@@ -1,7 +1,7 @@
 import type { AnswerPlan } from './answer-plan.ts';
 import type { LookupName, ResolverScratch } from './name-resolver.ts';
 import { resolveInZone } from './name-resolver.ts';
-import type { ParsedQuery } from '../message/query-parser.ts';
+import type { ParsedQuery } from '../wire/message/query-parser.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
 import { planSteeredAnswer, steerDnsQuery } from '../steering/steered-answer.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
@@ -16,7 +16,7 @@ import {
   RCODE_NOTAUTH,
   RCODE_NOTIMP,
   RCODE_REFUSED,
-} from '../message/message-constants.ts';
+} from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 /** Everything a stage reads or writes; one object per call site, reused between queries. */

@@ -1,10 +1,11 @@
 import type { AnswerPlan } from './answer-plan.ts';
 import { planAdd, planAddAdditional, planHas } from './answer-plan.ts';
-import type { WireName } from '../zone/wire-name.ts';
-import { wireNameFromWire, wireSize } from '../zone/wire-name.ts';
-import type { RRset, ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
-import { encodeRRset } from '../zone/rrset-encoding.ts';
-import { NAME_MAX, RCODE_NXDOMAIN, RCODE_YXDOMAIN } from '../message/message-constants.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import { wireNameFromWire, wireSize } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import type { ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { encodeRRset } from '../wire/rrset-encoding.ts';
+import { NAME_MAX, RCODE_NXDOMAIN, RCODE_YXDOMAIN } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 /**

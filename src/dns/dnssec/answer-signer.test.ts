@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPlan, resetPlan } from '../answer/answer-plan.ts';
 import { createResolverScratch, resolveInZone } from '../answer/name-resolver.ts';
-import { keyOfText, wireNameFromText } from '../zone/wire-name.ts';
+import { keyOfText, wireNameFromText } from '../wire/wire-name.ts';
 import { buildZoneSnapshot } from '../zone/zone-snapshot.ts';
 import { zoneFromText } from '../../testing/dns-zone-fixture.ts';
 import { signPlan } from './answer-signer.ts';

@@ -7,10 +7,11 @@
  * CNAME synthesized from a DNAME (RFC 6672 §5.3.1). AD is never set by an authoritative server.
  */
 import type { AnswerPlan, PlanSection } from '../answer/answer-plan.ts';
-import type { WireName } from '../zone/wire-name.ts';
-import { parentKey, wireNameFromWire } from '../zone/wire-name.ts';
-import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
-import { encodeRRset } from '../zone/rrset-encoding.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import { parentKey, wireNameFromWire } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { encodeRRset } from '../wire/rrset-encoding.ts';
 import { wireOfKey } from './canonical-name.ts';
 import {
   nodataProof,

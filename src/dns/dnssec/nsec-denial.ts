@@ -35,8 +35,8 @@
  */
 import { canonicalSortKey, keyOfLabels, labelsOfKey, wireOfKey } from './canonical-name.ts';
 import type { NameIndex } from './name-index.ts';
-import { writeTypeBitmap } from '../rdata/rdata-type-bitmap.ts';
-import { RdataWriter } from '../rdata/rdata-wire-writer.ts';
+import { writeTypeBitmap } from '../wire/rdata/rdata-type-bitmap.ts';
+import { RdataWriter } from '../wire/rdata/rdata-wire-writer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 const LABEL_MAX = 63;

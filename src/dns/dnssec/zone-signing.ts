@@ -4,8 +4,9 @@
  * canonical order for the denial builder, their NSEC type bitmaps, and the owner of each static
  * RRset (so a wildcard expansion is signed as the wildcard, RFC 4035 §2.2).
  */
-import { parentKey } from '../zone/wire-name.ts';
-import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { parentKey } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
 import { DenialAnswerCache } from './denial-answer-cache.ts';

@@ -6,7 +6,7 @@
  */
 import type { DnsWorkerIdentity, DnsWorkerZones } from './dns-workers.ts';
 import { ZoneStore } from '../zone/zone-store.ts';
-import { zoneDataFromText } from '../zonefile/zone-data-from-text.ts';
+import { zoneDataFromText } from '../zone/zone-data-from-text.ts';
 
 export interface FixtureOptions {
   n: number;

@@ -3,8 +3,8 @@ import { runAnswerPipeline } from '../answer/answer-stages.ts';
 import { signIfRequested } from '../dnssec/dnssec-answer-stage.ts';
 import { createPlan, resetPlan } from '../answer/answer-plan.ts';
 import { createResolverScratch } from '../answer/name-resolver.ts';
-import type { ClientSubnet } from '../message/client-subnet.ts';
-import { clientSubnetEchoSize, writeClientSubnetEcho } from '../message/client-subnet.ts';
+import type { ClientSubnet } from '../wire/message/client-subnet.ts';
+import { clientSubnetEchoSize, writeClientSubnetEcho } from '../wire/message/client-subnet.ts';
 import {
   EDE_NOT_AUTHORITATIVE,
   EDNS_OPTION_CLIENT_SUBNET,
@@ -21,11 +21,11 @@ import {
   RCODE_SERVFAIL,
   TCP_MAX,
   UDP_PLAIN_MAX,
-} from '../message/message-constants.ts';
-import type { ParsedQuery } from '../message/query-parser.ts';
-import { createParsedQuery, parseQuery } from '../message/query-parser.ts';
-import type { OptSpec } from '../message/response-writer.ts';
-import { OPT_FIXED_SIZE, ResponseWriter } from '../message/response-writer.ts';
+} from '../wire/message/message-constants.ts';
+import type { ParsedQuery } from '../wire/message/query-parser.ts';
+import { createParsedQuery, parseQuery } from '../wire/message/query-parser.ts';
+import type { OptSpec } from '../wire/message/response-writer.ts';
+import { OPT_FIXED_SIZE, ResponseWriter } from '../wire/message/response-writer.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import type { IpLocator } from '../../geo/ip-locator.ts';
 import type { HealthView } from '../steering/steering-config.ts';

@@ -1,8 +1,8 @@
 import type { IpLocator } from '../../geo/ip-locator.ts';
 import type { AnswerPlan } from '../answer/answer-plan.ts';
 import { planAdd } from '../answer/answer-plan.ts';
-import type { ClientSubnet } from '../message/client-subnet.ts';
-import { RCODE_SERVFAIL } from '../message/message-constants.ts';
+import type { ClientSubnet } from '../wire/message/client-subnet.ts';
+import { RCODE_SERVFAIL } from '../wire/message/message-constants.ts';
 import {
   clientSubnetText,
   resolveClientContext,

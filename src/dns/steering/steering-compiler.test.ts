@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBalancer, member, pool } from '../../testing/steering-fixture.ts';
-import { wireNameFromText } from '../zone/wire-name.ts';
+import { wireNameFromText } from '../wire/wire-name.ts';
 import { compileZoneSteering, poolRRsetKey } from './steering-compiler.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 

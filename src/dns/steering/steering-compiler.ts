@@ -1,8 +1,8 @@
 import { ipv4ToBytes, ipv6ToBytes } from '../wire/ip-address-text.ts';
-import type { WireName } from '../zone/wire-name.ts';
-import { wireNameFromText } from '../zone/wire-name.ts';
-import type { RRset } from '../zone/zone-snapshot.ts';
-import { encodeRRset } from '../zone/rrset-encoding.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import { wireNameFromText } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import { encodeRRset } from '../wire/rrset-encoding.ts';
 import type { SteeringLoadBalancer, SteeringMember, SteeringPool, ZoneSteering } from './steering-config.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 

@@ -16,7 +16,7 @@
 import { createCidrMatcher, type CidrMatcher } from '../wire/cidr-matcher.ts';
 import { nameKey } from '../wire/name-text.ts';
 import type { ZoneData, ZoneRecordData } from '../zone/zone-data.ts';
-import { RCODE_FORMERR, RCODE_NOTAUTH, RCODE_REFUSED } from '../message/message-constants.ts';
+import { RCODE_FORMERR, RCODE_NOTAUTH, RCODE_REFUSED } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import { emptyResponse, FLAG_AA, packMessages, recordWire } from './transfer-messages.ts';
 import type { ZoneTransferPolicy } from './transfer-policy.ts';

@@ -5,7 +5,7 @@
  */
 import type { ZoneRecordData } from '../zone/zone-data.ts';
 import { nameToWire, parseStoredName } from '../wire/name-text.ts';
-import { CLASS_IN, HEADER_SIZE } from '../message/message-constants.ts';
+import { CLASS_IN, HEADER_SIZE } from '../wire/message/message-constants.ts';
 
 /** Body budget per message; Knot uses similar ~16 KiB envelopes. */
 export const TRANSFER_MESSAGE_BUDGET = 16_384;

@@ -3,7 +3,7 @@
  * serial from the IXFR authority SOA (RFC 1995 §3) and a trailing TSIG RR (RFC 8945 §4.2), with
  * compressed names followed safely (bounded, backward pointers only).
  */
-import { HEADER_SIZE } from '../message/message-constants.ts';
+import { HEADER_SIZE } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 const MAX_NAME_OCTETS = 255;

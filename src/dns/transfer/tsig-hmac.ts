@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseStoredName } from '../wire/name-text.ts';
 import type { TransferTsigKey } from './transfer-policy.ts';
-import { CLASS_ANY } from '../message/message-constants.ts';
+import { CLASS_ANY } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import type { TsigRecord } from './transfer-query.ts';
 

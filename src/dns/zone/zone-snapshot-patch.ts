@@ -14,8 +14,8 @@
  * not be used afterwards: ZoneStore.patch swaps it out in the same synchronous call.
  */
 import type { ZoneData } from './zone-data.ts';
-import { RRset } from './rrset-encoding.ts';
-import { isWildcardKey, keyOfText, parentKey } from './wire-name.ts';
+import { RRset } from '../wire/rrset-encoding.ts';
+import { isWildcardKey, keyOfText, parentKey } from '../wire/wire-name.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { additionalFor, buildZoneSnapshot, hasAdditional, NO_RRSETS, ZoneNode } from './zone-snapshot.ts';
 import { loadBalancerOwners } from '../steering/steering-compiler.ts';

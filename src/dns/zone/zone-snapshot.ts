@@ -2,15 +2,12 @@ import type { ZoneData, ZoneRecordData } from './zone-data.ts';
 import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
 import type { CompiledSteering } from '../steering/steering-compiler.ts';
 import { compileZoneSteering, loadBalancerOwners } from '../steering/steering-compiler.ts';
-import { WireName, isWildcardKey, labelOffset, sameSpelling, wireNameFromText } from './wire-name.ts';
-import { ByteArena } from './byte-arena.ts';
+import { WireName, isWildcardKey, labelOffset, sameSpelling, wireNameFromText } from '../wire/wire-name.ts';
+import { ByteArena } from '../wire/byte-arena.ts';
 import { NameTable } from './name-table.ts';
-import type { AdditionalEntry, RRset } from './rrset-encoding.ts';
-import { encodeRRset, rdataNames } from './rrset-encoding.ts';
+import type { AdditionalEntry, RRset } from '../wire/rrset-encoding.ts';
+import { encodeRRset, rdataNames } from '../wire/rrset-encoding.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
-
-export { RRset } from './rrset-encoding.ts';
-export type { AdditionalEntry } from './rrset-encoding.ts';
 
 /** The RRsets of an empty non-terminal (shared). */
 export const NO_RRSETS: readonly RRset[] = [];

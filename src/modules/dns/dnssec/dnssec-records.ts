@@ -11,7 +11,7 @@ import {
 } from '../../../dns/dnssec/dnssec-key.ts';
 import type { ZoneRecordData } from '../../../dns/zone/zone-data.ts';
 import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
-import { wireNameFromText } from '../../../dns/zone/wire-name.ts';
+import { wireNameFromText } from '../../../dns/wire/wire-name.ts';
 import type { StoredKey } from './dnssec-repository.ts';
 
 export function apexDnssecRecords(

@@ -1,4 +1,5 @@
-import { RdataError, formatRdata, parseRdataText } from '../../../dns/rdata/rdata-codec.ts';
+import { RdataError, formatRdata } from '../../../dns/wire/rdata/rdata-codec.ts';
+import { parseRdataText } from '../../../dns/zonefile/rdata-text-parser.ts';
 import { typeFromText, typeToText } from '../../../dns/wire/rr-type.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import { resolveRecordName } from '../shared/record-name.ts';

@@ -1,8 +1,8 @@
 import dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { exampleStore } from '../../testing/dns-zone-fixture.ts';
-import { createMessageHandlerWithContext, createOutcome } from '../server/handle-message.ts';
-import type { ClientInfo } from '../server/handle-message.ts';
+import { createMessageHandlerWithContext, createOutcome } from './handle-message.ts';
+import type { ClientInfo } from './handle-message.ts';
 import { buildQuery, decode, expectResponse } from '../../testing/dns-answer-compare.ts';
 
 const UDP: ClientInfo = { transport: 'udp', address: '192.0.2.1', port: 5353, family: 4 };

@@ -5,7 +5,7 @@
  * else — escapes, non-ASCII, empty labels, over-long names — answers null, and the caller uses the
  * general parser (name-text.ts), which also produces the error messages.
  */
-import { MAX_LABEL_OCTETS, MAX_NAME_OCTETS } from '../wire/name-text.ts';
+import { MAX_LABEL_OCTETS, MAX_NAME_OCTETS } from '../name-text.ts';
 
 const DOT = 0x2e;
 

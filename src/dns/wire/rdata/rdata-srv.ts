@@ -1,5 +1,5 @@
 /** SRV records (RFC 2782): priority, weight, port, target; a target of "." means "no service". */
-import { nameToText } from '../wire/name-text.ts';
+import { nameToText } from '../name-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { RdataReader } from './rdata-wire-reader.ts';
 import { RdataWriter } from './rdata-wire-writer.ts';

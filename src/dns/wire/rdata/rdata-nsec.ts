@@ -2,7 +2,7 @@
  * NSEC (RFC 4034 §4), NSEC3 (RFC 5155 §3) and NSEC3PARAM (RFC 5155 §4). The salt is hex or `-` when
  * empty (RFC 5155 §3.3); the next hashed owner is unpadded base32hex.
  */
-import { nameToText } from '../wire/name-text.ts';
+import { nameToText } from '../name-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { base32hexToBytes, bytesToBase32hex, bytesToHex, hexToBytes } from './rdata-binary-text.ts';
 import { RdataError } from './rdata-error.ts';

@@ -1,7 +1,8 @@
 import * as dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { RR_TYPE, typeFromText } from '../wire/rr-type.ts';
-import { RdataError, formatRdata, parseRdataText } from './rdata-codec.ts';
+import { RR_TYPE, typeFromText } from '../rr-type.ts';
+import { RdataError, formatRdata } from './rdata-codec.ts';
+import { parseRdataText } from '../../zonefile/rdata-text-parser.ts';
 
 const ORIGIN = 'example.com';
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

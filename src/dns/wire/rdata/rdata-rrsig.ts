@@ -2,9 +2,9 @@
  * RRSIG records (RFC 4034 §3): type covered, algorithm, labels, original TTL, expiration, inception,
  * key tag, signer, signature. Times are YYYYMMDDHHmmSS (UTC) or plain seconds (RFC 4034 §3.2).
  */
-import { nameToText } from '../wire/name-text.ts';
-import { typeFromText, typeToText } from '../wire/rr-type.ts';
-import { MAX_UINT32 } from '../wire/ttl-text.ts';
+import { nameToText } from '../name-text.ts';
+import { typeFromText, typeToText } from '../rr-type.ts';
+import { MAX_UINT32 } from '../ttl-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { readAlgorithm } from './rdata-algorithm-text.ts';
 import { bytesToBase64 } from './rdata-binary-text.ts';

@@ -2,10 +2,8 @@
  * The RDATA registry: presentation ↔ wire for every type we know, the RFC 3597 generic form for all
  * types, and `\# len hex` output for the types we do not know.
  */
-import { RR_TYPE, isMetaType, typeToText } from '../wire/rr-type.ts';
-import { ZoneTokenError, tokenizeRdataText } from '../zonefile/zone-file-tokenizer.ts';
-import type { Token } from '../zonefile/zone-file-tokenizer.ts';
-import { NameTextError, parseStoredName } from '../wire/name-text.ts';
+import { RR_TYPE, isMetaType, typeToText } from '../rr-type.ts';
+import { NameTextError, parseStoredName } from '../name-text.ts';
 import { aCodec, aaaaCodec } from './rdata-address.ts';
 import { caaCodec } from './rdata-caa.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
@@ -22,7 +20,7 @@ import { rrsigCodec } from './rdata-rrsig.ts';
 import { soaCodec } from './rdata-soa.ts';
 import { srvCodec } from './rdata-srv.ts';
 import { svcbCodec } from './rdata-svcb.ts';
-import { RdataTokenReader } from './rdata-token-reader.ts';
+import { RdataTokenReader, type Token } from './rdata-token-reader.ts';
 import { txtCodec } from './rdata-txt.ts';
 
 export { RdataError } from './rdata-error.ts';
@@ -81,7 +79,7 @@ function originLabels(origin: string): Uint8Array[] {
 }
 
 /**
- * Wire RDATA from presentation tokens (see zone-file-tokenizer.ts for how escapes arrive). `origin`
+ * Wire RDATA from presentation tokens (see Token for how escapes arrive). `origin`
  * is the stored-form name that relative names in the data are completed with.
  */
 export function parseRdata(type: number, tokens: readonly Token[], origin: string): Uint8Array {
@@ -132,18 +130,6 @@ function parseRdataWith(
     );
   }
   return codec.parse(new RdataTokenReader(typeName, tokens, origin()));
-}
-
-/** parseRdata on a single logical line of text (quotes, escapes and parentheses allowed). */
-export function parseRdataText(type: number, text: string, origin: string): Uint8Array {
-  let tokens: Token[];
-  try {
-    tokens = tokenizeRdataText(text);
-  } catch (e) {
-    if (e instanceof ZoneTokenError) throw new RdataError('rdata', e.message);
-    throw e;
-  }
-  return parseRdata(type, tokens, origin);
 }
 
 /**

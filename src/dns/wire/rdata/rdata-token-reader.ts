@@ -1,10 +1,16 @@
-import type { Token } from '../zonefile/zone-file-tokenizer.ts';
-import { NameTextError, parseNameWithOrigin } from '../wire/name-text.ts';
-import { parseDuration } from '../wire/ttl-text.ts';
+import { NameTextError, parseNameWithOrigin } from '../name-text.ts';
+import { parseDuration } from '../ttl-text.ts';
 import { RdataError } from './rdata-error.ts';
 import { parsePlainName } from './rdata-plain-name.ts';
 
 const DECIMAL = /^[0-9]+$/;
+
+/**
+ * One presentation-format token as the master-file tokenizer (zonefile/zone-file-tokenizer.ts)
+ * produces it: the text exactly as written, `\X` and `\DDD` escapes untouched, only the quotes
+ * of a quoted string removed. Each field reader resolves escapes for its own kind of field.
+ */
+export type Token = { text: string; quoted: boolean };
 
 /**
  * Reads the presentation fields of one RDATA in order, turning every problem into an RdataError

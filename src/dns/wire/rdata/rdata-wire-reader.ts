@@ -1,4 +1,4 @@
-import { NameTextError, nameFromWire } from '../wire/name-text.ts';
+import { NameTextError, nameFromWire } from '../name-text.ts';
 import { RdataError } from './rdata-error.ts';
 
 /** Sequential, bounds-checked reads of one RDATA; every overrun is an RdataError. */

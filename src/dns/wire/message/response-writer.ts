@@ -1,9 +1,9 @@
 import type { ParsedQuery } from './query-parser.ts';
-import type { WireName } from '../zone/wire-name.ts';
-import type { RRset } from '../zone/zone-snapshot.ts';
-import { SHAPE_HINT, SHAPE_MX, SHAPE_NAME, SHAPE_SOA, SRV_HINT_OFFSET } from '../zone/rrset-encoding.ts';
+import type { WireName } from '../wire-name.ts';
+import type { RRset } from '../rrset-encoding.ts';
+import { SHAPE_HINT, SHAPE_MX, SHAPE_NAME, SHAPE_SOA, SRV_HINT_OFFSET } from '../rrset-encoding.ts';
 import { COMPRESSION_OFFSET_MAX, HEADER_SIZE, TCP_MAX, EDNS_PAYLOAD_OURS } from './message-constants.ts';
-import { RR_TYPE } from '../wire/rr-type.ts';
+import { RR_TYPE } from '../rr-type.ts';
 
 export const SECTION_ANSWER = 0;
 export const SECTION_AUTHORITY = 1;

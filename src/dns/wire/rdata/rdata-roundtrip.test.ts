@@ -3,8 +3,9 @@
  * the same octets and the same text again. Inputs are pseudo-random but deterministic.
  */
 import { describe, expect, it } from 'vitest';
-import { RR_TYPE } from '../wire/rr-type.ts';
-import { formatRdata, hasRdataCodec, parseRdataText } from './rdata-codec.ts';
+import { RR_TYPE } from '../rr-type.ts';
+import { formatRdata, hasRdataCodec } from './rdata-codec.ts';
+import { parseRdataText } from '../../zonefile/rdata-text-parser.ts';
 
 const ITERATIONS = 20_000;
 const TYPES = [

@@ -1,5 +1,5 @@
 /** A (RFC 1035 §3.4.1) and AAAA (RFC 3596 §2.2) records. */
-import { bytesToIpv4, bytesToIpv6, ipv4ToBytes, ipv6ToBytes } from '../wire/ip-address-text.ts';
+import { bytesToIpv4, bytesToIpv6, ipv4ToBytes, ipv6ToBytes } from '../ip-address-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { RdataError } from './rdata-error.ts';
 

@@ -1,4 +1,4 @@
-import { nameToWire } from '../wire/name-text.ts';
+import { nameToWire } from '../name-text.ts';
 import { RdataError } from './rdata-error.ts';
 
 /** RDLENGTH is a 16-bit field (RFC 1035 §3.2.1). */

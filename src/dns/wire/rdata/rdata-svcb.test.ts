@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RR_TYPE } from '../wire/rr-type.ts';
-import { RdataError, formatRdata, parseRdataText } from './rdata-codec.ts';
+import { RR_TYPE } from '../rr-type.ts';
+import { RdataError, formatRdata } from './rdata-codec.ts';
+import { parseRdataText } from '../../zonefile/rdata-text-parser.ts';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const svcb = (text: string): Uint8Array => parseRdataText(RR_TYPE.SVCB, text, 'example.com');

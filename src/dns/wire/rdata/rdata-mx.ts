@@ -1,5 +1,5 @@
 /** MX records (RFC 1035 §3.3.9): 16-bit preference and exchange host. */
-import { nameToText } from '../wire/name-text.ts';
+import { nameToText } from '../name-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { RdataReader } from './rdata-wire-reader.ts';
 import { RdataWriter } from './rdata-wire-writer.ts';

@@ -4,8 +4,8 @@
  * nothing is served that clients must ignore). Keys are written in increasing order on the wire
  * (RFC 9460 §2.2), whatever their order in the presentation form.
  */
-import { nameToText } from '../wire/name-text.ts';
-import type { Token } from '../zonefile/zone-file-tokenizer.ts';
+import { nameToText } from '../name-text.ts';
+import type { Token } from './rdata-token-reader.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { RdataError } from './rdata-error.ts';
 import { decodeEscapes, tokenOctets } from './rdata-string-text.ts';

@@ -2,7 +2,7 @@
  * Records whose RDATA is a single domain name: NS (RFC 1035 §3.3.11), CNAME (§3.3.1), PTR (§3.3.12)
  * and DNAME (RFC 6672 §2.1).
  */
-import { nameToText } from '../wire/name-text.ts';
+import { nameToText } from '../name-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { RdataReader } from './rdata-wire-reader.ts';
 import { RdataWriter } from './rdata-wire-writer.ts';

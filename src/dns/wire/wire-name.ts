@@ -1,4 +1,4 @@
-import { LABEL_MAX, NAME_MAX } from '../message/message-constants.ts';
+import { LABEL_MAX, NAME_MAX } from './message/message-constants.ts';
 
 /**
  * A domain name compiled once for lookups and for compressed writing.

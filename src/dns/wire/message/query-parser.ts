@@ -7,9 +7,9 @@ import {
   NAME_MAX,
   UDP_PLAIN_MAX,
 } from './message-constants.ts';
-import { lowerByte } from '../zone/wire-name.ts';
+import { lowerByte } from '../wire-name.ts';
 import { emptyRdataRejected, rdataShapeValid } from './record-rdata-check.ts';
-import { RR_TYPE } from '../wire/rr-type.ts';
+import { RR_TYPE } from '../rr-type.ts';
 
 /** Smallest possible RR: root owner (1) + TYPE, CLASS, TTL, RDLENGTH (10) (RFC 1035 §4.1.3). */
 const RR_MIN_SIZE = 11;

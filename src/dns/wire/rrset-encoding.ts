@@ -1,8 +1,8 @@
 import type { ByteArena } from './byte-arena.ts';
 import type { WireName } from './wire-name.ts';
 import { readRdataName } from './wire-name.ts';
-import { CLASS_IN } from '../message/message-constants.ts';
-import { RR_TYPE } from '../wire/rr-type.ts';
+import { CLASS_IN } from './message/message-constants.ts';
+import { RR_TYPE } from './rr-type.ts';
 
 /**
  * How the records of an RRset are laid out in its bytes (see RRset). Flat: each record is TYPE,

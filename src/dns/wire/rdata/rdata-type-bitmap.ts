@@ -2,8 +2,8 @@
  * The type bit maps of NSEC (RFC 4034 §4.1.2) and NSEC3 (RFC 5155 §3.2.1): windows of 256 types, each
  * with 1–32 bitmap octets, empty windows and trailing zero octets omitted.
  */
-import type { Token } from '../zonefile/zone-file-tokenizer.ts';
-import { typeFromText, typeToText } from '../wire/rr-type.ts';
+import type { Token } from './rdata-token-reader.ts';
+import { typeFromText, typeToText } from '../rr-type.ts';
 import { RdataError } from './rdata-error.ts';
 import type { RdataReader } from './rdata-wire-reader.ts';
 import type { RdataWriter } from './rdata-wire-writer.ts';

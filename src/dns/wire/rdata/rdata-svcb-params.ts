@@ -3,7 +3,7 @@
  * each key. Values arrive here already decoded from master-file escapes (RFC 1035 §5.1); list values
  * then use the comma-separated value-list escaping of RFC 9460 Appendix A.1 (`\,` and `\\`).
  */
-import { bytesToIpv4, bytesToIpv6, ipv4ToBytes, ipv6ToBytes } from '../wire/ip-address-text.ts';
+import { bytesToIpv4, bytesToIpv6, ipv4ToBytes, ipv6ToBytes } from '../ip-address-text.ts';
 import { base64ToBytes, bytesToBase64 } from './rdata-binary-text.ts';
 import { RdataError } from './rdata-error.ts';
 import { escapeOctets } from './rdata-string-text.ts';

@@ -2,7 +2,7 @@
  * <character-string> presentation (RFC 1035 §5.1): tokens keep their escapes as written (see
  * zone-file-tokenizer.ts) and are decoded to octets here; output is always quoted.
  */
-import type { Token } from '../zonefile/zone-file-tokenizer.ts';
+import type { Token } from './rdata-token-reader.ts';
 import { RdataError } from './rdata-error.ts';
 
 /** RFC 1035 §3.3: a <character-string> holds at most 255 octets after its length octet. */

@@ -3,7 +3,7 @@
  * single alphanumeric characters (RFC 3403 §4.1); the regexp and replacement are not both used,
  * but a zone may still carry both, so that is not enforced here.
  */
-import { nameToText } from '../wire/name-text.ts';
+import { nameToText } from '../name-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { RdataError } from './rdata-error.ts';
 import { characterString, quoteOctets } from './rdata-string-text.ts';

@@ -1,5 +1,5 @@
 /** The RFC 3597 §5 generic RDATA form `\# <length> <hex>`, accepted for every type. */
-import type { Token } from '../zonefile/zone-file-tokenizer.ts';
+import type { Token } from './rdata-token-reader.ts';
 import { bytesToHex, hexToBytes } from './rdata-binary-text.ts';
 import { RdataError } from './rdata-error.ts';
 import { MAX_RDATA_OCTETS } from './rdata-wire-writer.ts';

@@ -5,8 +5,8 @@
  * Contract: throws on any parse error (the first five are in the message) and when the apex has
  * no SOA; the serial is the apex SOA's. `domain` is the stored form (no trailing dot).
  */
-import type { ZoneData } from '../zone/zone-data.ts';
-import { parseZoneFile } from './zone-file-parser.ts';
+import type { ZoneData } from './zone-data.ts';
+import { parseZoneFile } from '../zonefile/zone-file-parser.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 export interface ZoneText {

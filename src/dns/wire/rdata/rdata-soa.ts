@@ -2,8 +2,8 @@
  * SOA records (RFC 1035 §3.3.13): MNAME RNAME SERIAL REFRESH RETRY EXPIRE MINIMUM. The four timers
  * accept BIND units (`1h`, `2w`); the serial is a plain 32-bit number (RFC 1982 arithmetic).
  */
-import { nameToText } from '../wire/name-text.ts';
-import { MAX_UINT32 } from '../wire/ttl-text.ts';
+import { nameToText } from '../name-text.ts';
+import { MAX_UINT32 } from '../ttl-text.ts';
 import type { RdataCodec } from './rdata-codec-interface.ts';
 import { RdataReader } from './rdata-wire-reader.ts';
 import { RdataWriter } from './rdata-wire-writer.ts';

@@ -10,7 +10,7 @@ import {
   SHAPE_SOA,
 } from './rrset-encoding.ts';
 import { wireNameFromText } from './wire-name.ts';
-import { RR_TYPE } from '../wire/rr-type.ts';
+import { RR_TYPE } from './rr-type.ts';
 
 const name = (t: string) => wireNameFromText(t).wire;
 const cat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
