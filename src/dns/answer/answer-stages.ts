@@ -1,9 +1,13 @@
 import type { AnswerPlan } from './answer-plan.ts';
+import { planAdd } from './answer-plan.ts';
 import type { LookupName, ResolverScratch } from './name-resolver.ts';
 import { resolveInZone } from './name-resolver.ts';
 import type { ParsedQuery } from '../wire/message/query-parser.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
-import { planSteeredAnswer, steerDnsQuery } from '../steering/steered-answer.ts';
+import { steerDnsQuery } from '../steering/steered-answer.ts';
+import type { CompiledLoadBalancer } from '../steering/steering-compiler.ts';
+import { compiledSteering, poolRRsetKey } from '../steering/steering-compiler.ts';
+import type { SteeringDecision } from '../steering/steering-decision.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import {
   CLASS_ANY,
@@ -16,6 +20,7 @@ import {
   RCODE_NOTAUTH,
   RCODE_NOTIMP,
   RCODE_REFUSED,
+  RCODE_SERVFAIL,
 } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
@@ -149,13 +154,48 @@ const transferStage: AnswerStage = {
 };
 
 /**
+ * Fills `plan` (already reset, zone set) from a decision: the member's RRset (serve_last: the pool's
+ * enabled members), NODATA with the capped SOA for no_members, SERVFAIL for all_unhealthy.
+ */
+function planSteeredAnswer(
+  plan: AnswerPlan,
+  compiled: CompiledLoadBalancer,
+  decision: SteeringDecision,
+  family: 4 | 6,
+): void {
+  plan.rcode = 0;
+  plan.aa = true;
+  if (decision.servfail) {
+    plan.kind = 'error';
+    plan.rcode = RCODE_SERVFAIL;
+    plan.aa = false;
+    return;
+  }
+  const rrset =
+    decision.reason === 'all_unhealthy_serve_last' && decision.pool !== null
+      ? compiled.poolRRsets.get(poolRRsetKey(decision.pool.id, family))
+      : decision.members.length === 1
+        ? compiled.memberRRsets.get(decision.members[0]!.id)
+        : undefined;
+  if (rrset !== undefined) {
+    plan.kind = 'found';
+    planAdd(plan, 0, null, rrset);
+    return;
+  }
+  // Disabled or address-less members of the family only: NODATA (RFC 2308 §2.2), SOA from the zone.
+  plan.kind = 'nodata';
+  if (compiled.negativeSoa !== null && plan.zone !== null)
+    planAdd(plan, 1, plan.zone.apex, compiled.negativeSoa);
+}
+
+/**
  * A and AAAA at an enabled load balancer's hostname: the answer comes from steer() (the function
  * the preview API calls), as pre-encoded member RRsets; other types fall through to the records.
  */
 const steeringStage: AnswerStage = {
   name: 'steering',
   run: (ctx) => {
-    const lbs = ctx.plan.zone!.steering;
+    const lbs = compiledSteering(ctx.plan.zone!);
     const qtype = ctx.query.qtype;
     if (!lbs || !ctx.steering || (qtype !== RR_TYPE.A && qtype !== RR_TYPE.AAAA)) return false;
     const lb = lbs.get(ctx.query.keys[0] ?? '');

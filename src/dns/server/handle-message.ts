@@ -1,6 +1,6 @@
 import type { AnswerContext } from '../answer/answer-stages.ts';
 import { runAnswerPipeline } from '../answer/answer-stages.ts';
-import { signIfRequested } from '../dnssec/dnssec-answer-stage.ts';
+import { signIfRequested } from '../answer/signing-stage.ts';
 import { createPlan, resetPlan } from '../answer/answer-plan.ts';
 import { createResolverScratch } from '../answer/name-resolver.ts';
 import type { ClientSubnet } from '../wire/message/client-subnet.ts';

@@ -5,6 +5,8 @@ import type { RRset } from '../wire/rrset-encoding.ts';
 import { encodeRRset } from '../wire/rrset-encoding.ts';
 import type { SteeringLoadBalancer, SteeringMember, SteeringPool, ZoneSteering } from './steering-config.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
+import { defineZoneExtension } from '../zone/zone-extension.ts';
+import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 
 /**
  * A zone's steering configuration compiled for the DNS path at snapshot build time: every answer a
@@ -117,4 +119,21 @@ export function loadBalancerOwners(steering: ZoneSteering | undefined, apex: Wir
     }
   }
   return out;
+}
+
+/**
+ * Steering on the snapshot (zone-extension.ts): the load balancers compiled against the snapshot's
+ * apex and negative SOA, and their hostnames as names that exist without records.
+ */
+export const STEERING_EXTENSION = defineZoneExtension<CompiledSteering>({
+  name: 'steering',
+  compile: (zone, snapshot) => compileZoneSteering(zone.steering, snapshot.apex, snapshot.negativeSoa),
+  existingNames: (zone, apex) => loadBalancerOwners(zone.steering, apex),
+});
+
+const SLOT = STEERING_EXTENSION.slot;
+
+/** The zone's enabled load balancers by owner key (null: none): one slot read per A/AAAA query. */
+export function compiledSteering(zone: ZoneSnapshot): CompiledSteering | null {
+  return zone.extensions[SLOT] as CompiledSteering | null;
 }

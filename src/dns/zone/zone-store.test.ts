@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZoneStore } from './zone-store.ts';
-import { buildZoneSnapshot } from './zone-snapshot.ts';
+import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { wireNameFromText } from '../wire/wire-name.ts';
 import { zoneFromText } from '../../testing/dns-zone-fixture.ts';
 

@@ -6,13 +6,13 @@
  * (RFC 4035 §3.1.4). Not signed: the NS RRset and glue of a delegation (RFC 4035 §2.2), and a
  * CNAME synthesized from a DNAME (RFC 6672 §5.3.1). AD is never set by an authoritative server.
  */
-import type { AnswerPlan, PlanSection } from '../answer/answer-plan.ts';
+import type { AnswerPlan, PlanSection } from './answer-plan.ts';
 import type { WireName } from '../wire/wire-name.ts';
 import { parentKey, wireNameFromWire } from '../wire/wire-name.ts';
 import type { RRset } from '../wire/rrset-encoding.ts';
 import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import { encodeRRset } from '../wire/rrset-encoding.ts';
-import { wireOfKey } from './canonical-name.ts';
+import { wireOfKey } from '../dnssec/canonical-name.ts';
 import {
   nodataProof,
   nsecRdata,
@@ -20,8 +20,8 @@ import {
   wildcardAnswerProof,
   wildcardNodataProof,
   type NsecRecord,
-} from './nsec-denial.ts';
-import type { ZoneSigning } from './zone-signing.ts';
+} from '../dnssec/nsec-denial.ts';
+import type { ZoneSigning } from '../dnssec/zone-signing.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 const WILDCARD = '\x01*';

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createPlan, resetPlan } from '../answer/answer-plan.ts';
-import { createResolverScratch, resolveInZone } from '../answer/name-resolver.ts';
+import { createPlan, resetPlan } from './answer-plan.ts';
+import { createResolverScratch, resolveInZone } from './name-resolver.ts';
 import { keyOfText, wireNameFromText } from '../wire/wire-name.ts';
-import { buildZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { buildZoneSnapshot } from '../zone/zone-snapshot-builder.ts';
 import { zoneFromText } from '../../testing/dns-zone-fixture.ts';
 import { signPlan } from './answer-signer.ts';
-import { compareCanonical, labelsOfKey } from './canonical-name.ts';
-import { generateDnssecKey, publicKeyFromDnskey } from './dnssec-key.ts';
-import { verifyRRsig } from './rrsig-signer.ts';
-import { ENTRY_LIFETIME_MS } from './denial-answer-cache.ts';
-import { createZoneSigning, type ZoneSigning } from './zone-signing.ts';
+import { compareCanonical, labelsOfKey } from '../dnssec/canonical-name.ts';
+import { generateDnssecKey, publicKeyFromDnskey } from '../dnssec/dnssec-key.ts';
+import { verifyRRsig } from '../dnssec/rrsig-signer.ts';
+import { ENTRY_LIFETIME_MS } from '../dnssec/denial-answer-cache.ts';
+import { createZoneSigning, type ZoneSigning } from '../dnssec/zone-signing.ts';
 
 const ZONE = `
 $ORIGIN signed.test.
