@@ -1,14 +1,22 @@
 import type { Kysely } from 'kysely';
-import { startDnsServer } from '../dns/server/dns-server.ts';
-import { createMessageHandler } from '../dns/server/handle-message.ts';
-import { createDnsCounters, type DnsCounters } from '../dns/server/dns-counters.ts';
-import type { DnsHandler } from '../dns/server/listener-options.ts';
-import { createQueryStats, type QueryStats } from '../dns/server/query-stats.ts';
-import { createResponseRateLimiter, type ResponseRateLimiter } from '../dns/server/response-rate-limit.ts';
-import { MemberHealthTable } from '../dns/steering/member-health-table.ts';
-import { createTransferHandler, type TransferHandler } from '../dns/transfer/transfer-handler.ts';
-import { TransferZones } from '../dns/transfer/transfer-zones.ts';
-import { ZoneStore } from '../dns/zone/zone-store.ts';
+import {
+  MemberHealthTable,
+  TransferZones,
+  ZoneStore,
+  createDnsCounters,
+  createMessageHandler,
+  createQueryStats,
+  createResponseRateLimiter,
+  createTransferHandler,
+  startDnsServer,
+} from '../dns/index.ts';
+import type {
+  DnsCounters,
+  DnsHandler,
+  QueryStats,
+  ResponseRateLimiter,
+  TransferHandler,
+} from '../dns/index.ts';
 import { openIpLocator } from '../geo/ip-locator.ts';
 import type { AppContext } from '../kernel/app-context.ts';
 import { DnssecZoneMaterial } from '../modules/dns/dnssec/dnssec-zone-material.ts';

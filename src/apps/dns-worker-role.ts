@@ -1,20 +1,20 @@
 /**
  * The DNS role on every core: DNS_WORKERS node:cluster workers share DNS_HOST:DNS_PORT, each running
- * the same pipeline as the in-process role (dns-worker-zones.ts); this process supervises them
- * (restart with backoff, src/dns/server/dns-workers.ts) and serves their metrics: on every scrape
- * it asks each worker for its counters and merges them, so `dns_queries_total` and the rest are
- * sums over workers.
+ * the same pipeline as the in-process role (entry dns-worker.ts, zones dns-worker-zones.ts); this
+ * process supervises them (restart with backoff, src/dns/server/dns-workers.ts) and serves their
+ * metrics: on every scrape it asks each worker for its counters and merges them, so
+ * `dns_queries_total` and the rest are sums over workers.
  */
 import { availableParallelism } from 'node:os';
-import type { DnsCounters } from '../dns/server/dns-counters.ts';
+import { fileURLToPath } from 'node:url';
 import {
   addSnapshot,
   emptySnapshot,
   loadMergedCounters,
   snapshotQueryTotal,
-  type DnsCountersSnapshot,
-} from '../dns/server/dns-counters-merge.ts';
-import { startDnsWorkers, type DnsWorkers } from '../dns/server/dns-workers.ts';
+  startDnsWorkers,
+} from '../dns/index.ts';
+import type { DnsCounters, DnsCountersSnapshot, DnsWorkers } from '../dns/index.ts';
 import type { AppContext } from '../kernel/app-context.ts';
 import type { Config } from '../kernel/config/config.ts';
 import type { MetricsRegistry } from '../kernel/metrics/metrics-registry.ts';
@@ -29,7 +29,8 @@ import type { RuntimeOptions } from './runtime.ts';
 /** How long a scrape waits for the workers' counters; a late worker counts with its last reply. */
 export const WORKER_COUNTERS_TIMEOUT_MS = 1_000;
 
-const ZONE_MODULE = new URL('./dns-worker-zones.ts', import.meta.url).href;
+/** The script every DNS worker runs (it calls the data plane's runDnsWorker with loadZones). */
+const WORKER_ENTRY = fileURLToPath(new URL('./dns-worker.ts', import.meta.url));
 
 /** How many DNS workers this configuration runs, and why none when it asked for some. */
 export function dnsWorkerPlan(
@@ -92,7 +93,7 @@ export async function startDnsWorkerRole(
   const dns = await startDnsWorkers({
     host: config.dnsHost,
     port: config.dnsPort,
-    zoneModule: ZONE_MODULE,
+    workerEntry: WORKER_ENTRY,
     zoneOptions,
     workers,
     // Each worker builds its limiter (counted) in the pipeline; these options are unused.

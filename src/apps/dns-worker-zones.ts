@@ -1,12 +1,11 @@
 /**
- * The zone module of the DNS cluster workers (see src/dns/server/dns-workers.ts): inside each
- * worker it opens a runtime of its own (a small PostgreSQL pool, its own Redis connections) and
+ * The zone loading of the DNS cluster workers (run by dns-worker.ts, see
+ * src/dns/server/dns-workers.ts): inside each worker it opens a runtime of its own (a small PostgreSQL pool, its own Redis connections) and
  * builds the same pipeline as the in-process DNS role (buildDnsPipeline), counted in a DnsCounters
  * of its own that the primary gathers on every scrape (DNS_COUNTERS_REQUEST).
  */
-import { createDnsCounters } from '../dns/server/dns-counters.ts';
-import { snapshotCounters, type DnsCountersSnapshot } from '../dns/server/dns-counters-merge.ts';
-import type { DnsWorkerIdentity, DnsWorkerZones } from '../dns/server/dns-workers.ts';
+import { createDnsCounters, snapshotCounters } from '../dns/index.ts';
+import type { DnsCountersSnapshot, DnsWorkerIdentity, DnsWorkerZones } from '../dns/index.ts';
 import type { Config } from '../kernel/config/config.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { buildDnsPipeline } from './dns-role.ts';

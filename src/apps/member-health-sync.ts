@@ -1,4 +1,4 @@
-import type { MemberHealth } from '../dns/steering/steering-config.ts';
+import type { MemberHealth } from '../dns/index.ts';
 import {
   MEMBER_HEALTH_CHANNEL,
   parseMemberHealthEvent,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { createDnsCounters } from '../dns/server/dns-counters.ts';
+import { createDnsCounters } from '../dns/index.ts';
 import type { ProbeResult } from '../health/health-target.ts';
 import type { Config } from '../kernel/config/config.ts';
 import type { Logger } from '../kernel/log/logger.ts';

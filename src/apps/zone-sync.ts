@@ -1,13 +1,7 @@
 import type { Bus } from '../kernel/bus/bus.ts';
 import type { Logger } from '../kernel/log/logger.ts';
-import type { ZoneStore } from '../dns/zone/zone-store.ts';
-import { applyNamesChange } from '../dns/zone/zone-names-change.ts';
-import {
-  ZONE_CHANGED_CHANNEL,
-  type ZoneChangedEvent,
-  type ZoneData,
-  type ZoneSource,
-} from '../dns/zone/zone-data.ts';
+import { ZONE_CHANGED_CHANNEL, applyNamesChange } from '../dns/index.ts';
+import type { ZoneChangedEvent, ZoneData, ZoneSource, ZoneStore } from '../dns/index.ts';
 
 /** A change to more names than this reloads the zone whole (patching scans every name anyway). */
 export const MAX_PATCH_NAMES = 64;

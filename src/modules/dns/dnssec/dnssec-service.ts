@@ -8,12 +8,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../../kernel/clock.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
-import {
-  DNSSEC_ALGORITHM,
-  DNSSEC_ALGORITHM_NAME,
-  type DnssecAlgorithm,
-} from '../../../dns/dnssec/dnssec-config.ts';
-import { generateDnssecKey } from '../../../dns/dnssec/dnssec-key.ts';
+import { DNSSEC_ALGORITHM, DNSSEC_ALGORITHM_NAME, generateDnssecKey } from '../../../dns/index.ts';
+import type { DnssecAlgorithm } from '../../../dns/index.ts';
 import type { DnsTables, ZoneRow } from '../shared/dns-tables.ts';
 import type { ZoneChanges } from '../zones/zone-change.ts';
 import { dsRecordText } from './dnssec-records.ts';

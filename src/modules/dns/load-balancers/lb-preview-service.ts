@@ -1,13 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { HealthView, SteeringPool } from '../../../dns/steering/steering-config.ts';
-import {
-  resolveClientContext,
-  steer,
-  type CascadeHit,
-  type SteeringReason,
-  type TraceStage,
-} from '../../../dns/steering/steering-engine.ts';
+import { resolveClientContext, steer } from '../../../dns/index.ts';
+import type { CascadeHit, HealthView, SteeringPool, SteeringReason, TraceStage } from '../../../dns/index.ts';
 import { REGION_CODES, locationByCode, regionOfCountry } from '../../../geo/geo-data.ts';
 import type { IpLocator } from '../../../geo/ip-locator.ts';
 import { invalidFields, notFound, type ValidationProblem } from '../../../kernel/errors/app-error.ts';

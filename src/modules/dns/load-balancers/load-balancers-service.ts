@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Static } from 'typebox';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE } from '../../../dns/index.ts';
 import { conflict, forbidden, invalidField, notFound } from '../../../kernel/errors/app-error.ts';
 import type { PoolsRepository } from '../pools/pools-repository.ts';
 import type { NameClaim, NameClaimSource } from '../records/records-service.ts';

@@ -7,7 +7,7 @@
  * (RFC 6890 and successors). Addresses that embed an IPv4 address (IPv4-mapped ::ffff:0:0/96,
  * NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the embedded address.
  */
-import { bytesToIpv4, bytesToIpv6, ipv4ToBytes, ipv6ToBytes } from '../../../dns/wire/ip-address-text.ts';
+import { bytesToIpv4, bytesToIpv6, ipv4ToBytes, ipv6ToBytes } from '../../../dns/index.ts';
 
 /** `private` and `loopback` may be allowed by configuration; `reserved` never is. */
 export type AddressClass = 'public' | 'private' | 'loopback' | 'reserved';

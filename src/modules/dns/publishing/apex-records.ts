@@ -1,5 +1,4 @@
-import { parseRdataText } from '../../../dns/zonefile/rdata-text-parser.ts';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE, parseRdataText } from '../../../dns/index.ts';
 import type { ZoneRow } from '../shared/dns-tables.ts';
 import { effectiveSoaEmail } from '../zones/zone-view.ts';
 

@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
-import type { ZoneSteering } from '../../../dns/steering/steering-config.ts';
-import type { ZoneData, ZoneNamesData, ZoneRecordData, ZoneSource } from '../../../dns/zone/zone-data.ts';
+import { RR_TYPE } from '../../../dns/index.ts';
+import type {
+  ZoneData,
+  ZoneNamesData,
+  ZoneRecordData,
+  ZoneSource,
+  ZoneSteering,
+} from '../../../dns/index.ts';
 import type { DnsTables, ZoneRow } from '../shared/dns-tables.ts';
 import type { DnssecZoneMaterial } from '../dnssec/dnssec-zone-material.ts';
 import { apexRecords } from './apex-records.ts';

@@ -9,7 +9,7 @@ import type {
   SteeringPolicy,
   SteeringPool,
   ZoneSteering,
-} from '../../../dns/steering/steering-config.ts';
+} from '../../../dns/index.ts';
 import { locationByCode } from '../../../geo/geo-data.ts';
 import { parseAddress } from '../members/address-policy.ts';
 import type { DnsTables, LoadBalancerRow, MemberRow, PoolRow } from '../shared/dns-tables.ts';

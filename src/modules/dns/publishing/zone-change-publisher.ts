@@ -1,6 +1,7 @@
 import type { Bus } from '../../../kernel/bus/bus.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
-import { ZONE_CHANGED_CHANNEL, type ZoneChangedEvent } from '../../../dns/zone/zone-data.ts';
+import { ZONE_CHANGED_CHANNEL } from '../../../dns/index.ts';
+import type { ZoneChangedEvent } from '../../../dns/index.ts';
 
 /**
  * Tells every DNS node that a zone changed, after the change is committed. A lost event (bus

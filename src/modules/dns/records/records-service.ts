@@ -1,4 +1,4 @@
-import { RR_TYPE, typeFromText } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE, typeFromText } from '../../../dns/index.ts';
 import { conflict, invalidField, notFound } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import { resolveRecordName } from '../shared/record-name.ts';

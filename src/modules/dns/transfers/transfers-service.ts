@@ -4,8 +4,7 @@
  * version for IXFR and tells DNS nodes to reload the zone (its serial does not move: the zone's
  * data did not change).
  */
-import { TSIG_HMAC_SHA256 } from '../../../dns/transfer/transfer-policy.ts';
-import { IP_BYTES, parseCidr, parseIpInto } from '../../../dns/wire/cidr-matcher.ts';
+import { IP_BYTES, TSIG_HMAC_SHA256, parseCidr, parseIpInto } from '../../../dns/index.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import { invalidField, notFound } from '../../../kernel/errors/app-error.ts';
 import type { KeyEncryption } from '../dnssec/key-encryption.ts';

@@ -1,4 +1,4 @@
-import { writeZoneFile } from '../../../dns/zonefile/zone-file-writer.ts';
+import { writeZoneFile } from '../../../dns/index.ts';
 import { notFound } from '../../../kernel/errors/app-error.ts';
 import { apexRecords } from '../publishing/apex-records.ts';
 import type { RecordsRepository } from '../records/records-repository.ts';

@@ -1,5 +1,4 @@
-import { parseZoneFile } from '../../../dns/zonefile/zone-file-parser.ts';
-import { RR_TYPE, typeToText } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE, parseZoneFile, typeToText } from '../../../dns/index.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import type { RecordsRepository, NewRecord } from '../records/records-repository.ts';
 import type { RecordsService } from '../records/records-service.ts';
