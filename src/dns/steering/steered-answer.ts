@@ -53,7 +53,7 @@ export function dnsClientContext(
 
 // steer() is synchronous and keeps no reference to the context: one object serves every query.
 const DNS_CONTEXT = new ReusableClientContext();
-// Likewise the decision: planSteeredAnswer and the ECS scope read it before the next query.
+// Likewise the decision: the steering stage (answer/answer-stages.ts) reads it before the next query.
 const DNS_DECISION = createReusableDecision();
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Zone-file text (RFC 1035 §5) → ZoneData, the form the data plane serves. For benchmarks,
- * tools and worker zone modules that serve a zone file as-is.
+ * tools and DNS worker entry scripts that serve a zone file as-is.
  *
  * Contract: throws on any parse error (the first five are in the message) and when the apex has
  * no SOA; the serial is the apex SOA's. `domain` is the stored form (no trailing dot).
