@@ -1,9 +1,9 @@
 /**
  * The DNS role on every core: DNS_WORKERS node:cluster workers share DNS_HOST:DNS_PORT, each running
- * the same pipeline as the in-process role (entry dns-worker.ts, zones dns-worker-zones.ts); this
- * process supervises them (restart with backoff, src/dns/server/dns-workers.ts) and serves their
- * metrics: on every scrape it asks each worker for its counters and merges them, so
- * `dns_queries_total` and the rest are sums over workers.
+ * the same pipeline as the in-process role (dns-worker-zones.ts); this process supervises them
+ * (restart with backoff, src/dns/server/dns-workers.ts) and serves their metrics: on every scrape
+ * it asks each worker for its counters and merges them, so `dns_queries_total` and the rest are
+ * sums over workers.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';

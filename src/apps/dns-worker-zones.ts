@@ -1,6 +1,6 @@
 /**
- * The zone loading of the DNS cluster workers (run by dns-worker.ts, see
- * src/dns/server/dns-workers.ts): inside each worker it opens a runtime of its own (a small PostgreSQL pool, its own Redis connections) and
+ * The zone module of the DNS cluster workers (see src/dns/server/dns-workers.ts): inside each
+ * worker it opens a runtime of its own (a small PostgreSQL pool, its own Redis connections) and
  * builds the same pipeline as the in-process DNS role (buildDnsPipeline), counted in a DnsCounters
  * of its own that the primary gathers on every scrape (DNS_COUNTERS_REQUEST).
  */
