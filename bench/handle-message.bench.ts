@@ -5,11 +5,8 @@
  * `npx tsx bench/handle-message.bench.ts [--json]`.
  */
 import { Bench } from 'tinybench';
-import { createMessageHandler, createOutcome } from '../src/dns/server/handle-message.ts';
-import type { ClientInfo } from '../src/dns/server/handle-message.ts';
-import type { ZoneData } from '../src/dns/zone/zone-data.ts';
-import { ZoneStore } from '../src/dns/zone/zone-store.ts';
-import { parseZoneFile } from '../src/dns/zonefile/zone-file-parser.ts';
+import { ZoneStore, createMessageHandler, createOutcome, parseZoneFile } from '../src/dns/index.ts';
+import type { ClientInfo, ZoneData } from '../src/dns/index.ts';
 import { buildQuery, encodeName } from '../test/conformance/query-wire-builder.ts';
 import { DEFAULT_BENCH_HOSTS, generateZone } from './zone-generator.ts';
 

@@ -5,10 +5,9 @@
  * sharing the port). Prints `ready <port>` on stdout once every worker listens. RRL is off
  * (benchmarks run on loopback, which is exempt anyway).
  */
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startDnsServer } from '../src/dns/server/dns-server.ts';
-import { startDnsWorkers } from '../src/dns/server/dns-workers.ts';
-import { createMessageHandler } from '../src/dns/server/handle-message.ts';
+import { createMessageHandler, startDnsServer, startDnsWorkers } from '../src/dns/index.ts';
 import { loadZones } from './zone-file-zones.ts';
 import type { ZoneFileZonesOptions } from './zone-file-zones.ts';
 
@@ -45,7 +44,7 @@ if (workers === 1) {
     host,
     port,
     workers,
-    zoneModule: new URL('./zone-file-zones.ts', import.meta.url).href,
+    workerEntry: fileURLToPath(new URL('./zone-file-worker.ts', import.meta.url)),
     zoneOptions,
     rrl: null,
     nativeUdp: values.native,

@@ -9,9 +9,8 @@
  * `npx tsx bench/signed-answer.bench.ts [--rounds N] [--json] [--only-positive]`.
  */
 import { Bench } from 'tinybench';
-import { createMessageHandler, createOutcome } from '../src/dns/server/handle-message.ts';
-import type { ClientInfo } from '../src/dns/server/handle-message.ts';
-import { ZoneStore } from '../src/dns/zone/zone-store.ts';
+import { ZoneStore, createMessageHandler, createOutcome } from '../src/dns/index.ts';
+import type { ClientInfo } from '../src/dns/index.ts';
 import { buildQuery } from '../test/conformance/query-wire-builder.ts';
 import { median } from './bench-stats.ts';
 import { withSigning } from './signed-zone.ts';

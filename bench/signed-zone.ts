@@ -1,6 +1,5 @@
-import { DNSKEY_FLAGS_KSK, DNSKEY_FLAGS_ZSK } from '../src/dns/dnssec/dnssec-config.ts';
-import { generateDnssecKey } from '../src/dns/dnssec/dnssec-key.ts';
-import type { ZoneData } from '../src/dns/zone/zone-data.ts';
+import { DNSKEY_FLAGS_KSK, DNSKEY_FLAGS_ZSK, generateDnssecKey } from '../src/dns/index.ts';
+import type { ZoneData } from '../src/dns/index.ts';
 import { ORIGIN } from './handle-message.bench.ts';
 
 const TYPE_DNSKEY = 48;

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SnapshotFile } from '../src/modules/dns/node/snapshot-file.ts';
 import { pathToFileURL } from 'node:url';
-import type { ZoneData, ZoneRecordData } from '../src/dns/zone/zone-data.ts';
-import { applyNamesChange } from '../src/dns/zone/zone-names-change.ts';
-import { ZoneStore } from '../src/dns/zone/zone-store.ts';
+import { ZoneStore, applyNamesChange } from '../src/dns/index.ts';
+import type { ZoneData, ZoneRecordData } from '../src/dns/index.ts';
 
 export interface SnapshotScaleResult {
   records: number;

@@ -6,12 +6,14 @@
  */
 import { Bench } from 'tinybench';
 import { DEFAULT_GEOIP_DB, openIpLocator } from '../src/geo/ip-locator.ts';
-import { createMessageHandler, createOutcome } from '../src/dns/server/handle-message.ts';
-import type { ClientInfo } from '../src/dns/server/handle-message.ts';
-import type { SteeringLoadBalancer, SteeringPool } from '../src/dns/steering/steering-config.ts';
-import { MemberHealthTable } from '../src/dns/steering/member-health-table.ts';
-import { ZoneStore } from '../src/dns/zone/zone-store.ts';
-import { parseZoneFile } from '../src/dns/zonefile/zone-file-parser.ts';
+import {
+  MemberHealthTable,
+  ZoneStore,
+  createMessageHandler,
+  createOutcome,
+  parseZoneFile,
+} from '../src/dns/index.ts';
+import type { ClientInfo, SteeringLoadBalancer, SteeringPool } from '../src/dns/index.ts';
 import { createSeededRandom } from '../src/testing/seeded-random.ts';
 import { buildQuery } from '../test/conformance/query-wire-builder.ts';
 

@@ -1,11 +1,11 @@
 /**
- * Zone module for DNS workers (see src/dns/server/dns-workers.ts): serves one zone file.
+ * Zone loading for DNS workers (zone-file-worker.ts, see src/dns/server/dns-workers.ts) and for
+ * serve-zone-file.ts in process: serves one zone file.
  * Options: `{ zoneFile: string; origin: string }`.
  */
 import { readFileSync } from 'node:fs';
-import type { DnsWorkerZones } from '../src/dns/server/dns-workers.ts';
-import { ZoneStore } from '../src/dns/zone/zone-store.ts';
-import { zoneDataFromText } from '../src/dns/zonefile/zone-data-from-text.ts';
+import { ZoneStore, zoneDataFromText } from '../src/dns/index.ts';
+import type { DnsWorkerZones } from '../src/dns/index.ts';
 
 export interface ZoneFileZonesOptions {
   zoneFile: string;

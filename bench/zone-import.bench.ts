@@ -7,7 +7,7 @@
  * `npx tsx bench/zone-import.bench.ts [recordCount]`; the target is under 10 s.
  */
 import dnsPacket from 'dns-packet';
-import { parseZoneFile } from '../src/dns/zonefile/zone-file-parser.ts';
+import { parseZoneFile } from '../src/dns/index.ts';
 import { decodeOrNull, queryUdp } from '../src/testing/dns-client.ts';
 import { createSeededRandom } from '../src/testing/seeded-random.ts';
 import { startTestApp } from '../src/testing/test-app.ts';

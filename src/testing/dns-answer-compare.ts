@@ -1,7 +1,7 @@
 import dnsPacket from 'dns-packet';
 import type { Answer, Packet } from 'dns-packet';
 import { expect } from 'vitest';
-import { typeFromText } from '../dns/wire/rr-type.ts';
+import { typeFromText } from '../dns/index.ts';
 
 export interface QuerySpec {
   name: string;

@@ -1,6 +1,5 @@
-import type { ZoneData } from '../dns/zone/zone-data.ts';
-import { ZoneStore } from '../dns/zone/zone-store.ts';
-import { parseZoneFile } from '../dns/zonefile/zone-file-parser.ts';
+import { ZoneStore, parseZoneFile } from '../dns/index.ts';
+import type { ZoneData } from '../dns/index.ts';
 
 /** Builds ZoneData from zone-file text (RFC 1035 §5); throws on any parse error. */
 export function zoneFromText(id: number, origin: string, text: string, serial = 1): ZoneData {

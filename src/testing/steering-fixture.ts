@@ -4,7 +4,7 @@ import type {
   SteeringLoadBalancer,
   SteeringMember,
   SteeringPool,
-} from '../dns/steering/steering-config.ts';
+} from '../dns/index.ts';
 
 /** Builders for steering tests: sensible defaults, override what the case is about. */
 

@@ -3,8 +3,8 @@
  * ZoneData and the owner names it touched — the input of ZoneStore.patch — for tests that compare
  * a patched snapshot (and what follows it) with a full build. Deterministic per seed.
  */
-import { zoneDataFromText } from '../dns/zonefile/zone-data-from-text.ts';
-import type { ZoneData } from '../dns/zone/zone-data.ts';
+import { zoneDataFromText } from '../dns/index.ts';
+import type { ZoneData } from '../dns/index.ts';
 import { createSeededRandom, type SeededRandom } from './seeded-random.ts';
 
 export const CHANGE_APEX = 'patch.test';

@@ -41,8 +41,16 @@ function violations(area: string, allowed: (to: string) => boolean): string[] {
 describe('architecture: dependency direction', () => {
   it('keeps the data plane free of HTTP, database, Redis and logging code', () => {
     const ok = (to: string) =>
-      to === 'node:' || to === 'dns-packet' || to.startsWith('dns/') || to.startsWith('geo/');
+      to === 'node:' ||
+      to === 'dns-packet' ||
+      to.startsWith('dns/') ||
+      to.startsWith('geo/') ||
+      to.startsWith('net/');
     expect(violations('dns', ok)).toEqual([]);
+  });
+
+  it('keeps net/ (addresses and their classes) a pure library the data plane and the kernel share', () => {
+    expect(violations('net', (to) => to === 'node:' || to.startsWith('net/'))).toEqual([]);
   });
 
   it('keeps geography a pure library', () => {

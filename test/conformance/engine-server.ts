@@ -2,12 +2,8 @@
  * Starts our engine the way production does — ZoneStore + core message handler behind
  * startDnsServer — from zone-file texts, so tests and benches share the exact zones given to Knot.
  */
-import { createMessageHandler } from '../../src/dns/server/handle-message.ts';
-import { startDnsServer } from '../../src/dns/server/dns-server.ts';
-import type { DnsServer } from '../../src/dns/server/dns-server.ts';
-import type { ServerLimits } from '../../src/dns/server/listener-options.ts';
-import { ZoneStore } from '../../src/dns/zone/zone-store.ts';
-import { zoneDataFromText, type ZoneText } from '../../src/dns/zonefile/zone-data-from-text.ts';
+import { ZoneStore, createMessageHandler, startDnsServer, zoneDataFromText } from '../../src/dns/index.ts';
+import type { DnsServer, ServerLimits, ZoneText } from '../../src/dns/index.ts';
 
 export interface EngineServer {
   server: DnsServer;

@@ -7,8 +7,8 @@
  */
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutcome } from '../../src/dns/server/handle-message.ts';
-import type { ClientInfo } from '../../src/dns/server/handle-message.ts';
+import { createOutcome } from '../../src/dns/index.ts';
+import type { ClientInfo } from '../../src/dns/index.ts';
 import { queryTcpMany, queryUdp } from '../../src/testing/dns-client.ts';
 import { createSeededRandom } from '../../src/testing/seeded-random.ts';
 import { CONFORMANCE_ZONES } from './conformance-zones.ts';

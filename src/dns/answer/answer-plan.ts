@@ -1,5 +1,6 @@
-import type { WireName } from '../zone/wire-name.ts';
-import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 
 /** Closed set of results of the answer pipeline. */
 export type AnswerKind =

@@ -1,9 +1,13 @@
 import type { AnswerPlan } from './answer-plan.ts';
+import { planAdd } from './answer-plan.ts';
 import type { LookupName, ResolverScratch } from './name-resolver.ts';
 import { resolveInZone } from './name-resolver.ts';
-import type { ParsedQuery } from '../message/query-parser.ts';
+import type { ParsedQuery } from '../wire/message/query-parser.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
-import { planSteeredAnswer, steerDnsQuery } from '../steering/steered-answer.ts';
+import { steerDnsQuery } from '../steering/steered-answer.ts';
+import type { CompiledLoadBalancer } from '../steering/steering-compiler.ts';
+import { compiledSteering, poolRRsetKey } from '../steering/steering-compiler.ts';
+import type { SteeringDecision } from '../steering/steering-decision.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import {
   CLASS_ANY,
@@ -16,14 +20,9 @@ import {
   RCODE_NOTAUTH,
   RCODE_NOTIMP,
   RCODE_REFUSED,
-  TYPE_A,
-  TYPE_AAAA,
-  TYPE_AXFR,
-  TYPE_DS,
-  TYPE_IXFR,
-  TYPE_RESERVED_0,
-  TYPE_SOA,
-} from '../message/message-constants.ts';
+  RCODE_SERVFAIL,
+} from '../wire/message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /** Everything a stage reads or writes; one object per call site, reused between queries. */
 export interface AnswerContext {
@@ -77,9 +76,9 @@ const chaosStage: AnswerStage = {
     if (q.qclass !== CLASS_CH) return false;
     if (
       q.opcode !== OPCODE_QUERY ||
-      q.qtype === TYPE_RESERVED_0 ||
-      q.qtype === TYPE_AXFR ||
-      q.qtype === TYPE_IXFR
+      q.qtype === RR_TYPE.RESERVED_0 ||
+      q.qtype === RR_TYPE.AXFR ||
+      q.qtype === RR_TYPE.IXFR
     )
       return settle(ctx.plan, 'error', RCODE_NOTIMP);
     return settle(ctx.plan, 'refused', RCODE_REFUSED);
@@ -101,7 +100,7 @@ const opcodeStage: AnswerStage = {
       case OPCODE_NOTIFY:
         return settle(ctx.plan, 'error', RCODE_NOTAUTH);
       case OPCODE_UPDATE:
-        return settle(ctx.plan, 'error', q.qtype === TYPE_SOA ? RCODE_NOTAUTH : RCODE_FORMERR);
+        return settle(ctx.plan, 'error', q.qtype === RR_TYPE.SOA ? RCODE_NOTAUTH : RCODE_FORMERR);
       default:
         return settle(ctx.plan, 'error', RCODE_NOTIMP);
     }
@@ -111,14 +110,14 @@ const opcodeStage: AnswerStage = {
 /** QTYPE 0 is reserved (RFC 6895 §3.1) → NOTIMP, before any zone lookup (Knot 3.2). */
 const reservedTypeStage: AnswerStage = {
   name: 'reserved-type',
-  run: (ctx) => ctx.query.qtype === TYPE_RESERVED_0 && settle(ctx.plan, 'error', RCODE_NOTIMP),
+  run: (ctx) => ctx.query.qtype === RR_TYPE.RESERVED_0 && settle(ctx.plan, 'error', RCODE_NOTIMP),
 };
 
 /** AXFR over UDP answers NOTIMP, as Knot does (RFC 5936 §4.2: transfers run over TCP only). */
 const udpTransferStage: AnswerStage = {
   name: 'udp-transfer',
   run: (ctx) =>
-    ctx.transport === 'udp' && ctx.query.qtype === TYPE_AXFR && settle(ctx.plan, 'error', RCODE_NOTIMP),
+    ctx.transport === 'udp' && ctx.query.qtype === RR_TYPE.AXFR && settle(ctx.plan, 'error', RCODE_NOTIMP),
 };
 
 /**
@@ -131,7 +130,7 @@ const zoneStage: AnswerStage = {
   run: (ctx, store) => {
     const keys = ctx.query.keys;
     const zone =
-      ctx.query.qtype === TYPE_DS && keys.length > 0
+      ctx.query.qtype === RR_TYPE.DS && keys.length > 0
         ? (store.findZone(keys, 1) ?? store.findZone(keys, 0))
         : store.findZone(keys, 0);
     if (!zone) {
@@ -150,9 +149,44 @@ const zoneStage: AnswerStage = {
 const transferStage: AnswerStage = {
   name: 'transfer',
   run: (ctx) =>
-    (ctx.query.qtype === TYPE_AXFR || ctx.query.qtype === TYPE_IXFR) &&
+    (ctx.query.qtype === RR_TYPE.AXFR || ctx.query.qtype === RR_TYPE.IXFR) &&
     settle(ctx.plan, 'error', RCODE_NOTAUTH),
 };
+
+/**
+ * Fills `plan` (already reset, zone set) from a decision: the member's RRset (serve_last: the pool's
+ * enabled members), NODATA with the capped SOA for no_members, SERVFAIL for all_unhealthy.
+ */
+function planSteeredAnswer(
+  plan: AnswerPlan,
+  compiled: CompiledLoadBalancer,
+  decision: SteeringDecision,
+  family: 4 | 6,
+): void {
+  plan.rcode = 0;
+  plan.aa = true;
+  if (decision.servfail) {
+    plan.kind = 'error';
+    plan.rcode = RCODE_SERVFAIL;
+    plan.aa = false;
+    return;
+  }
+  const rrset =
+    decision.reason === 'all_unhealthy_serve_last' && decision.pool !== null
+      ? compiled.poolRRsets.get(poolRRsetKey(decision.pool.id, family))
+      : decision.members.length === 1
+        ? compiled.memberRRsets.get(decision.members[0]!.id)
+        : undefined;
+  if (rrset !== undefined) {
+    plan.kind = 'found';
+    planAdd(plan, 0, null, rrset);
+    return;
+  }
+  // Disabled or address-less members of the family only: NODATA (RFC 2308 §2.2), SOA from the zone.
+  plan.kind = 'nodata';
+  if (compiled.negativeSoa !== null && plan.zone !== null)
+    planAdd(plan, 1, plan.zone.apex, compiled.negativeSoa);
+}
 
 /**
  * A and AAAA at an enabled load balancer's hostname: the answer comes from steer() (the function
@@ -161,12 +195,12 @@ const transferStage: AnswerStage = {
 const steeringStage: AnswerStage = {
   name: 'steering',
   run: (ctx) => {
-    const lbs = ctx.plan.zone!.steering;
+    const lbs = compiledSteering(ctx.plan.zone!);
     const qtype = ctx.query.qtype;
-    if (!lbs || !ctx.steering || (qtype !== TYPE_A && qtype !== TYPE_AAAA)) return false;
+    if (!lbs || !ctx.steering || (qtype !== RR_TYPE.A && qtype !== RR_TYPE.AAAA)) return false;
     const lb = lbs.get(ctx.query.keys[0] ?? '');
     if (lb === undefined) return false;
-    const family = qtype === TYPE_A ? 4 : 6;
+    const family = qtype === RR_TYPE.A ? 4 : 6;
     const decision = steerDnsQuery(lb, family, ctx.steering, ctx.query.ecs, ctx.clientAddress ?? null);
     planSteeredAnswer(ctx.plan, lb, decision, family);
     ctx.ecsScope = decision.ecsScope;

@@ -1,21 +1,12 @@
 import type { AnswerPlan } from './answer-plan.ts';
 import { planAdd, planAddAdditional, planHas } from './answer-plan.ts';
-import type { WireName } from '../zone/wire-name.ts';
-import { wireNameFromWire, wireSize } from '../zone/wire-name.ts';
-import type { RRset, ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
-import { encodeRRset } from '../zone/rrset-encoding.ts';
-import {
-  NAME_MAX,
-  RCODE_NXDOMAIN,
-  RCODE_YXDOMAIN,
-  TYPE_ANY,
-  TYPE_CNAME,
-  TYPE_DNAME,
-  TYPE_DS,
-  TYPE_NS,
-  TYPE_NSEC,
-  TYPE_RRSIG,
-} from '../message/message-constants.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import { wireNameFromWire, wireSize } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import type { ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { encodeRRset } from '../wire/rrset-encoding.ts';
+import { NAME_MAX, RCODE_NXDOMAIN, RCODE_YXDOMAIN } from '../wire/message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /**
  * CNAME records placed in one answer before following stops (Knot 3.2 stops after five; the chain
@@ -40,7 +31,7 @@ const NO_WIRE = new Uint8Array(0);
 const WILDCARD_PREFIX = '\x01*';
 
 function noCnameFollow(qtype: number): boolean {
-  return qtype === TYPE_CNAME || qtype === TYPE_RRSIG || qtype === TYPE_NSEC;
+  return qtype === RR_TYPE.CNAME || qtype === RR_TYPE.RRSIG || qtype === RR_TYPE.NSEC;
 }
 
 /** Per-call-site scratch state for resolution: keys of the names visited, [0, visitedCount). */
@@ -74,7 +65,7 @@ function negative(plan: AnswerPlan, zone: ZoneSnapshot, nx: boolean): void {
  * when the referral ends a CNAME chain that started with authoritative data (Knot).
  */
 function referral(plan: AnswerPlan, cut: ZoneNode, cnames: number): void {
-  const ns = cut.rrset(TYPE_NS)!;
+  const ns = cut.rrset(RR_TYPE.NS)!;
   planAdd(plan, 1, cut.name, ns);
   planAddAdditional(plan, ns);
   if (cnames === 0) plan.aa = false;
@@ -82,7 +73,7 @@ function referral(plan: AnswerPlan, cut: ZoneNode, cnames: number): void {
 }
 
 function synthCname(ttl: number, target: WireName): RRset {
-  return encodeRRset(TYPE_CNAME, ttl, [target.wire], [target]);
+  return encodeRRset(RR_TYPE.CNAME, ttl, [target.wire], [target]);
 }
 
 function fromWireName(n: WireName): LookupName {
@@ -120,12 +111,12 @@ export function resolveInZone(
       const n = i === depth ? apexNode : zone.nodes.get(keys[i]!);
       if (!n) break;
       ce = n;
-      if (i < depth && n.delegation && !(i === 0 && qtype === TYPE_DS)) {
+      if (i < depth && n.delegation && !(i === 0 && qtype === RR_TYPE.DS)) {
         referral(plan, n, cnames);
         stop = true;
         break;
       }
-      const dname = i > 0 ? n.rrset(TYPE_DNAME) : undefined;
+      const dname = i > 0 ? n.rrset(RR_TYPE.DNAME) : undefined;
       if (dname && dname.target) {
         // RFC 6672 §3.3: the DNAME (once per message, as Knot), then a CNAME synthesized with the
         // DNAME's TTL, then follow it.
@@ -153,7 +144,7 @@ export function resolveInZone(
         planAdd(plan, 0, cur.owner, synthCname(dname.ttl, target));
         cnames++;
         // A CNAME query is answered by the synthesized CNAME itself (Knot does not follow it).
-        if (qtype === TYPE_CNAME) {
+        if (qtype === RR_TYPE.CNAME) {
           plan.chainEnd = 'found';
           stop = true;
           break;
@@ -171,7 +162,7 @@ export function resolveInZone(
         // RFC 4592 §3.3.1: the source of synthesis is "*." + the closest encloser.
         node = zone.nodes.get(WILDCARD_PREFIX + (ce.name.keys[0] ?? ''));
         if (node) plan.wildcard = true;
-        if (node && node.delegation && qtype !== TYPE_DS) {
+        if (node && node.delegation && qtype !== RR_TYPE.DS) {
           // A wildcard owning NS (RFC 4592 §4.2): Knot refers with the NS RRset as it is, owner
           // "*.<closest encloser>", and its glue.
           referral(plan, node, cnames);
@@ -185,7 +176,7 @@ export function resolveInZone(
       }
       // Owner of what we answer: the name looked up (rewritten from the wildcard, RFC 4592 §3.4.3).
       const owner = cur.owner;
-      if (qtype === TYPE_ANY) {
+      if (qtype === RR_TYPE.ANY) {
         // RFC 8482 §4.1: one RRset; Knot picks the lowest type code and does not follow CNAMEs.
         const rs = node.lowest;
         if (rs) {
@@ -199,7 +190,7 @@ export function resolveInZone(
         break;
       }
       // Knot follows a CNAME for every type but CNAME, RRSIG and NSEC (those are looked up as is).
-      const cname = noCnameFollow(qtype) ? undefined : node.rrset(TYPE_CNAME);
+      const cname = noCnameFollow(qtype) ? undefined : node.rrset(RR_TYPE.CNAME);
       if (cname && cname.target) {
         planAdd(plan, 0, owner, cname);
         cnames++;

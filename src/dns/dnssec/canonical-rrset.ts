@@ -4,6 +4,7 @@
  * the list for later types): owner lower-cased and uncompressed, names inside the RDATA of the
  * listed types lower-cased, records sorted by RDATA as unsigned octet strings, duplicates removed.
  */
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 const UPPER_A = 0x41;
 const UPPER_Z = 0x5a;
@@ -38,35 +39,34 @@ function skipString(buf: Uint8Array, pos: number): number {
  * (NAPTR: three character-strings after four octets, then one name).
  */
 const NAME_LAYOUT: ReadonlyMap<number, { fixed: number; names: number }> = new Map([
-  [2, { fixed: 0, names: 1 }], // NS
-  [3, { fixed: 0, names: 1 }], // MD
-  [4, { fixed: 0, names: 1 }], // MF
-  [5, { fixed: 0, names: 1 }], // CNAME
-  [6, { fixed: 0, names: 2 }], // SOA
-  [7, { fixed: 0, names: 1 }], // MB
-  [8, { fixed: 0, names: 1 }], // MG
-  [9, { fixed: 0, names: 1 }], // MR
-  [12, { fixed: 0, names: 1 }], // PTR
-  [14, { fixed: 0, names: 2 }], // MINFO
-  [15, { fixed: 2, names: 1 }], // MX
-  [17, { fixed: 0, names: 2 }], // RP
-  [18, { fixed: 2, names: 1 }], // AFSDB
-  [21, { fixed: 2, names: 1 }], // RT
-  [26, { fixed: 2, names: 2 }], // PX
-  [33, { fixed: 6, names: 1 }], // SRV
-  [36, { fixed: 2, names: 1 }], // KX
-  [39, { fixed: 0, names: 1 }], // DNAME
-  [46, { fixed: 18, names: 1 }], // RRSIG (signer's name)
+  [RR_TYPE.NS, { fixed: 0, names: 1 }],
+  [RR_TYPE.MD, { fixed: 0, names: 1 }],
+  [RR_TYPE.MF, { fixed: 0, names: 1 }],
+  [RR_TYPE.CNAME, { fixed: 0, names: 1 }],
+  [RR_TYPE.SOA, { fixed: 0, names: 2 }],
+  [RR_TYPE.MB, { fixed: 0, names: 1 }],
+  [RR_TYPE.MG, { fixed: 0, names: 1 }],
+  [RR_TYPE.MR, { fixed: 0, names: 1 }],
+  [RR_TYPE.PTR, { fixed: 0, names: 1 }],
+  [RR_TYPE.MINFO, { fixed: 0, names: 2 }],
+  [RR_TYPE.MX, { fixed: 2, names: 1 }],
+  [RR_TYPE.RP, { fixed: 0, names: 2 }],
+  [RR_TYPE.AFSDB, { fixed: 2, names: 1 }],
+  [RR_TYPE.RT, { fixed: 2, names: 1 }],
+  [RR_TYPE.PX, { fixed: 2, names: 2 }],
+  [RR_TYPE.SRV, { fixed: 6, names: 1 }],
+  [RR_TYPE.KX, { fixed: 2, names: 1 }],
+  [RR_TYPE.DNAME, { fixed: 0, names: 1 }],
+  [RR_TYPE.RRSIG, { fixed: 18, names: 1 }], // the signer's name
 ]);
-const TYPE_NAPTR = 35;
 const NAPTR_FIXED = 4;
 
 /** Canonical RDATA: a copy with the embedded names lower-cased for the listed types. */
 export function canonicalRdata(type: number, rdata: Uint8Array): Uint8Array {
   const layout = NAME_LAYOUT.get(type);
-  if (!layout && type !== TYPE_NAPTR) return rdata;
+  if (!layout && type !== RR_TYPE.NAPTR) return rdata;
   const out = Uint8Array.from(rdata);
-  if (type === TYPE_NAPTR) {
+  if (type === RR_TYPE.NAPTR) {
     let p = NAPTR_FIXED;
     for (let i = 0; i < 3; i++) p = skipString(out, p);
     lowerNameAt(out, p);

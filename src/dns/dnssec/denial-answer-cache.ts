@@ -8,8 +8,8 @@
  * cached proof never outlives its RRSIGs. Random names miss, and each inserts one entry; the LRU
  * bound keeps a flood of them from growing memory.
  */
-import type { WireName } from '../zone/wire-name.ts';
-import type { RRset } from '../zone/zone-snapshot.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
 
 export const DENIAL_CACHE_DEFAULT_SIZE = 10_000;
 export const ENTRY_LIFETIME_MS = 60_000;

@@ -46,3 +46,13 @@ export interface ZoneDnssec {
    */
   readonly nsecTtl: number;
 }
+
+declare module '../zone/zone-data.ts' {
+  interface ZoneData {
+    /**
+     * Signing material when the zone is signed (its DNSKEY/CDS/CDNSKEY are in `records`); absent
+     * for an unsigned zone. Answers to queries with DO set are then signed online.
+     */
+    readonly dnssec?: ZoneDnssec;
+  }
+}

@@ -1,6 +1,6 @@
 import { createECDH, createPrivateKey, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { wireNameFromText } from '../zone/wire-name.ts';
+import { wireNameFromText } from '../wire/wire-name.ts';
 import {
   dnskeyRdata,
   dsRdata,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyOfText } from '../zone/wire-name.ts';
+import { keyOfText } from '../wire/wire-name.ts';
 import { compareCanonical, labelsOfKey } from './canonical-name.ts';
 import { NameIndex } from './name-index.ts';
 import {

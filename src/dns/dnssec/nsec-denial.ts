@@ -35,11 +35,10 @@
  */
 import { canonicalSortKey, keyOfLabels, labelsOfKey, wireOfKey } from './canonical-name.ts';
 import type { NameIndex } from './name-index.ts';
-import { writeTypeBitmap } from '../rdata/rdata-type-bitmap.ts';
-import { RdataWriter } from '../rdata/rdata-wire-writer.ts';
+import { writeTypeBitmap } from '../wire/rdata/rdata-type-bitmap.ts';
+import { RdataWriter } from '../wire/rdata/rdata-wire-writer.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
-const TYPE_RRSIG = 46;
-const TYPE_NSEC = 47;
 const LABEL_MAX = 63;
 const NAME_MAX = 255;
 const UPPER_A = 0x41;
@@ -66,7 +65,7 @@ export interface DenialZone {
 
 /** Bitmap of an NSEC at a real name: its types plus RRSIG and NSEC (RFC 4034 §4.1.2). */
 export function nsecTypes(types: readonly number[]): number[] {
-  return [...new Set([...types, TYPE_RRSIG, TYPE_NSEC])].sort((a, b) => a - b);
+  return [...new Set([...types, RR_TYPE.RRSIG, RR_TYPE.NSEC])].sort((a, b) => a - b);
 }
 
 function withFirstLabel(labels: readonly string[], first: string): string {

@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyOfText } from '../zone/wire-name.ts';
+import { keyOfText } from '../wire/wire-name.ts';
 import { canonicalRdata, canonicalRdatas } from './canonical-rrset.ts';
 import { compareCanonical, rrsigLabels } from './canonical-name.ts';
 import { dnskeyRdata, generateDnssecKey, publicKeyFromDnskey } from './dnssec-key.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyOfText } from '../zone/wire-name.ts';
+import { keyOfText } from '../wire/wire-name.ts';
 import { generateDnssecKey, publicKeyFromDnskey } from './dnssec-key.ts';
 import { verifyRRsig } from './rrsig-signer.ts';
 import { SignatureCache, signatureCacheKey } from './signature-cache.ts';

@@ -8,6 +8,7 @@ import { createHash, createPrivateKey, randomInt } from 'node:crypto';
 import type { ZoneDnssec } from './dnssec-config.ts';
 import { signRRset, type RRsigKey, type SignatureWindow } from './rrsig-signer.ts';
 import { SignatureCache, signatureCacheKey } from './signature-cache.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 const HOUR_S = 3600;
 const DAY_S = 86_400;
@@ -17,10 +18,6 @@ export const SIGNATURE_VALIDITY_JITTER_S = 7 * DAY_S;
 /** Longest validity a signature can have: keys are withdrawn only after this (key-schedule). */
 export const SIGNATURE_VALIDITY_MAX_S = SIGNATURE_VALIDITY_MIN_S + SIGNATURE_VALIDITY_JITTER_S;
 const REFRESH_REMAINING_S = SIGNATURE_VALIDITY_MIN_S / 2;
-
-const TYPE_DNSKEY = 48;
-const TYPE_CDS = 59;
-const TYPE_CDNSKEY = 60;
 
 export interface SignerOptions {
   /** Milliseconds since the epoch; the data plane's clock. */
@@ -81,7 +78,7 @@ export class ZoneSigner {
 
   /** The key that signs RRsets of `type`. */
   keyFor(type: number): SignerKey {
-    return type === TYPE_DNSKEY || type === TYPE_CDS || type === TYPE_CDNSKEY ? this.ksk : this.zsk;
+    return type === RR_TYPE.DNSKEY || type === RR_TYPE.CDS || type === RR_TYPE.CDNSKEY ? this.ksk : this.zsk;
   }
 
   /**

@@ -8,8 +8,8 @@ import {
   randomZoneChanges,
 } from '../../testing/zone-change-fixture.ts';
 import { createMessageHandler, createOutcome, type ClientInfo } from '../server/handle-message.ts';
-import { keyOfText } from '../zone/wire-name.ts';
-import { buildZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { keyOfText } from '../wire/wire-name.ts';
+import { buildZoneSnapshot } from '../zone/zone-snapshot-builder.ts';
 import { ZoneStore } from '../zone/zone-store.ts';
 import type { ZoneDnssec } from './dnssec-config.ts';
 import { generateDnssecKey } from './dnssec-key.ts';

@@ -4,17 +4,16 @@
  * canonical order for the denial builder, their NSEC type bitmaps, and the owner of each static
  * RRset (so a wildcard expansion is signed as the wildcard, RFC 4035 §2.2).
  */
-import { parentKey } from '../zone/wire-name.ts';
-import type { RRset, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { parentKey } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
 import { DenialAnswerCache } from './denial-answer-cache.ts';
 import type { DenialZone } from './nsec-denial.ts';
 import type { SignatureCache } from './signature-cache.ts';
 import { ZoneSigner } from './zone-signer.ts';
-
-const TYPE_NS = 2;
-const TYPE_DS = 43;
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export interface ZoneSigning {
   readonly signer: ZoneSigner;
@@ -32,14 +31,26 @@ export interface ZoneSigning {
   readonly denials: DenialAnswerCache;
 }
 
+/**
+ * Names that answer without being zone nodes (load balancers), as the answer floor describes them:
+ * this floor knows no steering.
+ */
+export interface SynthesizedNames {
+  /** Key → the types answered there (A and/or AAAA), shown in their NSEC bitmaps. */
+  readonly types: ReadonlyMap<string, readonly number[]>;
+  /**
+   * The RRsets those answers are made of: immutable objects of the snapshot, so their signatures
+   * are found by identity, as for static RRsets.
+   */
+  readonly rrsets: readonly RRset[];
+}
+
+export const NO_SYNTHESIZED_NAMES: SynthesizedNames = { types: new Map(), rrsets: [] };
+
 export interface ZoneSigningOptions {
   readonly cache?: SignatureCache;
   readonly now?: () => number;
-  /**
-   * Names that answer without being zone nodes (load balancers): key → the types they answer
-   * (A and/or AAAA), shown in their NSEC bitmaps.
-   */
-  readonly extraTypes?: ReadonlyMap<string, readonly number[]>;
+  readonly synthesized?: SynthesizedNames;
 }
 
 /**
@@ -68,18 +79,19 @@ function occludedIn(zone: ZoneSnapshot, key: string): boolean {
 }
 
 /** The signing object of `zone` over `state` (the parts rebuilt per snapshot are cheap). */
-function signingOver(zone: ZoneSnapshot, signer: ZoneSigner, state: SigningState): ZoneSigning {
-  const compiled = new WeakSet<RRset>();
-  for (const lb of zone.steering?.values() ?? []) {
-    for (const rs of lb.poolRRsets.values()) compiled.add(rs);
-    for (const rs of lb.memberRRsets.values()) compiled.add(rs);
-  }
+function signingOver(
+  zone: ZoneSnapshot,
+  signer: ZoneSigner,
+  state: SigningState,
+  synthesized: readonly RRset[],
+): ZoneSigning {
+  const compiled = new WeakSet<RRset>(synthesized);
   const { owners, existing, extra } = state;
   const typesAt = (key: string): readonly number[] => {
     const node = zone.nodes.get(key);
     const more = extra.get(key) ?? [];
     if (!node) return more;
-    if (node.delegation) return node.rrset(TYPE_DS) ? [TYPE_NS, TYPE_DS] : [TYPE_NS];
+    if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
     return [...node.rrsets.map((rs) => rs.type), ...more];
   };
   const signing: ZoneSigning = {
@@ -111,7 +123,8 @@ export function createZoneSigning(
     if (node.delegation) cuts.add(key);
     if (key === zone.apexKey || !occludedIn(zone, key)) authoritative.push(key);
   }
-  const extra = options.extraTypes ?? new Map<string, readonly number[]>();
+  const synthesized = options.synthesized ?? NO_SYNTHESIZED_NAMES;
+  const extra = synthesized.types;
   for (const key of extra.keys()) if (!zone.nodes.has(key)) authoritative.push(key);
   const state: SigningState = {
     owners,
@@ -120,7 +133,7 @@ export function createZoneSigning(
     cuts,
     extra,
   };
-  return signingOver(zone, signer, state);
+  return signingOver(zone, signer, state, synthesized.rrsets);
 }
 
 /**
@@ -134,11 +147,11 @@ export function patchZoneSigning(
   zone: ZoneSnapshot,
   material: ZoneDnssec,
   touched: ReadonlySet<string>,
-  extraTypes: ReadonlyMap<string, readonly number[]>,
+  synthesized: SynthesizedNames,
 ): ZoneSigning | null {
   const state = states.get(base);
   if (state === undefined || base.signer.material !== material) return null;
-  if (!sameExtra(state.extra, extraTypes)) return null;
+  if (!sameExtra(state.extra, synthesized.types)) return null;
   for (const key of touched) {
     if ((zone.nodes.get(key)?.delegation === true) !== state.cuts.has(key)) return null;
   }
@@ -157,7 +170,7 @@ export function patchZoneSigning(
       state.names.delete(key);
     }
   }
-  return signingOver(zone, base.signer, state);
+  return signingOver(zone, base.signer, state, synthesized.rrsets);
 }
 
 function sameExtra(

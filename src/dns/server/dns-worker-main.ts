@@ -1,36 +1,32 @@
 /**
- * Entry of one DNS cluster worker (forked by dns-workers.ts; not for direct use). Reads its
- * DnsWorkerSpec from the environment, loads zones through the spec's zone module, starts the
+ * The main of one DNS cluster worker (forked by dns-workers.ts). The worker's entry script, which
+ * the supervisor is given as `workerEntry`, calls runDnsWorker with the app's zone loader; the data
+ * plane imports no app code. Reads its DnsWorkerSpec from the environment, loads zones, starts the
  * server, reports `ready` (or `failed`) to the primary, and on `stop` closes the sockets, then the
  * zones, then exits 0. If the primary goes away, cluster exits this worker.
  */
 import cluster from 'node:cluster';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { startDnsServer } from './dns-server.ts';
 import type { DnsServer } from './dns-server.ts';
 import { WORKER_INDEX_ENV, WORKER_SPEC_ENV } from './dns-workers.ts';
-import type { DnsWorkerIdentity, DnsWorkerMessage, DnsWorkerSpec, DnsWorkerZones } from './dns-workers.ts';
+import type {
+  DnsWorkerIdentity,
+  DnsWorkerMessage,
+  DnsWorkerSpec,
+  DnsWorkerZoneLoader,
+} from './dns-workers.ts';
 import { createMessageHandler } from './handle-message.ts';
 
 function send(m: DnsWorkerMessage): void {
   process.send?.(m);
 }
 
-async function main(): Promise<void> {
-  if (!cluster.isWorker) throw new Error('dns-worker-main runs only as a cluster worker');
+async function main(loadZones: DnsWorkerZoneLoader): Promise<void> {
+  if (!cluster.isWorker) throw new Error('runDnsWorker runs only in a cluster worker');
   const spec = JSON.parse(process.env[WORKER_SPEC_ENV] ?? 'null') as DnsWorkerSpec | null;
   if (spec === null) throw new Error(`${WORKER_SPEC_ENV} is not set`);
-  // A URL (file:, data:) as is; anything else is a path, relative to the working directory.
-  const url = /^[a-z][a-z0-9+.-]+:/i.test(spec.zoneModule)
-    ? spec.zoneModule
-    : pathToFileURL(resolve(spec.zoneModule)).href;
-  const mod = (await import(url)) as {
-    loadZones?: (o: unknown, w: DnsWorkerIdentity) => DnsWorkerZones | Promise<DnsWorkerZones>;
-  };
-  if (typeof mod.loadZones !== 'function') throw new Error(`${spec.zoneModule} does not export loadZones`);
   const identity: DnsWorkerIdentity = { index: Number(process.env[WORKER_INDEX_ENV] ?? '0') };
-  const zones = await mod.loadZones(spec.zoneOptions, identity);
+  const zones = await loadZones(spec.zoneOptions, identity);
   let server: DnsServer;
   try {
     server = await startDnsServer({
@@ -79,10 +75,17 @@ async function main(): Promise<void> {
   send({ dnsWorker: 'ready', port: server.udpPort });
 }
 
-main().catch((err: unknown) => {
-  send({ dnsWorker: 'failed', error: err instanceof Error ? err.message : String(err) });
-  process.exitCode = 1;
-  // Let the IPC message flush before exiting.
-  setTimeout(() => process.exit(1), 100).unref();
-  cluster.worker?.disconnect();
-});
+/**
+ * Runs this process as a DNS worker serving the zones `loadZones` returns (called once, with the
+ * supervisor's `zoneOptions`). Never rejects: a failure to start is reported to the primary as
+ * `failed` and the worker exits 1.
+ */
+export function runDnsWorker(loadZones: DnsWorkerZoneLoader): void {
+  main(loadZones).catch((err: unknown) => {
+    send({ dnsWorker: 'failed', error: err instanceof Error ? err.message : String(err) });
+    process.exitCode = 1;
+    // Let the IPC message flush before exiting.
+    setTimeout(() => process.exit(1), 100).unref();
+    cluster.worker?.disconnect();
+  });
+}

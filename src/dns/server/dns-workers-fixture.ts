@@ -1,12 +1,13 @@
 /**
- * Test zone module for dns-workers.test.ts: serves `example.test` with `www` A 192.0.2.<n>, where
- * n starts at `options.n` and a broadcast `{ n }` replaces it (shows the zone-update path).
- * `options.fail` makes loading throw (start-failure test). A request answers the worker's index,
- * its current n and what was asked.
+ * Test worker entry for dns-workers.test.ts (the script each forked worker runs): serves
+ * `example.test` with `www` A 192.0.2.<n>, where n starts at `options.n` and a broadcast `{ n }`
+ * replaces it (shows the zone-update path). `options.fail` makes loading throw (start-failure
+ * test). A request answers the worker's index, its current n and what was asked.
  */
+import { runDnsWorker } from './dns-worker-main.ts';
 import type { DnsWorkerIdentity, DnsWorkerZones } from './dns-workers.ts';
 import { ZoneStore } from '../zone/zone-store.ts';
-import { zoneDataFromText } from '../zonefile/zone-data-from-text.ts';
+import { zoneDataFromText } from '../zone/zone-data-from-text.ts';
 
 export interface FixtureOptions {
   n: number;
@@ -42,3 +43,5 @@ export function loadZones(options: unknown, worker: DnsWorkerIdentity): DnsWorke
     onRequest: (asked) => ({ index: worker.index, n: current, asked }),
   };
 }
+
+runDnsWorker(loadZones);

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import dnsPacket from 'dns-packet';
 import { queryTcp, queryUdp } from '../../testing/dns-client.ts';
@@ -6,7 +7,8 @@ import { startDnsWorkers } from './dns-workers.ts';
 import type { DnsWorkers } from './dns-workers.ts';
 
 const HOST = '127.0.0.1';
-const FIXTURE = new URL('./dns-workers-fixture.ts', import.meta.url).href;
+/** The test's worker entry script: its loadZones, run by runDnsWorker. */
+const FIXTURE = fileURLToPath(new URL('./dns-workers-fixture.ts', import.meta.url));
 const EXEC_ARGV = ['--import', 'tsx'];
 
 function query(id: number): Buffer {
@@ -41,7 +43,7 @@ describe('startDnsWorkers', () => {
       host: HOST,
       port: 0,
       workers: 2,
-      zoneModule: FIXTURE,
+      workerEntry: FIXTURE,
       zoneOptions: { n: 1 },
       rrl: null,
       execArgv: EXEC_ARGV,
@@ -114,7 +116,7 @@ describe('startDnsWorkers start failure', () => {
         host: HOST,
         port: 0,
         workers: 2,
-        zoneModule: FIXTURE,
+        workerEntry: FIXTURE,
         zoneOptions: { n: 1, fail: true },
         execArgv: EXEC_ARGV,
       }),

@@ -4,24 +4,25 @@
  *
  *   const dns = await startDnsWorkers({
  *     host: '::', port: 53,
- *     zoneModule: new URL('./my-zones.ts', import.meta.url).href, // or an absolute path
- *     zoneOptions: { databaseUrl },                               // JSON, handed to loadZones
- *     workers: 2,                                                  // default: availableParallelism()
- *     rrl: { rate: 20 },                                           // plain data only (no `now`)
+ *     workerEntry: fileURLToPath(new URL('./my-dns-worker.ts', import.meta.url)),
+ *     zoneOptions: { databaseUrl },   // JSON, handed to loadZones
+ *     workers: 2,                     // default: availableParallelism()
+ *     rrl: { rate: 20 },              // plain data only (no `now`)
  *   });
  *   dns.broadcast({ reload: 42 });   // → every worker's zones.onMessage (e.g. "zone 42 changed")
  *   await dns.close();               // stops every worker (closes sockets, zones.close()), no restart
  *
- * Zones: each worker builds its own ZoneStore. `zoneModule` must export
- * `loadZones(options, worker): DnsWorkerZones | Promise<DnsWorkerZones>` (see below); the module
- * keeps its store current itself (bus subscription, polling) and may hand back a QueryStats to
- * count in, and its own handler, limiter and transfer handler (default: a plain handler over the
- * store and the spec's RRL options). `worker.index` is 0..workers-1; a replacement gets the index
+ * Zones: each worker builds its own ZoneStore. `workerEntry` is the script each worker runs: a few
+ * lines that call `runDnsWorker(loadZones)` (index.ts) with the app's
+ * `loadZones(options, worker): DnsWorkerZones | Promise<DnsWorkerZones>` (see below), so the data
+ * plane never imports app code. loadZones keeps its store current itself (bus subscription,
+ * polling) and may hand back a QueryStats to count in, and its own handler, limiter and transfer
+ * handler (default: a plain handler over the store and the spec's RRL options). `worker.index` is 0..workers-1; a replacement gets the index
  * of the worker it replaces (so "index 0 writes the snapshot file" stays true across restarts).
  *
  * Contract:
  * - `startDnsWorkers` resolves once every worker listens on UDP and TCP; it rejects (and stops the
- *   workers already started) if any worker fails to start (zone module error, EADDRINUSE, ...).
+ *   workers already started) if any worker fails to start (loadZones error, EADDRINUSE, ...).
  * - Port 0 gives all workers the same free port (cluster shares handles by address:port).
  * - A worker that dies after start is replaced; restarts back off exponentially (up to
  *   MAX_RESTART_DELAY_MS) while workers keep dying young, so a crash loop does not spin a core.
@@ -37,7 +38,6 @@
 import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import type { DnsHandler, ServerLimits } from './listener-options.ts';
@@ -49,7 +49,7 @@ export interface DnsWorkerIdentity {
   readonly index: number;
 }
 
-/** What a worker's `zoneModule.loadZones(options, worker)` returns. */
+/** What a worker's `loadZones(options, worker)` returns. */
 export interface DnsWorkerZones {
   store: ZoneStore;
   stats?: QueryStats;
@@ -67,11 +67,17 @@ export interface DnsWorkerZones {
   close?(): void | Promise<void>;
 }
 
+/** A worker's zone loading, handed to runDnsWorker by the worker's entry script. */
+export type DnsWorkerZoneLoader = (
+  options: unknown,
+  worker: DnsWorkerIdentity,
+) => DnsWorkerZones | Promise<DnsWorkerZones>;
+
 export interface DnsWorkersOptions {
   host: string;
   port: number;
-  /** file: URL, or path (relative to the cwd), of the module exporting `loadZones`. */
-  zoneModule: string;
+  /** Path of the script each worker runs (it calls runDnsWorker); relative paths: to the cwd. */
+  workerEntry: string;
   /** JSON-serialisable; passed to `loadZones` as is. */
   zoneOptions?: unknown;
   /** Default `availableParallelism()`. */
@@ -125,7 +131,6 @@ export interface DnsWorkers {
 export interface DnsWorkerSpec {
   host: string;
   port: number;
-  zoneModule: string;
   zoneOptions: unknown;
   rrl: Omit<RrlOptions, 'now'> | null;
   limits: Partial<ServerLimits>;
@@ -151,8 +156,6 @@ export const MAX_RESTART_DELAY_MS = 10_000;
 /** After `close()`, a worker that has not exited by then is killed. */
 export const STOP_GRACE_MS = 5_000;
 
-const WORKER_ENTRY = fileURLToPath(new URL('./dns-worker-main.ts', import.meta.url));
-
 function isWorkerMessage(m: unknown): m is DnsWorkerMessage {
   return typeof m === 'object' && m !== null && typeof (m as { dnsWorker?: unknown }).dnsWorker === 'string';
 }
@@ -163,14 +166,13 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
   const spec: DnsWorkerSpec = {
     host: opts.host,
     port: opts.port,
-    zoneModule: opts.zoneModule,
     zoneOptions: opts.zoneOptions ?? null,
     rrl: opts.rrl ?? null,
     limits: opts.limits ?? {},
     nativeUdp: opts.nativeUdp ?? false,
   };
   cluster.setupPrimary({
-    exec: WORKER_ENTRY,
+    exec: opts.workerEntry,
     args: [],
     execArgv: opts.execArgv ?? process.execArgv,
     silent: false,
@@ -272,7 +274,7 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
   }
 
   try {
-    // The first worker alone: a start error (zone module, EADDRINUSE) then costs one fork.
+    // The first worker alone: a start error (loadZones, EADDRINUSE) then costs one fork.
     boundPort = await fork(0);
     await Promise.all(Array.from({ length: count - 1 }, (_, i) => fork(i + 1)));
   } catch (err) {

@@ -1,10 +1,10 @@
 import type { AnswerContext } from '../answer/answer-stages.ts';
 import { runAnswerPipeline } from '../answer/answer-stages.ts';
-import { signIfRequested } from '../dnssec/dnssec-answer-stage.ts';
+import { signIfRequested } from '../answer/signing-stage.ts';
 import { createPlan, resetPlan } from '../answer/answer-plan.ts';
 import { createResolverScratch } from '../answer/name-resolver.ts';
-import type { ClientSubnet } from '../message/client-subnet.ts';
-import { clientSubnetEchoSize, writeClientSubnetEcho } from '../message/client-subnet.ts';
+import type { ClientSubnet } from '../wire/message/client-subnet.ts';
+import { clientSubnetEchoSize, writeClientSubnetEcho } from '../wire/message/client-subnet.ts';
 import {
   EDE_NOT_AUTHORITATIVE,
   EDNS_OPTION_CLIENT_SUBNET,
@@ -20,19 +20,19 @@ import {
   RCODE_NOERROR,
   RCODE_SERVFAIL,
   TCP_MAX,
-  TYPE_IXFR,
   UDP_PLAIN_MAX,
-} from '../message/message-constants.ts';
-import type { ParsedQuery } from '../message/query-parser.ts';
-import { createParsedQuery, parseQuery } from '../message/query-parser.ts';
-import type { OptSpec } from '../message/response-writer.ts';
-import { OPT_FIXED_SIZE, ResponseWriter } from '../message/response-writer.ts';
+} from '../wire/message/message-constants.ts';
+import type { ParsedQuery } from '../wire/message/query-parser.ts';
+import { createParsedQuery, parseQuery } from '../wire/message/query-parser.ts';
+import type { OptSpec } from '../wire/message/response-writer.ts';
+import { OPT_FIXED_SIZE, ResponseWriter } from '../wire/message/response-writer.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import type { IpLocator } from '../../geo/ip-locator.ts';
 import type { HealthView } from '../steering/steering-config.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export interface ClientInfo {
   transport: 'udp' | 'tcp';
@@ -233,7 +233,7 @@ function handle(
     out.kind = 'error';
     return shortResponse(ctx, query, RCODE_BADVERS, true, true);
   }
-  if (ctx.transfer !== null && q.qtype === TYPE_IXFR && client.transport === 'udp') {
+  if (ctx.transfer !== null && q.qtype === RR_TYPE.IXFR && client.transport === 'udp') {
     const r = ctx.transfer.handleUdp(query, client.address);
     if (r !== null) {
       out.rcode = r.rcode;

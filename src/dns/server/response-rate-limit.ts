@@ -16,7 +16,7 @@
  *   flow simply takes the slot over (as Knot does), which can only make limiting more lenient.
  * - The clock is injected (`now()` in ms) so tests need no sleeps.
  */
-import { createCidrMatcher, IP_BYTES, parseIpInto } from './cidr-matcher.ts';
+import { createCidrMatcher, IP_BYTES, parseIpInto } from '../wire/cidr-matcher.ts';
 import type { ClientInfo, MessageOutcome } from './handle-message.ts';
 
 export const RRL_SEND = 0;

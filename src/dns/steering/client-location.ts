@@ -1,9 +1,9 @@
 import { locationByCode, regionOfCountry, countryCentroid } from '../../geo/geo-data.ts';
 import type { IpLocation, IpLocator } from '../../geo/ip-locator.ts';
 import type { LocationStrategy } from './steering-config.ts';
-import type { ClientSubnet } from '../message/client-subnet.ts';
-import { ECS_FAMILY_IPV4 } from '../message/client-subnet.ts';
-import { bytesToIpv6 } from '../wire/ip-address-text.ts';
+import type { ClientSubnet } from '../wire/message/client-subnet.ts';
+import { ECS_FAMILY_IPV4 } from '../wire/message/client-subnet.ts';
+import { bytesToIpv6 } from '../../net/ip-address-text.ts';
 import { subnetKeyOfBytes, subnetKeyOfText } from './subnet-key.ts';
 
 /**

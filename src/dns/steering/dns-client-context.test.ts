@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GEOIP_DB, openIpLocator } from '../../geo/ip-locator.ts';
 import type { IpLocator } from '../../geo/ip-locator.ts';
-import { createClientSubnet, ECS_FAMILY_IPV4, ECS_FAMILY_IPV6 } from '../message/client-subnet.ts';
+import { createClientSubnet, ECS_FAMILY_IPV4, ECS_FAMILY_IPV6 } from '../wire/message/client-subnet.ts';
 import type { ClientContext } from './client-location.ts';
 import {
   clientSubnetText,

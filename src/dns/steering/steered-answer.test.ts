@@ -2,7 +2,7 @@ import dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { zoneFromText } from '../../testing/dns-zone-fixture.ts';
 import { loadBalancer, member, pool } from '../../testing/steering-fixture.ts';
-import { createClientSubnet, parseClientSubnet } from '../message/client-subnet.ts';
+import { createClientSubnet, parseClientSubnet } from '../wire/message/client-subnet.ts';
 import { createMessageHandler, createOutcome } from '../server/handle-message.ts';
 import type { ClientInfo } from '../server/handle-message.ts';
 import { ZoneStore } from '../zone/zone-store.ts';

@@ -1,8 +1,5 @@
 import type { IpLocator } from '../../geo/ip-locator.ts';
-import type { AnswerPlan } from '../answer/answer-plan.ts';
-import { planAdd } from '../answer/answer-plan.ts';
-import type { ClientSubnet } from '../message/client-subnet.ts';
-import { RCODE_SERVFAIL } from '../message/message-constants.ts';
+import type { ClientSubnet } from '../wire/message/client-subnet.ts';
 import {
   clientSubnetText,
   resolveClientContext,
@@ -12,13 +9,13 @@ import {
 import type { ClientContext } from './client-location.ts';
 import type { HealthView } from './steering-config.ts';
 import type { CompiledLoadBalancer } from './steering-compiler.ts';
-import { poolRRsetKey } from './steering-compiler.ts';
 import type { SteeringDecision } from './steering-decision.ts';
 import { createReusableDecision, steer } from './steering-engine.ts';
 
 /**
- * The DNS side of steering: query → client context → steer() → plan. The decision comes from the
- * same steer() the preview API calls; this file only turns it into pre-encoded RRsets.
+ * The DNS side of steering: query → client context → steer(). The decision comes from the same
+ * steer() the preview API calls; the answer floor's steering stage (answer/steering-stage.ts)
+ * turns it into pre-encoded RRsets.
  */
 
 /** What a DNS node steers with; one per handler. */
@@ -56,7 +53,7 @@ export function dnsClientContext(
 
 // steer() is synchronous and keeps no reference to the context: one object serves every query.
 const DNS_CONTEXT = new ReusableClientContext();
-// Likewise the decision: planSteeredAnswer and the ECS scope read it before the next query.
+// Likewise the decision: the steering stage (answer/answer-stages.ts) reads it before the next query.
 const DNS_DECISION = createReusableDecision();
 
 /**
@@ -88,39 +85,4 @@ export function steerDnsQuery(
     false,
     DNS_DECISION,
   );
-}
-
-/**
- * Fills `plan` (already reset, zone set) from a decision: the member's RRset (serve_last: the pool's
- * enabled members), NODATA with the capped SOA for no_members, SERVFAIL for all_unhealthy.
- */
-export function planSteeredAnswer(
-  plan: AnswerPlan,
-  compiled: CompiledLoadBalancer,
-  decision: SteeringDecision,
-  family: 4 | 6,
-): void {
-  plan.rcode = 0;
-  plan.aa = true;
-  if (decision.servfail) {
-    plan.kind = 'error';
-    plan.rcode = RCODE_SERVFAIL;
-    plan.aa = false;
-    return;
-  }
-  const rrset =
-    decision.reason === 'all_unhealthy_serve_last' && decision.pool !== null
-      ? compiled.poolRRsets.get(poolRRsetKey(decision.pool.id, family))
-      : decision.members.length === 1
-        ? compiled.memberRRsets.get(decision.members[0]!.id)
-        : undefined;
-  if (rrset !== undefined) {
-    plan.kind = 'found';
-    planAdd(plan, 0, null, rrset);
-    return;
-  }
-  // Disabled or address-less members of the family only: NODATA (RFC 2308 §2.2), SOA from the zone.
-  plan.kind = 'nodata';
-  if (compiled.negativeSoa !== null && plan.zone !== null)
-    planAdd(plan, 1, plan.zone.apex, compiled.negativeSoa);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadBalancer, member, pool } from '../../testing/steering-fixture.ts';
-import { TYPE_A, TYPE_AAAA } from '../message/message-constants.ts';
-import { wireNameFromText } from '../zone/wire-name.ts';
+import { wireNameFromText } from '../wire/wire-name.ts';
 import { compileZoneSteering, poolRRsetKey } from './steering-compiler.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 const APEX = wireNameFromText('example.com');
 const POOLS = [
@@ -25,12 +25,12 @@ describe('compileZoneSteering', () => {
     )!;
     const lb = c.get(wireNameFromText('www.example.com').keys[0]!)!;
     const a = lb.memberRRsets.get(1)!;
-    expect(a.type).toBe(TYPE_A);
+    expect(a.type).toBe(RR_TYPE.A);
     expect(a.ttl).toBe(42);
     expect([...a.data.subarray(a.start, a.start + 14)]).toEqual([
       0, 1, 0, 1, 0, 0, 0, 42, 0, 4, 192, 0, 2, 1,
     ]);
-    expect(lb.memberRRsets.get(2)!.type).toBe(TYPE_AAAA);
+    expect(lb.memberRRsets.get(2)!.type).toBe(RR_TYPE.AAAA);
     expect(lb.poolRRsets.get(poolRRsetKey(1, 4))!.rdatas).toEqual([Uint8Array.from([192, 0, 2, 1])]);
     expect(lb.poolRRsets.get(poolRRsetKey(1, 6))!.count).toBe(1);
   });

@@ -1,10 +1,12 @@
-import { TYPE_A, TYPE_AAAA } from '../message/message-constants.ts';
-import { ipv4ToBytes, ipv6ToBytes } from '../wire/ip-address-text.ts';
-import type { WireName } from '../zone/wire-name.ts';
-import { wireNameFromText } from '../zone/wire-name.ts';
-import type { RRset } from '../zone/zone-snapshot.ts';
-import { encodeRRset } from '../zone/rrset-encoding.ts';
+import { ipv4ToBytes, ipv6ToBytes } from '../../net/ip-address-text.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import { wireNameFromText } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import { encodeRRset } from '../wire/rrset-encoding.ts';
 import type { SteeringLoadBalancer, SteeringMember, SteeringPool, ZoneSteering } from './steering-config.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
+import { defineZoneExtension } from '../zone/zone-extension.ts';
+import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 
 /**
  * A zone's steering configuration compiled for the DNS path at snapshot build time: every answer a
@@ -79,13 +81,13 @@ export function compileZoneSteering(
       for (const m of pool.members) {
         const rdata = addressRdata(m);
         if (rdata === null) continue;
-        lbMembers.set(m.id, addressRRset(m.family === 4 ? TYPE_A : TYPE_AAAA, lb.ttl, [rdata]));
+        lbMembers.set(m.id, addressRRset(m.family === 4 ? RR_TYPE.A : RR_TYPE.AAAA, lb.ttl, [rdata]));
         if (m.enabled) byFamily[m.family].push(rdata);
       }
       if (byFamily[4].length > 0)
-        poolRRsets.set(poolRRsetKey(pool.id, 4), addressRRset(TYPE_A, lb.ttl, byFamily[4]));
+        poolRRsets.set(poolRRsetKey(pool.id, 4), addressRRset(RR_TYPE.A, lb.ttl, byFamily[4]));
       if (byFamily[6].length > 0)
-        poolRRsets.set(poolRRsetKey(pool.id, 6), addressRRset(TYPE_AAAA, lb.ttl, byFamily[6]));
+        poolRRsets.set(poolRRsetKey(pool.id, 6), addressRRset(RR_TYPE.AAAA, lb.ttl, byFamily[6]));
     }
     out.set(owner.keys[0] ?? '', {
       lb,
@@ -117,4 +119,21 @@ export function loadBalancerOwners(steering: ZoneSteering | undefined, apex: Wir
     }
   }
   return out;
+}
+
+/**
+ * Steering on the snapshot (zone-extension.ts): the load balancers compiled against the snapshot's
+ * apex and negative SOA, and their hostnames as names that exist without records.
+ */
+export const STEERING_EXTENSION = defineZoneExtension<CompiledSteering>({
+  name: 'steering',
+  compile: (zone, snapshot) => compileZoneSteering(zone.steering, snapshot.apex, snapshot.negativeSoa),
+  existingNames: (zone, apex) => loadBalancerOwners(zone.steering, apex),
+});
+
+const SLOT = STEERING_EXTENSION.slot;
+
+/** The zone's enabled load balancers by owner key (null: none): one slot read per A/AAAA query. */
+export function compiledSteering(zone: ZoneSnapshot): CompiledSteering | null {
+  return zone.extensions[SLOT] as CompiledSteering | null;
 }

@@ -1,5 +1,5 @@
 /**
- * Load-balancing configuration as the data plane receives it with a zone (ZoneData.loadBalancers):
+ * Load-balancing configuration as the data plane receives it with a zone (ZoneData.steering):
  * plain data compiled from the control plane's pools, members and load balancers. Health is not
  * here: it changes without a snapshot rebuild and comes through a HealthView.
  */
@@ -67,4 +67,11 @@ export type MemberHealth = 'unknown' | 'healthy' | 'unhealthy';
 /** Current health of members; `unknown` counts as healthy (seed: states table). */
 export interface HealthView {
   statusOf(memberId: number): MemberHealth;
+}
+
+declare module '../zone/zone-data.ts' {
+  interface ZoneData {
+    /** Pools and load balancers of the zone; absent or empty when it has none. */
+    readonly steering?: ZoneSteering;
+  }
 }

@@ -1,4 +1,4 @@
-import { ipv6ToBytes } from '../wire/ip-address-text.ts';
+import { ipv6ToBytes } from '../../net/ip-address-text.ts';
 
 /**
  * Session-affinity keys: an unsigned 32-bit hash of a client subnet (address masked to a prefix),

@@ -13,27 +13,14 @@
  *   tells the client to ask again over TCP; Knot 3.2 answers the same whatever the client's serial.
  *   A zone without a transfer policy is left to the normal answer path (NOTAUTH, as Knot).
  */
-import { createCidrMatcher, type CidrMatcher } from '../server/cidr-matcher.ts';
+import { createCidrMatcher, type CidrMatcher } from '../wire/cidr-matcher.ts';
 import { nameKey } from '../wire/name-text.ts';
 import type { ZoneData, ZoneRecordData } from '../zone/zone-data.ts';
-import {
-  emptyResponse,
-  FLAG_AA,
-  packMessages,
-  RCODE_FORMERR,
-  RCODE_NOTAUTH,
-  RCODE_REFUSED,
-  recordWire,
-} from './transfer-messages.ts';
+import { RCODE_FORMERR, RCODE_NOTAUTH, RCODE_REFUSED } from '../wire/message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
+import { emptyResponse, FLAG_AA, packMessages, recordWire } from './transfer-messages.ts';
 import type { ZoneTransferPolicy } from './transfer-policy.ts';
-import {
-  parseTransferQuery,
-  QTYPE_AXFR,
-  QTYPE_IXFR,
-  QTYPE_SOA,
-  TransferFormatError,
-  type TransferQuery,
-} from './transfer-query.ts';
+import { parseTransferQuery, TransferFormatError, type TransferQuery } from './transfer-query.ts';
 import type { TransferZones } from './transfer-zones.ts';
 import { badTimeResponse, TsigSigner, TSIG_BADTIME, unsignedTsigError, verifyRequest } from './tsig-hmac.ts';
 import { diffRecords, findSoa } from './zone-diff.ts';
@@ -176,7 +163,7 @@ export function createTransferHandler(opts: TransferHandlerOptions): TransferHan
   function handleUdp(query: Uint8Array, clientAddress: string): TransferResult | null {
     const a = authorize(query, clientAddress);
     if ('denied' in a) return a.policy ? a.denied : null;
-    if (a.q.qtype !== QTYPE_IXFR) return null;
+    if (a.q.qtype !== RR_TYPE.IXFR) return null;
     const soa = findSoa(a.zone.records, a.zone.domain);
     // No SOA in the query's authority section: the request is malformed (RFC 1995 §3).
     if (soa === null || a.q.clientSerial === null) return a.fail(RCODE_FORMERR);
@@ -201,9 +188,9 @@ export function createTransferHandler(opts: TransferHandlerOptions): TransferHan
       ...zone.records.filter((r) => r !== soa).map(recordWire),
       soaWire,
     ];
-    if (q.qtype === QTYPE_SOA) return [soaWire];
-    if (q.qtype === QTYPE_AXFR) return full();
-    if (q.qtype !== QTYPE_IXFR || q.clientSerial === null) return null;
+    if (q.qtype === RR_TYPE.SOA) return [soaWire];
+    if (q.qtype === RR_TYPE.AXFR) return full();
+    if (q.qtype !== RR_TYPE.IXFR || q.clientSerial === null) return null;
     // RFC 1995 §2: a client as new as we are (or newer) gets our SOA alone.
     if (serialAtLeast(q.clientSerial, zone.serial)) return [soaWire];
     const old = opts.history === null ? null : await opts.history.recordsAt(zone.id, q.clientSerial);

@@ -5,17 +5,13 @@
  */
 import type { ZoneRecordData } from '../zone/zone-data.ts';
 import { nameToWire, parseStoredName } from '../wire/name-text.ts';
-import { CLASS_IN, HEADER_SIZE } from './transfer-query.ts';
+import { CLASS_IN, HEADER_SIZE } from '../wire/message/message-constants.ts';
 
 /** Body budget per message; Knot uses similar ~16 KiB envelopes. */
 export const TRANSFER_MESSAGE_BUDGET = 16_384;
 const FLAG_QR = 0x8000;
 export const FLAG_AA = 0x0400;
 const FLAG_RD = 0x0100;
-export const RCODE_FORMERR = 1;
-export const RCODE_NOTIMP = 4;
-export const RCODE_REFUSED = 5;
-export const RCODE_NOTAUTH = 9;
 
 /** One RR in wire form (class IN). */
 export function recordWire(r: ZoneRecordData): Uint8Array {

@@ -20,3 +20,10 @@ export interface ZoneTransferPolicy {
   /** When set, every transfer must be signed with this key (RFC 8945) as well. */
   readonly tsig: TransferTsigKey | null;
 }
+
+declare module '../zone/zone-data.ts' {
+  interface ZoneData {
+    /** Zone transfers out (AXFR/IXFR over TCP); absent: the zone is not transferred to anyone. */
+    readonly transfer?: ZoneTransferPolicy;
+  }
+}

@@ -3,14 +3,9 @@
  * serial from the IXFR authority SOA (RFC 1995 §3) and a trailing TSIG RR (RFC 8945 §4.2), with
  * compressed names followed safely (bounded, backward pointers only).
  */
+import { HEADER_SIZE } from '../wire/message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
-export const QTYPE_SOA = 6;
-export const QTYPE_IXFR = 251;
-export const QTYPE_AXFR = 252;
-export const RRTYPE_TSIG = 250;
-export const CLASS_IN = 1;
-export const CLASS_ANY = 255;
-export const HEADER_SIZE = 12;
 const MAX_NAME_OCTETS = 255;
 const POINTER_MASK = 0xc0;
 
@@ -100,8 +95,8 @@ export function isTransferQuery(msg: Uint8Array): boolean {
   }
   if (p + 4 > msg.length) return false;
   const qtype = u16(msg, p);
-  if (qtype === QTYPE_AXFR || qtype === QTYPE_IXFR) return true;
-  if (qtype !== QTYPE_SOA || u16(msg, 10) === 0) return false;
+  if (qtype === RR_TYPE.AXFR || qtype === RR_TYPE.IXFR) return true;
+  if (qtype !== RR_TYPE.SOA || u16(msg, 10) === 0) return false;
   try {
     return parseTransferQuery(msg).tsig !== null;
   } catch {
@@ -145,13 +140,13 @@ export function parseTransferQuery(msg: Uint8Array): TransferQuery {
       const rdata = owner.end + 10;
       if (rdata + rdlength > msg.length) throw new TransferFormatError('truncated RDATA');
       p = rdata + rdlength;
-      if (section === 1 && type === QTYPE_SOA && clientSerial === null) {
+      if (section === 1 && type === RR_TYPE.SOA && clientSerial === null) {
         const mname = readName(msg, rdata);
         const rname = readName(msg, mname.end);
         if (rname.end + 4 > p) throw new TransferFormatError('short SOA');
         clientSerial = u32(msg, rname.end);
       }
-      if (type === RRTYPE_TSIG) {
+      if (type === RR_TYPE.TSIG) {
         // RFC 8945 §5.1: TSIG must be the last record of the additional section.
         if (section !== 2 || i !== counts[2] - 1) throw new TransferFormatError('TSIG not last');
         tsig = parseTsigRdata(msg, start, owner.labels, rdata, p);

@@ -6,7 +6,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseStoredName } from '../wire/name-text.ts';
 import type { TransferTsigKey } from './transfer-policy.ts';
-import { CLASS_ANY, RRTYPE_TSIG, type TsigRecord } from './transfer-query.ts';
+import { CLASS_ANY } from '../wire/message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
+import type { TsigRecord } from './transfer-query.ts';
 
 /** RFC 8945 §4.3: TSIG RCODEs carried in the TSIG Error field. */
 export const TSIG_BADSIG = 16;
@@ -135,7 +137,7 @@ export function verifyRequest(
 function tsigRecord(keyName: Uint8Array, id: number, v: Variables, mac: Uint8Array): Buffer {
   const alg = lowerLabels(ALGORITHM_LABELS);
   const head = Buffer.alloc(10);
-  head.writeUInt16BE(RRTYPE_TSIG, 0);
+  head.writeUInt16BE(RR_TYPE.TSIG, 0);
   head.writeUInt16BE(CLASS_ANY, 2);
   head.writeUInt32BE(0, 4);
   const rdata = Buffer.concat([

@@ -4,7 +4,7 @@
  * RDATA, so a TTL change is a deletion plus an addition.
  */
 import type { ZoneRecordData } from '../zone/zone-data.ts';
-import { QTYPE_SOA } from './transfer-query.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 export interface ZoneDiff {
   readonly removed: ZoneRecordData[];
@@ -17,11 +17,11 @@ function rrKey(r: ZoneRecordData): string {
 
 export function diffRecords(from: readonly ZoneRecordData[], to: readonly ZoneRecordData[]): ZoneDiff {
   const before = new Map<string, ZoneRecordData>();
-  for (const r of from) if (r.type !== QTYPE_SOA) before.set(rrKey(r), r);
+  for (const r of from) if (r.type !== RR_TYPE.SOA) before.set(rrKey(r), r);
   const added: ZoneRecordData[] = [];
   const kept = new Set<string>();
   for (const r of to) {
-    if (r.type === QTYPE_SOA) continue;
+    if (r.type === RR_TYPE.SOA) continue;
     const k = rrKey(r);
     if (before.has(k)) kept.add(k);
     else if (!kept.has(k)) {
@@ -35,5 +35,5 @@ export function diffRecords(from: readonly ZoneRecordData[], to: readonly ZoneRe
 
 /** The zone's SOA record at its apex, if any. */
 export function findSoa(records: readonly ZoneRecordData[], domain: string): ZoneRecordData | null {
-  return records.find((r) => r.type === QTYPE_SOA && r.name === domain) ?? null;
+  return records.find((r) => r.type === RR_TYPE.SOA && r.name === domain) ?? null;
 }

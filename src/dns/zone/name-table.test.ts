@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ByteArena } from './byte-arena.ts';
+import { ByteArena } from '../wire/byte-arena.ts';
 import { NameTable } from './name-table.ts';
-import { wireNameFromText, wireSize } from './wire-name.ts';
+import { wireNameFromText, wireSize } from '../wire/wire-name.ts';
 
 const text = (w: Uint8Array) => Buffer.from(w).toString('latin1');
 

@@ -1,5 +1,5 @@
-import type { ByteArena } from './byte-arena.ts';
-import { WireName, sameSpelling, wireSize } from './wire-name.ts';
+import type { ByteArena } from '../wire/byte-arena.ts';
+import { WireName, sameSpelling, wireSize } from '../wire/wire-name.ts';
 
 const ROOT_KEYS: readonly string[] = [];
 

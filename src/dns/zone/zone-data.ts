@@ -1,7 +1,3 @@
-import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
-import type { ZoneSteering } from '../steering/steering-config.ts';
-import type { ZoneTransferPolicy } from '../transfer/transfer-policy.ts';
-
 /**
  * What the control plane hands the data plane for one zone: plain data, no behaviour.
  * Names are absolute, lower case, without the trailing dot ("www.example.com"; the root is "").
@@ -16,20 +12,17 @@ export interface ZoneRecordData {
   readonly rdata: Uint8Array;
 }
 
+/**
+ * The zone floor knows records only. Each feature above it adds its own optional field here by
+ * declaration merging, next to its types: `steering` (steering/steering-config.ts), `dnssec`
+ * (dnssec/dnssec-config.ts), `transfer` (transfer/transfer-policy.ts). The control plane sees one
+ * ZoneData with all of them (src/dns/index.ts); zone/ imports none of them.
+ */
 export interface ZoneData {
   readonly id: number;
   readonly domain: string;
   readonly serial: number;
   readonly records: readonly ZoneRecordData[];
-  /** Pools and load balancers of the zone; absent or empty when it has none. */
-  readonly steering?: ZoneSteering;
-  /**
-   * Signing material when the zone is signed (its DNSKEY/CDS/CDNSKEY are in `records`); absent
-   * for an unsigned zone. Answers to queries with DO set are then signed online.
-   */
-  readonly dnssec?: ZoneDnssec;
-  /** Zone transfers out (AXFR/IXFR over TCP); absent: the zone is not transferred to anyone. */
-  readonly transfer?: ZoneTransferPolicy;
 }
 
 /** The one narrow interface through which the data plane receives zones. */

@@ -1,5 +1,5 @@
-import { TYPE_SOA } from '../message/message-constants.ts';
 import type { ZoneData, ZoneNamesData, ZoneRecordData } from './zone-data.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /**
  * The zone `old` with the records owned by `names` replaced by those of `part` and its SOA by
@@ -16,7 +16,7 @@ export function applyNamesChange(
   let soaReplaced = false;
   for (const r of old.records) {
     if (touched.has(r.name)) continue;
-    if (!soaReplaced && r.type === TYPE_SOA && r.name === old.domain) {
+    if (!soaReplaced && r.type === RR_TYPE.SOA && r.name === old.domain) {
       records.push(part.soa);
       soaReplaced = true;
     } else {

@@ -8,7 +8,7 @@ import {
 } from '../../testing/zone-change-fixture.ts';
 import { createMessageHandler, createOutcome, type ClientInfo } from '../server/handle-message.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
-import { buildZoneSnapshot } from './zone-snapshot.ts';
+import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { patchZoneSnapshot } from './zone-snapshot-patch.ts';
 import { ZoneStore } from './zone-store.ts';
 

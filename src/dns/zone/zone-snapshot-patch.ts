@@ -3,9 +3,9 @@
  * records changed, and the apex (its SOA carries the new serial), are built anew from the new
  * ZoneData; what a change at a name can affect elsewhere is redone: empty non-terminals above it
  * (new or gone, RFC 4592 §2.2.2), the additional-section data of NS/MX/SRV RRsets that point at it,
- * the wildcard flag, the negative SOA and the steering compiled against it. The result answers as
- * buildZoneSnapshot(zone) would (zone-snapshot-patch.test.ts compares them over random change
- * sequences).
+ * the wildcard flag, the negative SOA and the extensions compiled against it (steering). The result
+ * answers as buildZoneSnapshot(zone) would (zone-snapshot-patch.test.ts compares them over random
+ * change sequences).
  *
  * Cost: the work is proportional to the change, not to the zone. A copy of the node map alone takes
  * ~0.4 s at 666,000 names, so the patch takes the previous snapshot's map over and changes it in
@@ -14,12 +14,13 @@
  * not be used afterwards: ZoneStore.patch swaps it out in the same synchronous call.
  */
 import type { ZoneData } from './zone-data.ts';
-import { RRset } from './rrset-encoding.ts';
-import { isWildcardKey, keyOfText, parentKey } from './wire-name.ts';
+import { RRset } from '../wire/rrset-encoding.ts';
+import { isWildcardKey, keyOfText, parentKey } from '../wire/wire-name.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
-import { additionalFor, buildZoneSnapshot, hasAdditional, NO_RRSETS, ZoneNode } from './zone-snapshot.ts';
-import { loadBalancerOwners } from '../steering/steering-compiler.ts';
-import { TYPE_NS } from '../message/message-constants.ts';
+import { additionalFor, hasAdditional, NO_RRSETS, ZoneNode } from './zone-snapshot.ts';
+import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
+import { extensionNames, followsPatches } from './zone-extension.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
 
 /** What a patch needs to find the names a change affects, kept per node map. */
 interface PatchIndex {
@@ -135,7 +136,8 @@ export function patchZoneSnapshot(
   changed.add(apexKey);
   // The changed names alone, built as a zone of their own: their nodes are the new ones.
   const sub = buildZoneSnapshot({ ...zone, records: zone.records.filter((r) => texts.has(r.name)) });
-  const lbOwners = new Set(loadBalancerOwners(zone.steering, sub.apex).map((o) => o.keys[0] ?? ''));
+  // Names that exist without records (load balancers, zone-extension.ts).
+  const extraNames = new Set(extensionNames(zone, sub.apex).map((o) => o.keys[0] ?? ''));
   // Taken over, not copied (see the file comment).
   const nodes = old.nodes as Map<string, ZoneNode>;
   const ix = indexOf(nodes, apexKey);
@@ -165,7 +167,7 @@ export function patchZoneSnapshot(
     else ix.children.delete(p);
     // An empty non-terminal left with nothing below it goes too.
     const parent = nodes.get(p);
-    if (p !== apexKey && left === 0 && parent?.rrsets.length === 0 && !lbOwners.has(p)) remove(p);
+    if (p !== apexKey && left === 0 && parent?.rrsets.length === 0 && !extraNames.has(p)) remove(p);
   };
 
   const fresh = new Set<ZoneNode>();
@@ -173,7 +175,7 @@ export function patchZoneSnapshot(
     const before = nodes.get(key);
     if (before !== undefined) removeReferrers(ix, key, before);
     const node = sub.nodes.get(key);
-    if (node !== undefined && (node.rrsets.length > 0 || key === apexKey || lbOwners.has(key))) {
+    if (node !== undefined && (node.rrsets.length > 0 || key === apexKey || extraNames.has(key))) {
       if (before === undefined) add(key, node);
       else put(key, node);
       addReferrers(ix, key, node);
@@ -201,7 +203,7 @@ export function patchZoneSnapshot(
     for (let i = 0; i < node.rrsets.length; i++) {
       const rs = node.rrsets[i]!;
       if (!hasAdditional(rs.type)) continue;
-      const additional = additionalFor(nodes, rs, rs.type === TYPE_NS && node.delegation ? key : null);
+      const additional = additionalFor(nodes, rs, rs.type === RR_TYPE.NS && node.delegation ? key : null);
       if (isFresh) {
         if (additional.length > 0 || rs.additional.length > 0) rs.additional = additional;
         continue;
@@ -216,7 +218,7 @@ export function patchZoneSnapshot(
   }
 
   const patched = { ...sub, nodes, hasWildcards: ix.wildcards > 0, skipped: old.skipped + sub.skipped };
-  // Only signing follows patches (see PatchOrigin): unsigned zones keep no origin.
-  if (patched.dnssec) recordOrigin(patched, old, touched);
+  // Only what follows patches needs an origin (see PatchOrigin): an unsigned zone keeps none.
+  if (followsPatches(patched)) recordOrigin(patched, old, touched);
   return patched;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZoneStore } from './zone-store.ts';
-import { buildZoneSnapshot } from './zone-snapshot.ts';
-import { wireNameFromText } from './wire-name.ts';
+import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
+import { wireNameFromText } from '../wire/wire-name.ts';
 import { zoneFromText } from '../../testing/dns-zone-fixture.ts';
 
 const keys = (name: string) => wireNameFromText(name).keys;

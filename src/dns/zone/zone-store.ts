@@ -1,6 +1,6 @@
 import type { ZoneData } from './zone-data.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
-import { buildZoneSnapshot } from './zone-snapshot.ts';
+import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { patchZoneSnapshot, preparePatching } from './zone-snapshot-patch.ts';
 
 interface StoreState {

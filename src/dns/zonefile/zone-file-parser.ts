@@ -3,8 +3,8 @@
  * order, and RDATA through the rdata registry. Every entry is checked; errors are collected one per
  * bad entry, with the line on which the entry starts, and parsing goes on.
  */
-import { RdataError, formatRdata, parseRdataAt } from '../rdata/rdata-codec.ts';
-import { parsePlainName, plainNameKey } from '../rdata/rdata-plain-name.ts';
+import { RdataError, formatRdata, parseRdataAt } from '../wire/rdata/rdata-codec.ts';
+import { parsePlainName, plainNameKey } from '../wire/rdata/rdata-plain-name.ts';
 import {
   NameTextError,
   labelsEqual,
@@ -15,7 +15,8 @@ import {
 import { typeFromText } from '../wire/rr-type.ts';
 import { MAX_TTL, parseDuration } from '../wire/ttl-text.ts';
 import { scanZoneFile } from './zone-file-tokenizer.ts';
-import type { Token, ZoneLine } from './zone-file-tokenizer.ts';
+import type { ZoneLine } from './zone-file-tokenizer.ts';
+import type { Token } from '../wire/rdata/rdata-token-reader.ts';
 
 export interface ParsedRecord {
   /** 1-based line on which the record starts. */

@@ -10,7 +10,9 @@
  * segment, quotes included, stays part of the token text, and whitespace inside it is kept.
  */
 
-export type Token = { text: string; quoted: boolean };
+import type { Token } from '../wire/rdata/rdata-token-reader.ts';
+
+export type { Token };
 
 /** One entry of a master file, possibly spread over several physical lines by parentheses. */
 export interface ZoneLine {

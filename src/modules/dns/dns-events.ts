@@ -1,4 +1,4 @@
-import type { ZoneChangedEvent } from '../../dns/zone/zone-data.ts';
+import type { ZoneChangedEvent } from '../../dns/index.ts';
 import { defineEvent } from '../../kernel/events/domain-events.ts';
 import {
   MEMBER_HEALTH_CHANNEL,

@@ -15,4 +15,3 @@ export { createDnsNode, type DnsNode } from './node/dns-node.ts';
 export type { DnsRole } from './node/dns-role.ts';
 export type { DnsWorkerRole } from './node/dns-worker-role.ts';
 export { startCheckerRole, type CheckerRole } from './node/checker-role.ts';
-export { classifyAddress, isAllowedTarget, type AddressClass } from './load-balancing/address-policy.ts';

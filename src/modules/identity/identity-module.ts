@@ -88,7 +88,7 @@ export function createIdentityModule(
     realms,
     routes(app) {
       registerSignInRoutes(app, signIn, sessions, resets, (t) => `${web}/reset-password?token=${t}`);
-      registerMfaRoutes(app, mfa, signIn);
+      registerMfaRoutes(app, mfa);
     },
     async start() {
       unsubscribe = await sessions.listen();

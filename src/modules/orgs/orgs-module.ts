@@ -38,10 +38,11 @@ export function createOrgsModule(runtime: Runtime, deps: OrgsModuleDeps): OrgsMo
   const ctx: OrgsContext = moduleContext<OrgsTables>(runtime, 'orgs');
   const products = new LiveProducts();
   const members = new OrgMembersRepository(ctx.db);
-  const access = new OrgAccess(new OrganizationsRepository(ctx.db), members);
+  const orgRecords = new OrganizationsRepository(ctx.db);
+  const access = new OrgAccess(orgRecords, members);
   access.install(deps.auth);
   const organizations = new OrganizationsService(ctx, products, deps.realms);
-  const memberService = new OrgMembersService(ctx, deps.accounts, deps.realms);
+  const memberService = new OrgMembersService(ctx, deps.accounts, deps.realms, orgRecords);
   return {
     name: 'orgs',
     prefix: '/orgs',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/dnssec/zone-signer.ts';
+import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/index.ts';
 import { DISABLE_GRACE_MS, nextKeyAction, prepublishMs, type ScheduledKey } from './dnssec-key-schedule.ts';
 
 const DAY = 86_400_000;

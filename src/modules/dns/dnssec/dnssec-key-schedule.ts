@@ -10,7 +10,7 @@
  * CDS). Turning DNSSEC off keeps the zone signed with the RFC 8078 delete CDS/CDNSKEY for
  * DISABLE_GRACE, then drops keys and signatures.
  */
-import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/dnssec/zone-signer.ts';
+import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/index.ts';
 import type { KeyRole, KeyState } from '../dns-tables.ts';
 
 const HOUR_MS = 3_600_000;

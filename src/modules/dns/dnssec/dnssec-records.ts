@@ -7,11 +7,11 @@ import {
   CDNSKEY_DELETE_RDATA,
   CDS_DELETE_RDATA,
   DS_DIGEST_SHA256,
+  RR_TYPE,
   dsRdata,
-} from '../../../dns/dnssec/dnssec-key.ts';
-import type { ZoneRecordData } from '../../../dns/zone/zone-data.ts';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
-import { wireNameFromText } from '../../../dns/zone/wire-name.ts';
+  wireNameFromText,
+} from '../../../dns/index.ts';
+import type { ZoneRecordData } from '../../../dns/index.ts';
 import type { StoredKey } from './dnssec-repository.ts';
 
 export function apexDnssecRecords(

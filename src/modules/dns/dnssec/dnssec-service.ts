@@ -6,12 +6,8 @@
  */
 import type { Transaction } from 'kysely';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import {
-  DNSSEC_ALGORITHM,
-  DNSSEC_ALGORITHM_NAME,
-  type DnssecAlgorithm,
-} from '../../../dns/dnssec/dnssec-config.ts';
-import { generateDnssecKey } from '../../../dns/dnssec/dnssec-key.ts';
+import { DNSSEC_ALGORITHM, DNSSEC_ALGORITHM_NAME, type DnssecAlgorithm } from '../../../dns/index.ts';
+import { generateDnssecKey } from '../../../dns/index.ts';
 import type { DnsContext } from '../dns-context.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { dsRecordText } from './dnssec-records.ts';

@@ -4,9 +4,8 @@
  * pass through unchanged.
  */
 import type { Kysely } from 'kysely';
-import type { DnssecAlgorithm, ZoneDnssec } from '../../../dns/dnssec/dnssec-config.ts';
-import type { ZoneData } from '../../../dns/zone/zone-data.ts';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE } from '../../../dns/index.ts';
+import type { DnssecAlgorithm, ZoneData, ZoneDnssec } from '../../../dns/index.ts';
 import { apexDnssecRecords } from './dnssec-records.ts';
 import { listDnssecZonesByIds, listKeys, type StoredKey } from './dnssec-repository.ts';
 import type { DnsTables } from '../dns-tables.ts';

@@ -2,18 +2,12 @@ import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { loadBalancerNotFound } from '../dns-errors.ts';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { HealthView, SteeringPool } from '../../../dns/steering/steering-config.ts';
-import {
-  resolveClientContext,
-  steer,
-  type CascadeHit,
-  type SteeringReason,
-  type TraceStage,
-} from '../../../dns/steering/steering-engine.ts';
+import { resolveClientContext, steer } from '../../../dns/index.ts';
+import type { CascadeHit, HealthView, SteeringPool, SteeringReason, TraceStage } from '../../../dns/index.ts';
 import { REGION_CODES, locationByCode, regionOfCountry } from '../../../geo/geo-data.ts';
 import type { IpLocator } from '../../../geo/ip-locator.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
-import { parseAddress } from './address-policy.ts';
+import { parseAddress } from '../../../net/address-class.ts';
 import type { MembersRepository } from './members-repository.ts';
 import { loadSteering } from '../publishing/steering-loader.ts';
 import type { DnsTables } from '../dns-tables.ts';

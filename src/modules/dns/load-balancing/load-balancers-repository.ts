@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE } from '../../../dns/index.ts';
 import type { DnsTables, LoadBalancerRow } from '../dns-tables.ts';
 
 type Db = Kysely<DnsTables> | Transaction<DnsTables>;

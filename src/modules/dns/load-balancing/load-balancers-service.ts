@@ -9,7 +9,7 @@ import {
 } from '../dns-errors.ts';
 import type { Transaction } from 'kysely';
 import type { Static } from 'typebox';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE } from '../../../dns/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { PoolsRepository } from './pools-repository.ts';
 import type { NameClaim, NameClaimSource } from '../records/records-service.ts';

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { MemberHealth } from '../../../dns/steering/steering-config.ts';
+import type { MemberHealth } from '../../../dns/index.ts';
 import type { DnsTables, MemberRow } from '../dns-tables.ts';
 import type { MemberValues } from './member-input.ts';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { parseRdataText } from '../../../dns/rdata/rdata-codec.ts';
-import { typeFromText } from '../../../dns/wire/rr-type.ts';
+import { parseRdataText } from '../../../dns/index.ts';
+import { typeFromText } from '../../../dns/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { DnsContext } from '../dns-context.ts';
 import type { RecordRow } from '../dns-tables.ts';

@@ -7,8 +7,8 @@ import {
   ZONE_CLASSES,
   queryIndex,
   type DnsCounters,
-} from '../../../dns/server/dns-counters.ts';
-import { rcodeToText } from '../../../dns/server/query-stats.ts';
+} from '../../../dns/index.ts';
+import { rcodeToText } from '../../../dns/index.ts';
 import type { MetricsRegistry } from '../../../kernel/metrics/metrics-registry.ts';
 
 /** Exposes the data plane's counters (read at scrape time) and the store size in the registry. */

@@ -1,4 +1,4 @@
-import { createDnsCounters } from '../../../dns/server/dns-counters.ts';
+import { createDnsCounters } from '../../../dns/index.ts';
 import type { MetricsRegistry } from '../../../kernel/metrics/metrics-registry.ts';
 import type { Readiness } from '../../../kernel/ops/readiness.ts';
 import type { RuntimeOptions } from '../../../kernel/runtime/open-runtime.ts';

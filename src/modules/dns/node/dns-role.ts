@@ -1,16 +1,13 @@
-import { startDnsServer } from '../../../dns/server/dns-server.ts';
-import { createMessageHandler } from '../../../dns/server/handle-message.ts';
-import { createDnsCounters, type DnsCounters } from '../../../dns/server/dns-counters.ts';
-import type { DnsHandler } from '../../../dns/server/listener-options.ts';
-import { createQueryStats, type QueryStats } from '../../../dns/server/query-stats.ts';
-import {
-  createResponseRateLimiter,
-  type ResponseRateLimiter,
-} from '../../../dns/server/response-rate-limit.ts';
-import { MemberHealthTable } from '../../../dns/steering/member-health-table.ts';
-import { createTransferHandler, type TransferHandler } from '../../../dns/transfer/transfer-handler.ts';
-import { TransferZones } from '../../../dns/transfer/transfer-zones.ts';
-import { ZoneStore } from '../../../dns/zone/zone-store.ts';
+import { startDnsServer } from '../../../dns/index.ts';
+import { createMessageHandler } from '../../../dns/index.ts';
+import { createDnsCounters, type DnsCounters } from '../../../dns/index.ts';
+import type { DnsHandler } from '../../../dns/index.ts';
+import { createQueryStats, type QueryStats } from '../../../dns/index.ts';
+import { createResponseRateLimiter, type ResponseRateLimiter } from '../../../dns/index.ts';
+import { MemberHealthTable } from '../../../dns/index.ts';
+import { createTransferHandler, type TransferHandler } from '../../../dns/index.ts';
+import { TransferZones } from '../../../dns/index.ts';
+import { ZoneStore } from '../../../dns/index.ts';
 import { openIpLocator } from '../../../geo/ip-locator.ts';
 import { moduleContext } from '../../../kernel/module/module-context.ts';
 import type { Runtime } from '../../../kernel/runtime/runtime.ts';

@@ -6,15 +6,16 @@
  * sums over workers.
  */
 import { availableParallelism } from 'node:os';
-import type { DnsCounters } from '../../../dns/server/dns-counters.ts';
+import { fileURLToPath } from 'node:url';
+import type { DnsCounters } from '../../../dns/index.ts';
 import {
   addSnapshot,
   emptySnapshot,
   loadMergedCounters,
   snapshotQueryTotal,
   type DnsCountersSnapshot,
-} from '../../../dns/server/dns-counters-merge.ts';
-import { startDnsWorkers, type DnsWorkers } from '../../../dns/server/dns-workers.ts';
+} from '../../../dns/index.ts';
+import { startDnsWorkers, type DnsWorkers } from '../../../dns/index.ts';
 import type { Runtime } from '../../../kernel/runtime/runtime.ts';
 import { dnsConfig, type DnsSettings } from '../dns-config.ts';
 import type { Config } from '../../../kernel/config/config.ts';
@@ -30,7 +31,8 @@ import type { RuntimeOptions } from '../../../kernel/runtime/open-runtime.ts';
 /** How long a scrape waits for the workers' counters; a late worker counts with its last reply. */
 export const WORKER_COUNTERS_TIMEOUT_MS = 1_000;
 
-const ZONE_MODULE = new URL('./dns-worker-zones.ts', import.meta.url).href;
+/** The script each worker runs (cluster exec). */
+const WORKER_ENTRY = fileURLToPath(new URL('./dns-worker-entry.ts', import.meta.url));
 
 /** How many DNS workers this configuration runs, and why none when it asked for some. */
 export function dnsWorkerPlan(
@@ -94,7 +96,7 @@ export async function startDnsWorkerRole(
   const dns = await startDnsWorkers({
     host: config.dnsHost,
     port: config.dnsPort,
-    zoneModule: ZONE_MODULE,
+    workerEntry: WORKER_ENTRY,
     zoneOptions,
     workers,
     // Each worker builds its limiter (counted) in the pipeline; these options are unused.

@@ -4,9 +4,9 @@
  * builds the same pipeline as the in-process DNS role (buildDnsPipeline), counted in a DnsCounters
  * of its own that the primary gathers on every scrape (DNS_COUNTERS_REQUEST).
  */
-import { createDnsCounters } from '../../../dns/server/dns-counters.ts';
-import { snapshotCounters, type DnsCountersSnapshot } from '../../../dns/server/dns-counters-merge.ts';
-import type { DnsWorkerIdentity, DnsWorkerZones } from '../../../dns/server/dns-workers.ts';
+import { createDnsCounters } from '../../../dns/index.ts';
+import { snapshotCounters, type DnsCountersSnapshot } from '../../../dns/index.ts';
+import type { DnsWorkerIdentity, DnsWorkerZones } from '../../../dns/index.ts';
 import { loadConfig } from '../../../kernel/config/load-config.ts';
 import { dnsConfig } from '../dns-config.ts';
 import { createLogger } from '../../../kernel/log/logger.ts';

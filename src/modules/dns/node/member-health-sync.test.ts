@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemberHealthTable } from '../../../dns/steering/member-health-table.ts';
-import type { MemberHealth } from '../../../dns/steering/steering-config.ts';
+import { MemberHealthTable } from '../../../dns/index.ts';
+import type { MemberHealth } from '../../../dns/index.ts';
 import { MemoryBus } from '../../../kernel/bus/memory-bus.ts';
 import { eventBus } from '../../../kernel/events/domain-events.ts';
 import { memberHealthChanged } from '../dns-events.ts';

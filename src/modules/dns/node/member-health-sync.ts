@@ -1,4 +1,4 @@
-import type { MemberHealth } from '../../../dns/steering/steering-config.ts';
+import type { MemberHealth } from '../../../dns/index.ts';
 import type { MemberHealthEvent } from '../../../health/member-health-channel.ts';
 import type { Unsubscribe } from '../../../kernel/events/domain-events.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ZoneData } from '../../../dns/zone/zone-data.ts';
+import type { ZoneData } from '../../../dns/index.ts';
 import { RECORDS_PER_PIECE, SnapshotFile } from './snapshot-file.ts';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import type { ZoneData } from '../../../dns/zone/zone-data.ts';
+import type { ZoneData } from '../../../dns/index.ts';
 import type { ZoneMirror } from './zone-sync.ts';
 
 export const SNAPSHOT_FILE_NAME = 'dns-snapshot.json';

@@ -1,8 +1,8 @@
 import type { Unsubscribe } from '../../../kernel/events/domain-events.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
-import type { ZoneStore } from '../../../dns/zone/zone-store.ts';
-import { applyNamesChange } from '../../../dns/zone/zone-names-change.ts';
-import { type ZoneChangedEvent, type ZoneData, type ZoneSource } from '../../../dns/zone/zone-data.ts';
+import type { ZoneStore } from '../../../dns/index.ts';
+import { applyNamesChange } from '../../../dns/index.ts';
+import { type ZoneChangedEvent, type ZoneData, type ZoneSource } from '../../../dns/index.ts';
 
 /** A change to more names than this reloads the zone whole (patching scans every name anyway). */
 export const MAX_PATCH_NAMES = 64;

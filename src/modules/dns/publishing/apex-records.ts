@@ -1,5 +1,5 @@
-import { parseRdataText } from '../../../dns/rdata/rdata-codec.ts';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
+import { parseRdataText } from '../../../dns/index.ts';
+import { RR_TYPE } from '../../../dns/index.ts';
 import type { ZoneRow } from '../dns-tables.ts';
 import { effectiveSoaEmail } from '../shared/zone-domain.ts';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { RR_TYPE } from '../../../dns/wire/rr-type.ts';
-import type { ZoneSteering } from '../../../dns/steering/steering-config.ts';
-import type { ZoneData, ZoneNamesData, ZoneRecordData, ZoneSource } from '../../../dns/zone/zone-data.ts';
+import { RR_TYPE } from '../../../dns/index.ts';
+import type { ZoneSteering } from '../../../dns/index.ts';
+import type { ZoneData, ZoneNamesData, ZoneRecordData, ZoneSource } from '../../../dns/index.ts';
 import type { DnsTables, ZoneRow } from '../dns-tables.ts';
 import type { DnsContext } from '../dns-context.ts';
 import { DnssecZoneMaterial } from '../dnssec/dnssec-zone-material.ts';

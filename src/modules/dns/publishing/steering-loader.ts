@@ -9,9 +9,9 @@ import type {
   SteeringPolicy,
   SteeringPool,
   ZoneSteering,
-} from '../../../dns/steering/steering-config.ts';
+} from '../../../dns/index.ts';
 import { locationByCode } from '../../../geo/geo-data.ts';
-import { parseAddress } from '../load-balancing/address-policy.ts';
+import { parseAddress } from '../../../net/address-class.ts';
 import type { DnsTables, LoadBalancerRow, MemberRow, PoolRow } from '../dns-tables.ts';
 
 const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);

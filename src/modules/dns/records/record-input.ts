@@ -1,5 +1,4 @@
-import { RdataError, formatRdata, parseRdataText } from '../../../dns/rdata/rdata-codec.ts';
-import { typeFromText, typeToText } from '../../../dns/wire/rr-type.ts';
+import { RdataError, formatRdata, parseRdataText, typeFromText, typeToText } from '../../../dns/index.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import { resolveRecordName } from '../shared/record-name.ts';
 import { typeRefusal } from '../shared/record-types.ts';

@@ -6,7 +6,7 @@ import {
   recordManaged,
   recordNotFound,
 } from '../dns-errors.ts';
-import { RR_TYPE, typeFromText } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE, typeFromText } from '../../../dns/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import { resolveRecordName } from '../shared/record-name.ts';

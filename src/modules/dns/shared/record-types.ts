@@ -1,4 +1,4 @@
-import { RR_TYPE, isMetaType, typeToText } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE, isMetaType, typeToText } from '../../../dns/index.ts';
 
 /** Types the platform writes itself (apex SOA/NS, DNSSEC material); users cannot store them. */
 const MANAGED = new Set<number>([

@@ -1,4 +1,4 @@
-import { RR_TYPE, typeToText } from '../../../dns/wire/rr-type.ts';
+import { RR_TYPE, typeToText } from '../../../dns/index.ts';
 
 /**
  * The rules a zone's records must keep together, checked on the zone as it would be after a change

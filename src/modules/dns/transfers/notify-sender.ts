@@ -6,11 +6,8 @@
  */
 import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
-import { recordWire } from '../../../dns/transfer/transfer-messages.ts';
-import type { TransferTsigKey } from '../../../dns/transfer/transfer-policy.ts';
-import { TsigSigner } from '../../../dns/transfer/tsig-hmac.ts';
-import { nameToWire, parseStoredName } from '../../../dns/wire/name-text.ts';
-import type { ZoneRecordData } from '../../../dns/zone/zone-data.ts';
+import { TsigSigner, nameToWire, parseStoredName, recordWire } from '../../../dns/index.ts';
+import type { TransferTsigKey, ZoneRecordData } from '../../../dns/index.ts';
 
 export const NOTIFY_ATTEMPTS = 5;
 export const NOTIFY_FIRST_TIMEOUT_MS = 1_000;

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../../../kernel/log/logger.ts';
 import type { Sealer } from '../../../kernel/crypto/sealing.ts';
-import { findSoa } from '../../../dns/transfer/zone-diff.ts';
+import { findSoa } from '../../../dns/index.ts';
 import { parseNotifyTarget, sendNotify } from './notify-sender.ts';
 import { policyFromRow } from './transfer-zone-source.ts';
 import type { TransfersRepository } from './transfers-repository.ts';

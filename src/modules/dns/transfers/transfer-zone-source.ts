@@ -4,8 +4,8 @@
  * transferred). A secret that no longer decrypts (key-encryption key changed) leaves a policy
  * nobody can satisfy rather than an open one.
  */
-import { TSIG_HMAC_SHA256, type ZoneTransferPolicy } from '../../../dns/transfer/transfer-policy.ts';
-import type { ZoneData, ZoneNamesData, ZoneSource } from '../../../dns/zone/zone-data.ts';
+import { TSIG_HMAC_SHA256 } from '../../../dns/index.ts';
+import type { ZoneData, ZoneNamesData, ZoneSource, ZoneTransferPolicy } from '../../../dns/index.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
 import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 import type { TransfersRepository } from './transfers-repository.ts';

@@ -5,9 +5,9 @@ import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
  * version for IXFR and tells DNS nodes to reload the zone (its serial does not move: the zone's
  * data did not change).
  */
-import { TSIG_HMAC_SHA256 } from '../../../dns/transfer/transfer-policy.ts';
+import { TSIG_HMAC_SHA256 } from '../../../dns/index.ts';
 
-import { IP_BYTES, parseCidr, parseIpInto } from '../../../dns/server/cidr-matcher.ts';
+import { IP_BYTES, parseCidr, parseIpInto } from '../../../dns/index.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { Sealer } from '../../../kernel/crypto/sealing.ts';

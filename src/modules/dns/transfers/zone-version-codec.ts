@@ -3,7 +3,7 @@
  * count (u32), then per record: name length (u16), name (UTF-8, stored form), type (u16),
  * TTL (u32), RDATA length (u16), RDATA.
  */
-import type { ZoneRecordData } from '../../../dns/zone/zone-data.ts';
+import type { ZoneRecordData } from '../../../dns/index.ts';
 
 export function packRecords(records: readonly ZoneRecordData[]): Uint8Array {
   const names = records.map((r) => Buffer.from(r.name, 'utf8'));

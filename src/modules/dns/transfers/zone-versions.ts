@@ -5,8 +5,7 @@
  * serves. A version is stored under the serial it was loaded with, so two changes racing can
  * only leave a serial out (that IXFR then falls back to a full transfer), never mislabel one.
  */
-import type { ZoneVersionSource } from '../../../dns/transfer/transfer-handler.ts';
-import type { ZoneData, ZoneRecordData, ZoneSource } from '../../../dns/zone/zone-data.ts';
+import type { ZoneData, ZoneRecordData, ZoneSource, ZoneVersionSource } from '../../../dns/index.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { TransfersRepository } from './transfers-repository.ts';
 import { packRecords, unpackRecords } from './zone-version-codec.ts';

@@ -1,6 +1,6 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 
-import { writeZoneFile } from '../../../dns/zonefile/zone-file-writer.ts';
+import { writeZoneFile } from '../../../dns/index.ts';
 import { apexRecords } from '../publishing/apex-records.ts';
 import type { RecordsRepository } from '../records/records-repository.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';

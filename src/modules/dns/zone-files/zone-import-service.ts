@@ -1,6 +1,6 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
-import { parseZoneFile } from '../../../dns/zonefile/zone-file-parser.ts';
-import { RR_TYPE, typeToText } from '../../../dns/wire/rr-type.ts';
+import { parseZoneFile } from '../../../dns/index.ts';
+import { RR_TYPE, typeToText } from '../../../dns/index.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import type { RecordsRepository, NewRecord } from '../records/records-repository.ts';
 import type { RecordsService } from '../records/records-service.ts';

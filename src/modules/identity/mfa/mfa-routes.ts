@@ -1,16 +1,14 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import { MessageView, TokenPairView } from '../sign-in/sign-in-schemas.ts';
-import type { SignInService } from '../sign-in/sign-in-service.ts';
-import { CodeBody, EnableMfaBody, EnrolmentView, RecoveryCodesView, VerifyMfaBody } from './mfa-schemas.ts';
+import { MessageView } from '../identity-schemas.ts';
+import { CodeBody, EnableMfaBody, EnrolmentView, RecoveryCodesView } from './mfa-schemas.ts';
 import type { MfaService } from './mfa-service.ts';
 
 /**
- * /auth/mfa: TOTP enrolment, disabling, new recovery codes (a main-site token), and completing a
- * sign-in that answered `mfa_required` (the MFA token is the credential). The four routes share
- * the `user.mfa_verify` budget (kernel budget table).
+ * /auth/mfa: TOTP enrolment, disabling, new recovery codes (a main-site token). With
+ * /auth/mfa/verify (sign-in-routes.ts) the four routes share the `user.mfa_verify` budget.
  */
-export function registerMfaRoutes(app: ModuleApp, mfa: MfaService, signIn: SignInService): void {
+export function registerMfaRoutes(app: ModuleApp, mfa: MfaService): void {
   app.post(
     '/mfa/enable',
     {
@@ -37,14 +35,5 @@ export function registerMfaRoutes(app: ModuleApp, mfa: MfaService, signIn: SignI
       config: { audit: 'identity.mfa.recovery_codes' },
     },
     async (request) => mfa.newRecoveryCodes(request.principal.userId!, request.body.code),
-  );
-
-  app.post(
-    '/mfa/verify',
-    {
-      schema: { body: VerifyMfaBody, response: { 200: TokenPairView } },
-      config: { auth: 'public', authFailureLimit: true, audit: false },
-    },
-    async (request) => signIn.completeMfa(request.body.mfa_token, request.body.code),
   );
 }

@@ -5,7 +5,6 @@ import type { SessionsService } from '../sessions/sessions-service.ts';
 import {
   ForgotPasswordBody,
   LoginBody,
-  MessageView,
   MfaChallengeView,
   RefreshBody,
   RegisterBody,
@@ -14,13 +13,18 @@ import {
   ResetSentView,
   TokenPairView,
   UserView,
+  VerifyMfaBody,
 } from './sign-in-schemas.ts';
+import { MessageView } from '../identity-schemas.ts';
 import type { SignInService } from './sign-in-service.ts';
 
 /** The main site's sign-in routes (base /api/v1/auth): counted by the failed sign-in limit. */
 export const SIGN_IN = { auth: 'public', authFailureLimit: true, audit: false } as const;
 
-/** /auth: main-site registration, sign-in, refresh, sign-out, password reset, the signed-in user. */
+/**
+ * /auth: main-site registration, sign-in (and its second factor: /mfa/verify, whatever realm the
+ * sign-in was of), refresh, sign-out, password reset, the signed-in user.
+ */
 export function registerSignInRoutes(
   app: ModuleApp,
   signIn: SignInService,
@@ -90,6 +94,15 @@ export function registerSignInRoutes(
       await resets.reset('main', null, request.body.token, request.body.password);
       return { message: 'Password changed' };
     },
+  );
+
+  app.post(
+    '/mfa/verify',
+    {
+      schema: { body: VerifyMfaBody, response: { 200: TokenPairView } },
+      config: { auth: 'public', authFailureLimit: true, audit: false },
+    },
+    async (request) => signIn.completeMfa(request.body.mfa_token, request.body.code),
   );
 
   app.get('/me', { schema: { response: { 200: UserView } } }, async (request) =>

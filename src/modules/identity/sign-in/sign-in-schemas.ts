@@ -45,4 +45,12 @@ export const MfaChallengeView = Type.Object({ mfa_required: Type.Literal(true), 
 /** What the forgot-password routes always answer (seed: whether the address exists or not). */
 export const RESET_SENT = { detail: 'If the address is registered, a reset link has been sent.' } as const;
 export const ResetSentView = Type.Object({ detail: Type.String() });
-export const MessageView = Type.Object({ message: Type.String() });
+
+/** POST /auth/mfa/verify: completes a sign-in that answered `mfa_required`. */
+export const VerifyMfaBody = Type.Object(
+  {
+    mfa_token: Type.String({ minLength: 1, maxLength: 512 }),
+    code: Type.String({ minLength: 1, maxLength: 32 }),
+  },
+  { additionalProperties: false },
+);

@@ -57,7 +57,11 @@ export class SignInService {
       if (row === null) throw emailTaken();
       uow.emit(customerCreated, { orgId, customerId: Number(row.id), email: row.email });
       // Seed event `customer.created` for the organization's webhooks, in this very transaction.
-      await uow.record({ orgId, name: 'customer.created', data: { customer_id: Number(row.id), email: row.email } });
+      await uow.record({
+        orgId,
+        name: 'customer.created',
+        data: { customer_id: Number(row.id), email: row.email },
+      });
       return view(row);
     });
   }

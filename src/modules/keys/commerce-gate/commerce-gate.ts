@@ -19,8 +19,8 @@ import {
 } from '../keys-errors.ts';
 import type { OrgKeyRow } from '../keys-tables.ts';
 import { OrgKeysRepository } from '../org-keys/org-keys-repository.ts';
-import { orgKeyRevoked } from '../org-keys/org-keys-service.ts';
-import { grants } from './scopes.ts';
+import { grants } from '../commerce-scopes.ts';
+import { orgKeyRevoked } from '../keys-events.ts';
 
 /** How long a key read from the database is believed (seed: revocation takes effect within 10 s). */
 export const KEY_CACHE_MS = 10_000;

@@ -1,20 +1,12 @@
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
-import { defineEvent } from '../../../kernel/events/domain-events.ts';
-import { isGrantableScope } from '../commerce-gate/scopes.ts';
+import { isGrantableScope } from '../commerce-scopes.ts';
+import { orgKeyRevoked } from '../keys-events.ts';
 import { entryProblems, normaliseEntries } from '../ip-allow-list.ts';
 import { newKey, ORG_KEY_PREFIX } from '../key-material.ts';
 import type { KeysContext } from '../keys-context.ts';
 import { apiKeyNotFound } from '../keys-errors.ts';
 import type { OrgKeyRow } from '../keys-tables.ts';
 import { OrgKeysRepository } from './org-keys-repository.ts';
-
-/** A key was revoked: every API process forgets it at once (the seed allows up to 10 s). */
-export const orgKeyRevoked = defineEvent<{ keyId: number; lookup: string }>('keys.org-key-revoked', (m) => {
-  const e = m as { keyId?: unknown; lookup?: unknown } | null;
-  return typeof e?.keyId === 'number' && typeof e.lookup === 'string'
-    ? { keyId: e.keyId, lookup: e.lookup }
-    : null;
-});
 
 export interface OrgKeyView {
   id: number;

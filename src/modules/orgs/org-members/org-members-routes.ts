@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import { OrgSlugParams } from '../organizations/organizations-schemas.ts';
+import { OrgSlugParams } from '../orgs-schemas.ts';
 import type { OrgMembersService } from './org-members-service.ts';
 
 const MemberParams = Type.Object({

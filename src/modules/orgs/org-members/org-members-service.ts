@@ -1,7 +1,6 @@
 import type { OrgRole, Principal } from '../../../kernel/auth/principal.ts';
 import { forbiddenRole } from '../../../kernel/errors/kernel-errors.ts';
 import type { AccountsDirectory, RealmSignIn } from '../../identity/index.ts';
-import { OrganizationsRepository } from '../organizations/organizations-repository.ts';
 import type { OrgsContext } from '../orgs-context.ts';
 import {
   alreadyMember,
@@ -10,8 +9,15 @@ import {
   ownerProtected,
   userNotFound,
 } from '../orgs-errors.ts';
-import type { OrgMemberRow } from '../orgs-tables.ts';
+import type { OrgMemberRow, OrgRow } from '../orgs-tables.ts';
 import { OrgMembersRepository } from './org-members-repository.ts';
+
+/** What the members service reads and writes of the organization record (its repository). */
+export interface OrgRecords {
+  byId(id: number): Promise<OrgRow | null>;
+  update(id: number, set: Partial<Pick<OrgRow, 'owner_user_id'>>, now: Date): Promise<void>;
+  withTx(trx: Parameters<OrgMembersRepository['withTx']>[0]): OrgRecords;
+}
 
 export interface OrgMemberView {
   id: number;
@@ -28,15 +34,13 @@ export interface OrgMemberView {
  */
 export class OrgMembersService {
   private readonly members: OrgMembersRepository;
-  private readonly orgs: OrganizationsRepository;
-
   constructor(
     private readonly ctx: OrgsContext,
     private readonly accounts: AccountsDirectory,
     private readonly realms: RealmSignIn,
+    private readonly orgs: OrgRecords,
   ) {
     this.members = new OrgMembersRepository(ctx.db);
-    this.orgs = new OrganizationsRepository(ctx.db);
   }
 
   async list(principal: Principal): Promise<OrgMemberView[]> {

@@ -7,9 +7,9 @@ import {
   DeleteOrgQuery,
   LiveProductSchema,
   OrganizationViewSchema,
-  OrgSlugParams,
   UpdateOrgBody,
 } from './organizations-schemas.ts';
+import { OrgSlugParams } from '../orgs-schemas.ts';
 import type { OrganizationsService } from './organizations-service.ts';
 
 const AuditEntrySchema = Type.Object({
@@ -88,7 +88,10 @@ export function registerOrganizationRoutes(
     {
       schema: {
         params: OrgSlugParams,
-        body: Type.Object({ commerce_enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        body: Type.Object(
+          { commerce_enabled: Type.Optional(Type.Boolean()) },
+          { additionalProperties: false },
+        ),
         response: { 200: Settings },
       },
       config: { auth: 'org:admin', audit: 'org.settings.update', optionalBody: true },

@@ -11,8 +11,6 @@ export const Slug = Type.String({
   description: '3-40 characters of a-z, 0-9 and -, not starting or ending with -',
 });
 
-export const OrgSlugParams = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
-
 export const CreateOrgBody = Type.Object(
   { slug: Slug, name: Type.String({ minLength: 1, maxLength: 100 }) },
   { additionalProperties: false },

@@ -66,10 +66,17 @@ export class OrganizationsService {
     return { commerce_enabled: (await this.current(principal)).commerce_enabled };
   }
 
-  async updateSettings(principal: Principal, body: { commerce_enabled?: boolean }): Promise<{ commerce_enabled: boolean }> {
+  async updateSettings(
+    principal: Principal,
+    body: { commerce_enabled?: boolean },
+  ): Promise<{ commerce_enabled: boolean }> {
     const org = await this.current(principal);
     if (body.commerce_enabled !== undefined && body.commerce_enabled !== org.commerce_enabled) {
-      await this.orgs.update(org.id, { commerce_enabled: body.commerce_enabled }, new Date(this.ctx.clock.now()));
+      await this.orgs.update(
+        org.id,
+        { commerce_enabled: body.commerce_enabled },
+        new Date(this.ctx.clock.now()),
+      );
     }
     return this.settings(principal);
   }

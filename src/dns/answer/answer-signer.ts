@@ -1,0 +1,326 @@
+/**
+ * The signing step of an answer to a query with DO set, for a signed zone (RFC 4035 §3.1): after
+ * the plan is resolved, each RRset in the answer and authority sections (and non-glue additional
+ * data) gets its RRSIG RRset right after it; negative answers, wildcard expansions and referrals
+ * get their NSEC proofs (nsec-denial.ts) and a referral the DS RRset of a secure delegation
+ * (RFC 4035 §3.1.4). Not signed: the NS RRset and glue of a delegation (RFC 4035 §2.2), and a
+ * CNAME synthesized from a DNAME (RFC 6672 §5.3.1). AD is never set by an authoritative server.
+ */
+import type { AnswerPlan, PlanSection } from './answer-plan.ts';
+import type { WireName } from '../wire/wire-name.ts';
+import { parentKey, wireNameFromWire } from '../wire/wire-name.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { encodeRRset } from '../wire/rrset-encoding.ts';
+import { wireOfKey } from '../dnssec/canonical-name.ts';
+import {
+  nodataProof,
+  nsecRdata,
+  nxdomainProof,
+  wildcardAnswerProof,
+  wildcardNodataProof,
+  type NsecRecord,
+} from '../dnssec/nsec-denial.ts';
+import type { ZoneSigning } from '../dnssec/zone-signing.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
+
+const WILDCARD = '\x01*';
+
+/** Appends to a plan section (entries [0, count) are the query's, see PlanSection). */
+function append(sec: PlanSection, owner: WireName | null, rrset: RRset, mandatory: boolean): void {
+  const i = sec.count++;
+  sec.owners[i] = owner;
+  sec.sets[i] = rrset;
+  sec.mandatory[i] = mandatory;
+}
+
+/** An RRset of records without compressible names, encoded once. */
+export function flatRRset(type: number, ttl: number, rdatas: readonly Uint8Array[]): RRset {
+  return encodeRRset(type, ttl, rdatas, []);
+}
+
+/** RRSIG RRsets by signature RDATA: a cached signature reuses its encoded RRset. */
+const rrsigSets = new WeakMap<Uint8Array, RRset>();
+
+function rrsigRRset(rdata: Uint8Array, ttl: number): RRset {
+  let rs = rrsigSets.get(rdata);
+  if (rs === undefined || rs.ttl !== ttl) {
+    rs = flatRRset(RR_TYPE.RRSIG, ttl, [rdata]);
+    rrsigSets.set(rdata, rs);
+  }
+  return rs;
+}
+
+function nameOfKey(key: string): WireName {
+  return wireNameFromWire(wireOfKey(key));
+}
+
+function closestEncloser(signing: ZoneSigning, key: string, apexKey: string): string {
+  let k = key;
+  while (k.length > apexKey.length && !signing.exists(k)) k = parentKey(k);
+  return k;
+}
+
+interface Proofs {
+  readonly nsec: readonly NsecRecord[];
+  readonly ds: { owner: WireName; rrset: RRset } | null;
+}
+
+const NO_PROOFS: Proofs = { nsec: [], ds: null };
+
+/** ownerOf() of each answer entry, filled by proofs() for signSection(answer) (reused). */
+const answerSources: (string | undefined)[] = [];
+
+/** The NSEC records (and DS) this answer needs in its authority section. */
+function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnameKey: string): Proofs {
+  const denial = signing.denial;
+  const answer = plan.sections[0];
+  const end = plan.kind === 'cname-follow' ? plan.chainEnd : plan.kind;
+  let wildcardSources = false;
+  for (let i = 0; i < answer.count; i++) {
+    const source = signing.ownerOf(answer.sets[i]!);
+    answerSources[i] = source;
+    if (source !== undefined && source.startsWith(WILDCARD)) wildcardSources = true;
+  }
+  // The common positive answer needs no proof: nothing to allocate.
+  if (!wildcardSources && end !== 'nxdomain' && end !== 'nodata' && end !== 'delegation') return NO_PROOFS;
+  const nsec: NsecRecord[] = [];
+  let finalKey = qnameKey;
+  for (let i = 0; i < answer.count; i++) {
+    const rs = answer.sets[i]!;
+    const ownerKey = answer.owners[i]?.keys[0] ?? qnameKey;
+    if (rs.type === RR_TYPE.CNAME && rs.target) finalKey = rs.target.keys[0] ?? '';
+    const source = answerSources[i];
+    if (source !== undefined && source.startsWith(WILDCARD) && source !== ownerKey) {
+      nsec.push(...wildcardAnswerProof(denial, ownerKey, parentKey(source)));
+    }
+  }
+  let ds: { owner: WireName; rrset: RRset } | null = null;
+  if (end === 'nxdomain') {
+    nsec.push(...nxdomainProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
+  } else if (end === 'nodata') {
+    if (signing.exists(finalKey)) nsec.push(...nodataProof(denial, finalKey));
+    else
+      nsec.push(...wildcardNodataProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
+  } else if (end === 'delegation') {
+    const auth = plan.sections[1];
+    const i = auth.sets.slice(0, auth.count).findIndex((rs) => rs.type === RR_TYPE.NS);
+    const cut = i >= 0 ? auth.owners[i] : null;
+    const node = cut ? zone.nodes.get(cut.keys[0] ?? '') : undefined;
+    if (cut && node) {
+      const dsSet = node.rrset(RR_TYPE.DS);
+      if (dsSet) ds = { owner: cut, rrset: dsSet };
+      else nsec.push(...nodataProof(denial, cut.keys[0] ?? ''));
+    }
+  }
+  const unique = nsec.filter((r, i) => nsec.findIndex((o) => o.ownerKey === r.ownerKey) === i);
+  return { nsec: unique, ds };
+}
+
+function isDelegationNs(zone: ZoneSnapshot, rs: RRset, ownerKey: string): boolean {
+  return rs.type === RR_TYPE.NS && ownerKey !== zone.apexKey && zone.nodes.get(ownerKey)?.delegation === true;
+}
+
+/** Adds RRSIGs and denial proofs to a resolved plan (see the file comment). */
+export function signPlan(
+  plan: AnswerPlan,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  qnameKey: string,
+  qtype = 0,
+): void {
+  const auth = plan.sections[1];
+  if (qtype === RR_TYPE.NSEC && plan.kind === 'nodata' && signing.exists(qnameKey)) {
+    // The NSEC at an existing name is data (RFC 4470 §2): answer it rather than deny it.
+    const at = nodataProof(signing.denial, qnameKey)[0]!;
+    auth.count = 0;
+    append(plan.sections[0], null, flatRRset(RR_TYPE.NSEC, signing.signer.nsecTtl, [nsecRdata(at)]), true);
+    plan.kind = 'found';
+    plan.chainEnd = 'found';
+    signSection(plan.sections[0], 0, zone, signing, qnameKey, false);
+    return;
+  }
+  if (signWarmPositive(plan, signing, qnameKey)) return;
+  const denialKey = cacheableDenialKey(plan, qnameKey, qtype);
+  if (denialKey !== null && copyCachedDenial(plan, signing, denialKey)) return;
+  const { nsec, ds } = proofs(plan, zone, signing, qnameKey);
+  if (ds) append(auth, ds.owner, ds.rrset, true);
+  for (const r of nsec) {
+    append(
+      auth,
+      nameOfKey(r.ownerKey),
+      flatRRset(RR_TYPE.NSEC, signing.signer.nsecTtl, [nsecRdata(r)]),
+      true,
+    );
+  }
+  const answer = plan.sections[0];
+  let hasDname = false;
+  for (let i = 0; i < answer.count; i++) if (answer.sets[i]!.type === RR_TYPE.DNAME) hasDname = true;
+  signSection(answer, 0, zone, signing, qnameKey, hasDname, answerSources);
+  if (auth.count > 0) signSection(auth, 1, zone, signing, qnameKey, hasDname);
+  const additional = plan.sections[2];
+  if (additional.count > 0) signSection(additional, 2, zone, signing, qnameKey, hasDname);
+  if (denialKey !== null) {
+    signing.denials.set(
+      denialKey,
+      {
+        owners: auth.owners.slice(0, auth.count),
+        sets: auth.sets.slice(0, auth.count),
+        mandatory: auth.mandatory.slice(0, auth.count),
+      },
+      signing.signer.nowMs(),
+    );
+  }
+}
+
+/**
+ * The denial-cache key of a plain negative answer (no answer or additional data: its authority
+ * section then depends on the query name and the kind alone), or null for any other answer.
+ */
+function cacheableDenialKey(plan: AnswerPlan, qnameKey: string, qtype: number): string | null {
+  if (plan.kind !== 'nxdomain' && plan.kind !== 'nodata') return null;
+  if (qtype === RR_TYPE.NSEC || plan.sections[0].count !== 0 || plan.sections[2].count !== 0) return null;
+  return (plan.kind === 'nxdomain' ? 'x' : 'n') + qnameKey;
+}
+
+/** Replaces the authority section with a cached signed one; false when none is cached. */
+function copyCachedDenial(plan: AnswerPlan, signing: ZoneSigning, key: string): boolean {
+  const hit = signing.denials.get(key, signing.signer.nowMs());
+  if (hit === undefined) return false;
+  const auth = plan.sections[1];
+  const n = hit.sets.length;
+  for (let i = 0; i < n; i++) {
+    auth.owners[i] = hit.owners[i]!;
+    auth.sets[i] = hit.sets[i]!;
+    auth.mandatory[i] = hit.mandatory[i]!;
+  }
+  auth.count = n;
+  return true;
+}
+
+/** The RRSIG RRset of entry i of each section being signed (reused; cleared after use). */
+const sigScratch: (RRset | null)[] = [];
+
+/**
+ * The warm positive answer: only an answer section (no authority or additional data), ending in
+ * data, each RRset's encoded RRSIG RRset already cached by identity for the owner it is answered
+ * under. Then it needs no proof — a cached signature under the answer's own owner means no
+ * wildcard expansion (that is signed as the wildcard), no delegation NS and no synthesized CNAME
+ * (neither is cached) — and costs one lookup per RRset. Returns false (nothing changed) otherwise.
+ */
+function signWarmPositive(plan: AnswerPlan, signing: ZoneSigning, qnameKey: string): boolean {
+  const end = plan.kind === 'cname-follow' ? plan.chainEnd : plan.kind;
+  if (end !== 'found' || plan.sections[1].count !== 0 || plan.sections[2].count !== 0) return false;
+  const answer = plan.sections[0];
+  const n = answer.count;
+  if (n === 0) return false;
+  const signer = signing.signer;
+  const nowMs = signer.nowMs();
+  for (let i = 0; i < n; i++) {
+    const sig = signer.cachedObject<RRset>(answer.sets[i]!, answer.owners[i]?.keys[0] ?? qnameKey, nowMs);
+    if (sig === undefined) {
+      for (let j = 0; j < i; j++) sigScratch[j] = null;
+      return false;
+    }
+    sigScratch[i] = sig;
+  }
+  answer.count = 2 * n;
+  for (let i = n - 1; i >= 0; i--) {
+    const sig = sigScratch[i]!;
+    sigScratch[i] = null;
+    const owner = answer.owners[i]!;
+    answer.owners[2 * i + 1] = owner;
+    answer.sets[2 * i + 1] = sig;
+    answer.mandatory[2 * i + 1] = true;
+    if (i !== 0) {
+      answer.owners[2 * i] = owner;
+      answer.sets[2 * i] = answer.sets[i]!;
+      answer.mandatory[2 * i] = answer.mandatory[i]!;
+    }
+  }
+  return true;
+}
+
+/** The RRSIG RRset of an entry, or null when it is not signed (see the file comment). */
+function signatureOf(
+  rs: RRset,
+  owner: WireName | null,
+  mandatory: boolean,
+  section: number,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  qnameKey: string,
+  hasDname: boolean,
+  source: string | undefined,
+): RRset | null {
+  if (rs.type === RR_TYPE.RRSIG) return null;
+  const ownerKey = owner?.keys[0] ?? qnameKey;
+  if (isDelegationNs(zone, rs, ownerKey)) return null;
+  if (source === undefined && rs.type === RR_TYPE.CNAME && hasDname) return null;
+  if (section === 2 && (mandatory || !signing.exists(source ?? ownerKey))) return null;
+  const signer = signing.signer;
+  // Static RRsets (a wildcard expansion is its wildcard's RRset) and compiled load-balancer answers
+  // are found by identity; only per-query RRsets (NSEC, synthesized CNAME) go by content.
+  if (source !== undefined) return signer.signedObject(rs, source, rrsigRRset);
+  if (signing.isCompiled(rs)) return signer.signedObject(rs, ownerKey, rrsigRRset);
+  return rrsigRRset(signer.sign(ownerKey, rs.type, rs.ttl, rs.rdatas), rs.ttl);
+}
+
+/**
+ * Puts each entry's RRSIG RRset right after it, in place (from the end, so nothing is copied).
+ * `sources`: ownerOf() of each entry when already looked up (the answer section, see proofs()).
+ */
+function signSection(
+  sec: PlanSection,
+  section: number,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  qnameKey: string,
+  hasDname: boolean,
+  sources: (string | undefined)[] | null = null,
+): void {
+  const n = sec.count;
+  let total = n;
+  for (let i = 0; i < n; i++) {
+    const rs = sec.sets[i]!;
+    let source: string | undefined;
+    if (sources !== null) {
+      source = sources[i];
+      sources[i] = undefined;
+    } else {
+      source = signing.ownerOf(rs);
+    }
+    const sig = signatureOf(
+      rs,
+      sec.owners[i]!,
+      sec.mandatory[i]!,
+      section,
+      zone,
+      signing,
+      qnameKey,
+      hasDname,
+      source,
+    );
+    sigScratch[i] = sig;
+    if (sig !== null) total++;
+  }
+  sec.count = total;
+  let j = total;
+  for (let i = n - 1; i >= 0; i--) {
+    const sig = sigScratch[i] ?? null;
+    sigScratch[i] = null;
+    const owner = sec.owners[i]!;
+    if (sig !== null) {
+      j--;
+      sec.owners[j] = owner;
+      sec.sets[j] = sig;
+      sec.mandatory[j] = section !== 2;
+    }
+    j--;
+    if (j !== i) {
+      sec.owners[j] = owner;
+      sec.sets[j] = sec.sets[i]!;
+      sec.mandatory[j] = sec.mandatory[i]!;
+    }
+  }
+}

@@ -1,0 +1,244 @@
+import type { ParsedQuery } from './query-parser.ts';
+import type { WireName } from '../wire-name.ts';
+import type { RRset } from '../rrset-encoding.ts';
+import { SHAPE_HINT, SHAPE_MX, SHAPE_NAME, SHAPE_SOA, SRV_HINT_OFFSET } from '../rrset-encoding.ts';
+import { COMPRESSION_OFFSET_MAX, HEADER_SIZE, TCP_MAX, EDNS_PAYLOAD_OURS } from './message-constants.ts';
+import { RR_TYPE } from '../rr-type.ts';
+
+export const SECTION_ANSWER = 0;
+export const SECTION_AUTHORITY = 1;
+export const SECTION_ADDITIONAL = 2;
+export type Section = 0 | 1 | 2;
+
+/** The OPT RR to append (RFC 6891 §6.1.2); `writeOptions` writes options at an offset, returns the end. */
+export interface OptSpec {
+  doBit: boolean;
+  writeOptions: ((buf: Buffer, pos: number) => number) | null;
+}
+
+/** Size of an OPT RR without options: root owner (1) + TYPE, CLASS, TTL, RDLENGTH (10). */
+export const OPT_FIXED_SIZE = 11;
+/** Labels in a name at most (RFC 1035 §2.3.4: 255 octets, each label at least 2). */
+const LABELS_MAX = 128;
+const EMPTY_KEYS: readonly string[] = [];
+/** SOA SERIAL..MINIMUM, after the two names (RFC 1035 §3.3.13). */
+const SOA_FIXED_SIZE = 20;
+/** Longest copy done byte by byte (see copy()). */
+const COPY_LOOP_MAX = 48;
+/** Room for one RR of maximal size past the limit before the rollback check. */
+const SCRATCH_SIZE = 2 * (TCP_MAX + 1) + 1024;
+
+/**
+ * Builds one response in a buffer reused for every message of a call site, with name compression
+ * (RFC 1035 §4.1.4) and truncation by whole RRsets (RFC 2181 §9). Usage per message:
+ * begin() → addRRset()* in section order → finish().
+ */
+function put16(buf: Buffer, at: number, v: number): void {
+  buf[at] = v >>> 8;
+  buf[at + 1] = v & 0xff;
+}
+
+export class ResponseWriter {
+  private readonly buf = Buffer.alloc(SCRATCH_SIZE);
+  /**
+   * Canonical name key → offset of a copy of that name already in the message, for names other
+   * than the question's suffixes (those are matched directly against `qkeys`, no map entry).
+   */
+  private readonly compression = new Map<string, number>();
+  /** Keys added to `compression` in order ([0, journalCount)), to undo a rolled-back RRset. */
+  private readonly journal: string[] = [];
+  private journalCount = 0;
+  /** Suffix keys of the question name (empty when there is none) and their offsets. */
+  private qkeys: readonly string[] = [];
+  private readonly qoffsets = new Int32Array(LABELS_MAX);
+  private pos = 0;
+  private limit = 0;
+  private readonly counts = [0, 0, 0];
+  /** An answer or authority RRset did not fit: TC is set (RFC 1035 §4.1.1). */
+  truncated = false;
+
+  /**
+   * Starts a response: header fields are filled in by finish(). `maxSize` is the client's limit and
+   * `reserve` the bytes kept for the OPT RR. The question is copied from the query bytes so its
+   * letter case is the client's (0x20 echo).
+   */
+  begin(query: Uint8Array, q: ParsedQuery, maxSize: number, reserve: number): void {
+    if (this.journalCount > 0) this.compression.clear();
+    this.journalCount = 0;
+    this.counts[0] = this.counts[1] = this.counts[2] = 0;
+    this.truncated = false;
+    this.limit = maxSize - reserve;
+    const buf = this.buf;
+    buf[0] = query[0]!;
+    buf[1] = query[1]!;
+    for (let i = 2; i < HEADER_SIZE; i++) buf[i] = 0;
+    this.pos = HEADER_SIZE;
+    this.qkeys = EMPTY_KEYS;
+    if (q.hasQuestion) {
+      const end = q.questionEnd;
+      for (let i = HEADER_SIZE; i < end; i++) buf[i] = query[i]!;
+      this.pos = end;
+      const keys = q.keys;
+      const full = keys.length > 0 ? keys[0]!.length : 0;
+      for (let i = 0; i < keys.length; i++) this.qoffsets[i] = HEADER_SIZE + full - keys[i]!.length;
+      this.qkeys = keys;
+    }
+  }
+
+  private remember(key: string, offset: number): void {
+    if (offset > COMPRESSION_OFFSET_MAX || this.compression.has(key) || this.inQuestion(key) >= 0) return;
+    this.compression.set(key, offset);
+    this.journal[this.journalCount++] = key;
+  }
+
+  /** Offset of `key` among the question's suffixes (same label count = same index from the end), or -1. */
+  private inQuestion(key: string): number {
+    const qk = this.qkeys;
+    for (let j = 0; j < qk.length; j++) {
+      const k = qk[j]!;
+      if (k.length === key.length) return k === key ? this.qoffsets[j]! : -1;
+      if (k.length < key.length) return -1;
+    }
+    return -1;
+  }
+
+  /** Writes a name, compressed against names already in the message. */
+  private writeName(name: WireName): void {
+    const buf = this.buf;
+    const { keys, bytes, at } = name;
+    const start = this.pos;
+    const useMap = this.journalCount > 0;
+    // Label i starts at byte full - keys[i].length (see WireName).
+    const full = keys.length > 0 ? keys[0]!.length : 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      let ptr = this.inQuestion(key);
+      if (ptr < 0 && useMap) ptr = this.compression.get(key) ?? -1;
+      if (ptr >= 0) {
+        const prefix = full - key.length;
+        for (let b = 0; b < prefix; b++) buf[start + b] = bytes[at + b]!;
+        buf[start + prefix] = 0xc0 | (ptr >> 8);
+        buf[start + prefix + 1] = ptr & 0xff;
+        this.pos = start + prefix + 2;
+        for (let j = 0; j < i; j++) this.remember(keys[j]!, start + full - keys[j]!.length);
+        return;
+      }
+    }
+    this.copy(bytes, at, full + 1);
+    for (let j = 0; j < keys.length; j++) this.remember(keys[j]!, start + full - keys[j]!.length);
+  }
+
+  /** Copies `len` bytes of `src` from `from` to the message end. */
+  private copy(src: Uint8Array, from: number, len: number): void {
+    const buf = this.buf;
+    const at = this.pos;
+    // Bytes of their own (per-answer RRsets, names) are set() whole; from a shared arena, a byte loop
+    // beats creating a view for set() on the short records that dominate answers.
+    if (from === 0 && len === src.length) buf.set(src, at);
+    else if (len <= COPY_LOOP_MAX) for (let i = 0; i < len; i++) buf[at + i] = src[from + i]!;
+    else buf.set(src.subarray(from, from + len), at);
+    this.pos = at + len;
+  }
+
+  /**
+   * Appends a whole RRset owned by `owner` (null: the query name, written as a pointer to the
+   * question). Returns false when it does not fit; then nothing of it stays in the message, and
+   * for the answer and authority sections TC is set.
+   */
+  addRRset(section: Section, owner: WireName | null, rrset: RRset): boolean {
+    if (this.truncated) return false;
+    const buf = this.buf;
+    const mark = this.pos;
+    const journalMark = this.journalCount;
+    const { data, shape, names, count } = rrset;
+    let p = rrset.start;
+    for (let r = 0; r < count; r++) {
+      if (owner === null) {
+        buf[this.pos] = 0xc0;
+        buf[this.pos + 1] = HEADER_SIZE;
+        this.pos += 2;
+      } else {
+        this.writeName(owner);
+      }
+      if (shape <= SHAPE_HINT) {
+        // TYPE..RDLENGTH and RDATA as stored.
+        const len = 10 + ((data[p + 8]! << 8) | data[p + 9]!);
+        if (shape === SHAPE_HINT) this.remember(names[r]!.keys[0] ?? '', this.pos + SRV_HINT_OFFSET);
+        this.copy(data, p, len);
+        p += len;
+      } else {
+        // TYPE, CLASS, TTL stored; RDLENGTH once the names are written (RFC 3597 §4 compression).
+        this.copy(data, p, 8);
+        p += 8;
+        const lenAt = this.pos;
+        this.pos += 2;
+        if (shape === SHAPE_MX) {
+          this.copy(data, p, 2);
+          p += 2;
+        }
+        if (shape === SHAPE_NAME || shape === SHAPE_MX) {
+          this.writeName(names[r]!);
+        } else {
+          this.writeName(names[2 * r]!);
+          this.writeName(names[2 * r + 1]!);
+        }
+        if (shape === SHAPE_SOA) {
+          this.copy(data, p, SOA_FIXED_SIZE);
+          p += SOA_FIXED_SIZE;
+        }
+        put16(buf, lenAt, this.pos - lenAt - 2);
+      }
+      if (this.pos > this.limit) {
+        this.pos = mark;
+        for (let j = journalMark; j < this.journalCount; j++) this.compression.delete(this.journal[j]!);
+        this.journalCount = journalMark;
+        if (section !== 2) this.truncated = true;
+        return false;
+      }
+    }
+    this.counts[section]! += count;
+    return true;
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
+  }
+
+  /**
+   * Completes the header (RFC 1035 §4.1.1), appends the OPT RR when `opt` is given (RFC 6891 §6.1.2),
+   * with its options when `withOptions`, and copies the message out (the one copy per response).
+   */
+  finish(q: ParsedQuery, rcode: number, aa: boolean, opt: OptSpec | null, withOptions = true): Buffer {
+    const buf = this.buf;
+    // QR, OPCODE copied, AA, TC, RD copied; RA, Z, AD, CD clear (as Knot).
+    const flagsHi =
+      0x80 | (q.opcode << 3) | (aa ? 0x04 : 0) | (this.truncated ? 0x02 : 0) | ((q.flags >> 8) & 0x01);
+    buf[2] = flagsHi;
+    buf[3] = rcode & 0x0f;
+    put16(buf, 4, q.hasQuestion ? 1 : 0);
+    put16(buf, 6, this.counts[0]!);
+    put16(buf, 8, this.counts[1]!);
+    let ar = this.counts[2]!;
+    if (opt) {
+      let p = this.pos;
+      buf[p] = 0;
+      put16(buf, p + 1, RR_TYPE.OPT);
+      put16(buf, p + 3, EDNS_PAYLOAD_OURS);
+      buf[p + 5] = (rcode >> 4) & 0xff;
+      buf[p + 6] = 0; // VERSION 0
+      buf[p + 7] = opt.doBit ? 0x80 : 0;
+      buf[p + 8] = 0;
+      const rdlenAt = p + 9;
+      p += OPT_FIXED_SIZE;
+      if (withOptions && opt.writeOptions) p = opt.writeOptions(buf, p);
+      put16(buf, rdlenAt, p - rdlenAt - 2);
+      this.pos = p;
+      ar++;
+    }
+    put16(buf, 10, ar);
+    const out = Buffer.allocUnsafe(this.pos);
+    out.set(buf.subarray(0, this.pos));
+    return out;
+  }
+}
