@@ -19,7 +19,6 @@ import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createDeliveryEngine } from '../modules/webhooks/index.ts';
 import { buildApiApp } from './api-app.ts';
-import { outboundClient } from './platform-modules.ts';
 
 export interface RunningNode {
   readonly apiUrl: string | null;
@@ -91,14 +90,10 @@ export async function startNode(
     }
     if (config.role === 'worker') {
       // The delivery engine alone (the api role runs it too).
-      const outbound = outboundClient(runtime);
-      const { engine } = createDeliveryEngine(runtime, outbound);
+      const { engine } = createDeliveryEngine(runtime);
       readiness.set('database', () => databaseAnswers(runtime.database));
       engine.start();
-      stops.push(async () => {
-        await engine.stop();
-        await outbound.close();
-      });
+      stops.push(() => engine.stop());
     }
     if (hasApi) {
       readiness.set('database', () => databaseAnswers(runtime.database));

@@ -4,9 +4,7 @@ import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
-import { OutboundClient } from '../kernel/outbound/guarded-client.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
-import { classifyAddress, isAllowedTarget } from '../net/address-class.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
 import { createKeysModule } from '../modules/keys/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
@@ -39,19 +37,6 @@ export function platformModules(
     orgs: orgs.directory,
   });
   const commerce = createCommerceModule(runtime);
-  const webhooks = createWebhooksModule(runtime, { outbound: outboundClient(runtime), runEngine: true });
+  const webhooks = createWebhooksModule(runtime, { runEngine: true });
   return [identity, orgs, keys, commerce, webhooks, locations, dns];
-}
-
-/** The guarded outbound HTTP client, judging addresses with the one address classifier. */
-export function outboundClient(runtime: Runtime): OutboundClient {
-  const config = runtime.config;
-  return new OutboundClient({
-    isAllowedAddress: (address) => {
-      const cls = classifyAddress(address);
-      return cls !== null && isAllowedTarget(cls, config.outboundAllowPrivateTargets);
-    },
-    allowHttp: config.outboundAllowHttp,
-    caFile: config.outboundCaFile,
-  });
 }

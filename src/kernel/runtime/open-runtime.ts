@@ -4,6 +4,8 @@ import { openBus } from '../bus/open-bus.ts';
 import { BudgetEngine } from '../limits/budget-engine.ts';
 import { createMailPort, type MailPort } from '../mail/mail-port.ts';
 import { MetricsRegistry } from '../metrics/metrics-registry.ts';
+import { OutboundClient } from '../outbound/guarded-client.ts';
+import { classifyAddress, isAllowedTarget } from '../../net/address-class.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config/config.ts';
 import { sealerFromConfig } from '../crypto/sealing.ts';
@@ -84,10 +86,20 @@ export async function openRuntime(
     audit: new AuditLog(database.db as unknown as Kysely<AuditTables>, clock, log),
     budgets: new BudgetEngine(bus, clock),
     metrics: options.metrics ?? new MetricsRegistry(),
+    outbound: new OutboundClient({
+      // The one address classifier (src/net/): no private, loopback or reserved destination.
+      isAllowedAddress: (address) => {
+        const cls = classifyAddress(address);
+        return cls !== null && isAllowedTarget(cls, config.outboundAllowPrivateTargets);
+      },
+      allowHttp: config.outboundAllowHttp,
+      caFile: config.outboundCaFile,
+    }),
   };
 }
 
 export async function closeRuntime(runtime: Runtime): Promise<void> {
+  await runtime.outbound.close();
   await runtime.bus.close();
   await runtime.database.close();
 }

@@ -10,6 +10,7 @@ import type { BudgetEngine } from '../limits/budget-engine.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MailPort } from '../mail/mail-port.ts';
 import type { MetricsRegistry } from '../metrics/metrics-registry.ts';
+import type { OutboundClient } from '../outbound/guarded-client.ts';
 
 /** No tables: each module sees the database through its own tables (moduleContext). */
 export type NoTables = Record<never, never>;
@@ -35,6 +36,8 @@ export interface Runtime {
   readonly budgets: BudgetEngine;
   /** This process's metrics (GET /metrics). */
   readonly metrics: MetricsRegistry;
+  /** The guarded outbound HTTP client (webhooks, callbacks). */
+  readonly outbound: OutboundClient;
 }
 
 /**

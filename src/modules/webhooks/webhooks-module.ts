@@ -1,6 +1,5 @@
 import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
-import type { OutboundClient } from '../../kernel/outbound/guarded-client.ts';
 import type { OutboxTables } from '../../kernel/outbox/outbox.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { DeliveryEngine } from './delivery/delivery-engine.ts';
@@ -15,12 +14,12 @@ export interface WebhooksModule extends PlatformModule {
 }
 
 /** The engine alone, with the organization webhooks it delivers to (ROLE=worker, and the API). */
-export function createDeliveryEngine(
-  runtime: Runtime,
-  outbound: OutboundClient,
-): { engine: DeliveryEngine; orgWebhooks: OrgWebhooksService } {
+export function createDeliveryEngine(runtime: Runtime): {
+  engine: DeliveryEngine;
+  orgWebhooks: OrgWebhooksService;
+} {
   const ctx: WebhooksContext = moduleContext<WebhooksTables & OutboxTables>(runtime, 'webhooks');
-  const engine = new DeliveryEngine(ctx, outbound);
+  const engine = new DeliveryEngine(ctx, runtime.outbound);
   const orgWebhooks = new OrgWebhooksService(ctx);
   engine.registerTarget(orgWebhooks.target);
   engine.addFanOut(orgWebhooks.fanOut);
@@ -33,9 +32,9 @@ export function createDeliveryEngine(
  */
 export function createWebhooksModule(
   runtime: Runtime,
-  deps: { readonly outbound: OutboundClient; readonly runEngine: boolean },
+  deps: { readonly runEngine: boolean },
 ): WebhooksModule {
-  const { engine, orgWebhooks } = createDeliveryEngine(runtime, deps.outbound);
+  const { engine, orgWebhooks } = createDeliveryEngine(runtime);
   return {
     name: 'webhooks',
     prefix: '/orgs',
@@ -46,7 +45,6 @@ export function createWebhooksModule(
     },
     async stop() {
       await engine.stop();
-      await deps.outbound.close();
     },
   };
 }

@@ -5,23 +5,31 @@ import type { WebhooksContext } from '../webhooks-context.ts';
 import { DeliveriesRepository, type NewDelivery } from './deliveries-repository.ts';
 import type { TargetKind } from './delivery-targets.ts';
 import { nextAttemptAt, type RetryPolicy } from './retry-policies.ts';
-import type { DeliveryRow } from '../webhooks-tables.ts';
+import type { Transaction } from 'kysely';
+import type { OutboxTables } from '../../../kernel/outbox/outbox.ts';
+import type { DeliveryRow, WebhooksTables } from '../webhooks-tables.ts';
 
 /** How long a claimed attempt is held (longer than the 10 s an endpoint has to answer). */
-export const LEASE_MS = 30_000;
+export const LEASE_MS = 15_000;
 const EVENT_BATCH = 200;
 const SEND_BATCH = 50;
 const PARALLEL_SENDS = 16;
 const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Fans an outbox event out to the targets that hear it (organization webhooks). */
-export type FanOut = (event: {
-  id: number;
-  orgId: number | null;
-  name: string;
-  occurredAt: Date;
-  data: Readonly<Record<string, unknown>>;
-}) => Promise<{ kind: string; targetId: number; body: string }[]>;
+/**
+ * Fans an outbox event out to the targets that hear it (organization webhooks), reading through
+ * `trx`: the fan-out's own transaction (on the embedded database, the only connection).
+ */
+export type FanOut = (
+  trx: Transaction<WebhooksTables & OutboxTables>,
+  event: {
+    id: number;
+    orgId: number | null;
+    name: string;
+    occurredAt: Date;
+    data: Readonly<Record<string, unknown>>;
+  },
+) => Promise<{ kind: string; targetId: number; body: string }[]>;
 
 /**
  * The one delivery engine: turns outbox events into deliveries, and sends due attempts by their
@@ -149,7 +157,7 @@ export class DeliveryEngine {
           data: e.payload,
         };
         for (const fan of this.fanOuts) {
-          for (const t of await fan(event))
+          for (const t of await fan(trx, event))
             rows.push(this.newDelivery(t.kind, t.targetId, event.id, event.name, t.body, now));
         }
       }

@@ -118,7 +118,7 @@ export class OrgWebhooksService {
   };
 
   /** Seed "Events": one delivery per subscribed, active webhook; body `{id, event, occurred_at, data}`. */
-  readonly fanOut: FanOut = async (event) => {
+  readonly fanOut: FanOut = async (trx, event) => {
     if (event.orgId === null) return [];
     const body = JSON.stringify({
       id: event.id,
@@ -126,7 +126,7 @@ export class OrgWebhooksService {
       occurred_at: event.occurredAt.toISOString(),
       data: event.data,
     });
-    return (await this.repo.listeners(event.orgId, event.occurredAt))
+    return (await new OrgWebhooksRepository(trx).listeners(event.orgId, event.occurredAt))
       .filter((w) => subscribed(w.events, event.name))
       .map((w) => ({ kind: ORG_WEBHOOK_KIND, targetId: Number(w.id), body }));
   };
