@@ -290,6 +290,12 @@ function targets(
     0,
   );
   add('limit layers cost < 5 % (req/s with ÷ without ≥ 0.95)', platform?.ratio, (v) => v >= 0.95, 3);
+  add(
+    'webhook events delivered ≥ 500/s (one process)',
+    platform?.webhooks.eventsPerSecond,
+    (v) => v >= 500,
+    0,
+  );
   return out;
 }
 
@@ -345,7 +351,12 @@ async function main(): Promise<void> {
   let platform: PlatformResult | null = null;
   if (parts.includes('platform')) {
     platform = await runPlatform(
-      { rounds: roundsArg ?? (quick ? 1 : 5), seconds: quick ? 3 : 10, connections: 16 },
+      {
+        rounds: roundsArg ?? (quick ? 1 : 5),
+        seconds: quick ? 3 : 10,
+        connections: 16,
+        events: quick ? 500 : 5000,
+      },
       log,
     );
     printTable(

@@ -27,6 +27,8 @@ export interface RequestOptions {
 export interface TestApp {
   readonly url: string;
   readonly node: RunningNode;
+  /** The PostgreSQL schema of this app (DATABASE_SCHEMA for processes that share it), when on PostgreSQL. */
+  readonly databaseSchema: string | undefined;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /**
    * Starts another process's worth of the product (e.g. `ROLE=checker`) on this app's database
@@ -98,6 +100,7 @@ export async function startTestApp(
   return {
     url,
     node,
+    databaseSchema: schema,
     request,
     async startPeer(peerEnv = {}) {
       if (schema === undefined) throw new Error('startPeer needs DATABASE_URL');

@@ -88,6 +88,29 @@ export class DeliveriesRepository {
     return row !== undefined;
   }
 
+  /** Records successful attempts of one claim together; answers the rows recorded. */
+  async finishDelivered(
+    ids: readonly number[],
+    claim: string,
+    at: Date,
+  ): Promise<Pick<DeliveryRow, 'target_kind' | 'target_id'>[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .updateTable('webhooks_deliveries')
+      .set({
+        status: 'delivered',
+        attempts: sql`attempts + 1`,
+        finished_at: at,
+        last_error: null,
+        locked_until: null,
+        claimed_by: null,
+      })
+      .where('id', 'in', ids)
+      .where('claimed_by', '=', claim)
+      .returning(['target_kind', 'target_id'])
+      .execute();
+  }
+
   /** A disabled or deleted target: its waiting deliveries stop. */
   async stopPending(kind: string, targetId: number, at: Date): Promise<number> {
     const rows = await this.db

@@ -1,35 +1,46 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { OutboxTables } from '../../../kernel/outbox/outbox.ts';
 import type { OutboundClient } from '../../../kernel/outbound/guarded-client.ts';
 import { OutboundError } from '../../../kernel/outbound/guarded-client.ts';
 import type { WebhooksContext } from '../webhooks-context.ts';
 import { DeliveriesRepository, type NewDelivery } from './deliveries-repository.ts';
 import type { TargetKind } from './delivery-targets.ts';
 import { nextAttemptAt, type RetryPolicy } from './retry-policies.ts';
-import type { Transaction } from 'kysely';
-import type { OutboxTables } from '../../../kernel/outbox/outbox.ts';
 import type { DeliveryRow, WebhooksTables } from '../webhooks-tables.ts';
+
+/** One send round: its claim, the targets read in it, the deliveries that succeeded. */
+interface Round {
+  readonly claim: string;
+  readonly targets: Map<string, Promise<Awaited<ReturnType<TargetKind['find']>>>>;
+  readonly delivered: number[];
+}
 
 /** How long a claimed attempt is held (longer than the 10 s an endpoint has to answer). */
 export const LEASE_MS = 15_000;
 const EVENT_BATCH = 200;
-const SEND_BATCH = 50;
-const PARALLEL_SENDS = 16;
+const SEND_BATCH = 200;
+const PARALLEL_SENDS = 32;
 const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** An outbox event as the fan-outs see it. */
+export interface FanOutEvent {
+  readonly id: number;
+  readonly orgId: number | null;
+  readonly name: string;
+  readonly occurredAt: Date;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
 /**
- * Fans an outbox event out to the targets that hear it (organization webhooks), reading through
- * `trx`: the fan-out's own transaction (on the embedded database, the only connection).
+ * Fans a batch of outbox events out to the targets that hear them (organization webhooks),
+ * reading through `trx`: the fan-out's own transaction (on the embedded database, the only
+ * connection).
  */
 export type FanOut = (
   trx: Transaction<WebhooksTables & OutboxTables>,
-  event: {
-    id: number;
-    orgId: number | null;
-    name: string;
-    occurredAt: Date;
-    data: Readonly<Record<string, unknown>>;
-  },
-) => Promise<{ kind: string; targetId: number; body: string }[]>;
+  events: readonly FanOutEvent[],
+) => Promise<{ kind: string; targetId: number; eventId: number; eventName: string; body: string }[]>;
 
 /**
  * The one delivery engine: turns outbox events into deliveries, and sends due attempts by their
@@ -147,18 +158,17 @@ export class DeliveryEngine {
       const repo = this.repo.withTx(trx);
       const events = await repo.claimEvents(EVENT_BATCH);
       const now = this.ctx.clock.now();
+      const batch: FanOutEvent[] = events.map((e) => ({
+        id: Number(e.id),
+        orgId: e.org_id === null ? null : Number(e.org_id),
+        name: e.name,
+        occurredAt: new Date(e.occurred_at),
+        data: e.payload,
+      }));
       const rows: NewDelivery[] = [];
-      for (const e of events) {
-        const event = {
-          id: Number(e.id),
-          orgId: e.org_id === null ? null : Number(e.org_id),
-          name: e.name,
-          occurredAt: new Date(e.occurred_at),
-          data: e.payload,
-        };
-        for (const fan of this.fanOuts) {
-          for (const t of await fan(trx, event))
-            rows.push(this.newDelivery(t.kind, t.targetId, event.id, event.name, t.body, now));
+      for (const fan of this.fanOuts) {
+        for (const t of await fan(trx, batch)) {
+          rows.push(this.newDelivery(t.kind, t.targetId, t.eventId, t.eventName, t.body, now));
         }
       }
       await repo.insert(rows);
@@ -174,16 +184,64 @@ export class DeliveryEngine {
     const now = this.ctx.clock.now();
     const claim = randomUUID();
     const due = await this.repo.claimDue(new Date(now), new Date(now + LEASE_MS), claim, SEND_BATCH);
-    for (let i = 0; i < due.length; i += PARALLEL_SENDS) {
-      await Promise.all(due.slice(i, i + PARALLEL_SENDS).map((d) => this.attempt(d, claim)));
+    // Where any failed attempt may disable the target (mail), its attempts go one after another,
+    // so none is sent after the one that disabled it; everything else goes side by side.
+    const byTarget = new Map<string, DeliveryRow[]>();
+    for (const d of due) {
+      const serial = this.kinds.get(d.target_kind)?.policy.disableOnLastAttemptOnly === false;
+      const key = serial ? `${d.target_kind}:${d.target_id}` : `${d.id}`;
+      byTarget.set(key, [...(byTarget.get(key) ?? []), d]);
     }
+    const queues = [...byTarget.values()];
+    const round: Round = { claim, targets: new Map(), delivered: [] };
+    for (let i = 0; i < queues.length; i += PARALLEL_SENDS) {
+      await Promise.all(
+        queues.slice(i, i + PARALLEL_SENDS).map(async (queue) => {
+          for (const d of queue) await this.attempt(d, round);
+        }),
+      );
+    }
+    await this.recordDelivered(round);
     return due.length;
   }
 
-  private async attempt(d: DeliveryRow, claim: string): Promise<void> {
+  /** The round's successes, recorded together: one statement, one reset per target. */
+  private async recordDelivered(round: Round): Promise<void> {
+    if (round.delivered.length === 0) return;
+    const at = new Date(this.ctx.clock.now());
+    const done = await this.repo.finishDelivered(round.delivered, round.claim, at);
+    const targets = new Map<string, { kind: string; id: number }>();
+    for (const d of done)
+      targets.set(`${d.target_kind}:${d.target_id}`, { kind: d.target_kind, id: Number(d.target_id) });
+    for (const t of targets.values()) await this.kinds.get(t.kind)?.recordSuccess(t.id, at, 200);
+  }
+
+  private async attempt(d: DeliveryRow, round: Round): Promise<void> {
+    const claim = round.claim;
     const kind = this.kinds.get(d.target_kind);
     const policy = kind?.policy;
-    const target = kind === undefined ? null : await kind.find(Number(d.target_id));
+    let target: Awaited<ReturnType<TargetKind['find']>> = null;
+    try {
+      const key = `${d.target_kind}:${d.target_id}`;
+      // One read of a target per round: its address and secret do not change within it.
+      let found = round.targets.get(key);
+      if (found === undefined) {
+        found = kind === undefined ? Promise.resolve(null) : kind.find(Number(d.target_id));
+        if (policy?.disableOnLastAttemptOnly !== false) round.targets.set(key, found);
+      }
+      target = await found;
+    } catch (e) {
+      // An unreadable target (a secret sealed under another key) fails this attempt, not the round.
+      this.ctx.log.error(
+        { err: e, webhookKind: d.target_kind, webhookId: Number(d.target_id) },
+        'webhook target unreadable',
+      );
+      await this.repo.finishAttempt(Number(d.id), claim, {
+        next_attempt_at: new Date(this.ctx.clock.now() + LEASE_MS),
+        last_error: 'target unreadable',
+      });
+      return;
+    }
     if (kind === undefined || policy === undefined || target === null || !target.active) {
       await this.repo.finishAttempt(Number(d.id), claim, {
         status: 'stopped',
@@ -213,6 +271,12 @@ export class DeliveryEngine {
     const at = new Date(this.ctx.clock.now());
     const attempts = Number(d.attempts) + 1;
     if (error === null) {
+      this.outcomes.inc({ policy: policy.name, outcome: 'success' });
+      if (policy.disableOnLastAttemptOnly) {
+        round.delivered.push(Number(d.id));
+        return;
+      }
+      // Where any failure counts toward disabling (mail), a success resets the count at once.
       if (
         await this.repo.finishAttempt(Number(d.id), claim, {
           attempts,
@@ -223,7 +287,6 @@ export class DeliveryEngine {
       ) {
         await kind.recordSuccess(Number(d.target_id), at, status!);
       }
-      this.outcomes.inc({ policy: policy.name, outcome: 'success' });
       return;
     }
     // Logged without the secret or the body: the target and the error only.
@@ -237,7 +300,9 @@ export class DeliveryEngine {
       },
       'webhook attempt failed',
     );
-    const next = nextAttemptAt(policy, attempts, at.getTime());
+    // Whole-minute policies count from the minute the attempt was due, so attempts stay on minutes.
+    const base = policy.wholeMinutes ? new Date(d.next_attempt_at).getTime() : at.getTime();
+    const next = nextAttemptAt(policy, attempts, base);
     const recorded = await this.repo.finishAttempt(Number(d.id), claim, {
       attempts,
       last_error: error.slice(0, 500),

@@ -45,15 +45,14 @@ export class OrgWebhooksRepository {
     return row !== null && Number(row.org_id) === orgId ? row : null;
   }
 
-  /** Active webhooks of the organization that existed when the event occurred. */
-  async listeners(orgId: number, occurredAt: Date): Promise<WebhookRow[]> {
+  /** The organization's active webhooks. */
+  async listeners(orgId: number): Promise<WebhookRow[]> {
     return this.db
       .selectFrom('webhooks')
       .selectAll()
       .where('org_id', '=', orgId)
       .where('deleted_at', 'is', null)
       .where('is_active', '=', true)
-      .where('created_at', '<=', occurredAt)
       .execute();
   }
 
