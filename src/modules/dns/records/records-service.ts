@@ -119,7 +119,8 @@ export class RecordsService {
 
   async replace(owner: OwnerScope, zoneId: number, recordId: number, body: RecordBody): Promise<RecordView> {
     return this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const existing = await this.repo.find(zone.id, recordId, trx);
+      const repo = this.repo.withTx(trx);
+      const existing = await repo.find(zone.id, recordId);
       if (!existing) throw recordNotFound();
       if (existing.managed_by !== null) throw recordManaged(existing.managed_by);
       const record = prepareRecord(zone.domain, zone.default_ttl, body);
@@ -130,24 +131,25 @@ export class RecordsService {
         existing.ttl === record.ttl;
       if (same) return { value: recordView(existing), changed: false };
       await this.checkWrite(trx, zone, record, existing);
-      const value = recordView(await this.repo.update(trx, existing.id, record));
+      const value = recordView(await repo.update(existing.id, record));
       return { value, changed: true, names: [existing.name, record.name] };
     });
   }
 
   async delete(owner: OwnerScope, zoneId: number, recordId: number): Promise<void> {
     await this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const existing = await this.repo.find(zone.id, recordId, trx);
+      const repo = this.repo.withTx(trx);
+      const existing = await repo.find(zone.id, recordId);
       if (!existing) throw recordNotFound();
       if (existing.managed_by !== null) throw recordManaged(existing.managed_by);
       if (existing.type_code === RR_TYPE.NS) {
-        const around = await this.repo.forRulesAt(trx, zone.id, existing.name, zone.domain, false);
+        const around = await repo.forRulesAt(zone.id, existing.name, zone.domain, false);
         const rest = around.filter((r) => r.id !== existing.id && r.name === existing.name);
         if (rest.some((r) => r.type_code === RR_TYPE.DS) && !rest.some((r) => r.type_code === RR_TYPE.NS)) {
           throw lastNsBeforeDs(existing.name);
         }
       }
-      await this.repo.delete(trx, existing.id);
+      await repo.delete(existing.id);
       return { value: undefined, changed: true, names: [existing.name] };
     });
   }
@@ -164,7 +166,7 @@ export class RecordsService {
   ): Promise<RecordView> {
     const record = prepareRecord(zone.domain, zone.default_ttl, body);
     await this.checkWrite(trx, zone, record, null);
-    return recordView(await this.repo.insert(trx, zone.id, record, managedBy));
+    return recordView(await this.repo.withTx(trx).insert(zone.id, record, managedBy));
   }
 
   /** Identical records, the zone rules, and other modules' claims on names; throws the first refusal. */
@@ -174,7 +176,8 @@ export class RecordsService {
     record: NewRecord,
     replacing: RecordRow | null,
   ): Promise<void> {
-    if ((await this.repo.findIdentical(trx, zone.id, record, replacing?.id ?? null)) !== null) {
+    const repo = this.repo.withTx(trx);
+    if ((await repo.findIdentical(zone.id, record, replacing?.id ?? null)) !== null) {
       throw recordExists();
     }
     for (const claim of (await this.nameClaims(zone.id, trx)).get(record.name) ?? []) {
@@ -182,7 +185,7 @@ export class RecordsService {
       if (refusal !== null) throw recordConflict(refusal);
     }
     const isCut = record.type_code === RR_TYPE.NS;
-    const rows: RuleRow[] = await this.repo.forRulesAt(trx, zone.id, record.name, zone.domain, isCut);
+    const rows: RuleRow[] = await repo.forRulesAt(zone.id, record.name, zone.domain, isCut);
     const rules: RuleRecord[] = rows
       .filter((r) => r.id !== replacing?.id)
       .map((r) => ({ name: r.name, type: r.type_code, isNew: false, ref: r.id }));
