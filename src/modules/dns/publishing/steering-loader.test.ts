@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../kernel/db/database.ts';
 import { migrate } from '../../../kernel/db/run-migrations.ts';
 import { openDatabase } from '../../../kernel/db/open-database.ts';
-import { readMemberHealth } from '../load-balancing/members-repository.ts';
+import { MembersRepository } from '../load-balancing/members-repository.ts';
 import type { DnsTables } from '../dns-tables.ts';
 import { DbZoneSource } from './db-zone-source.ts';
 import { sql } from 'kysely';
@@ -23,7 +23,9 @@ describe('zone data carries the steering configuration', () => {
     const db = database.db;
     const user = await sql<{
       id: number;
-    }>`INSERT INTO identity_users (email, password_hash) VALUES ('s@example.com', 'x') RETURNING id`.execute(db);
+    }>`INSERT INTO identity_users (email, password_hash) VALUES ('s@example.com', 'x') RETURNING id`.execute(
+      db,
+    );
     const zone = await db
       .insertInto('dns_zones')
       .values({ user_id: Number(user.rows[0]!.id), domain: 'steer.example', serial: 2026112201 } as never)
@@ -144,7 +146,7 @@ describe('zone data carries the steering configuration', () => {
   });
 
   it('reads every member health_status', async () => {
-    const health = await readMemberHealth(database.db);
+    const health = await new MembersRepository(database.db).healthOfAll();
     expect(health.get(ids.m1)).toBe('healthy');
     expect(health.get(ids.m2)).toBe('unhealthy');
     expect(health.get(ids.m3)).toBe('unknown');
