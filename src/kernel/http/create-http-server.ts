@@ -12,6 +12,9 @@ export interface HttpServerOptions {
   readonly trustProxy: boolean;
 }
 
+/** Fastify's own type for JSON answers, which error answers keep. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 const AJV_OPTIONS = {
   allErrors: true,
   verbose: true,
@@ -59,12 +62,17 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     reply.header('x-request-id', request.id);
   });
 
+  // Error bodies are written as made, not by the route's response serializer (which writes
+  // only the fields a schema declares, in its order): 422 problems come in more than one key
+  // order, and a detail may be an object. Routes' error schemas (error-schemas.ts) describe them.
+  const answer = (reply: FastifyReply, status: number, body: { detail: unknown }): void => {
+    void reply.code(status).type(JSON_TYPE).serializer(JSON.stringify).send(body);
+  };
+
   const send = (reply: FastifyReply, error: AppError): void => {
-    void reply
-      .code(error.status)
-      .headers(error.headers)
-      .header('x-error-code', error.code)
-      .send({ detail: error.detail });
+    answer(reply.headers(error.headers).header('x-error-code', error.code), error.status, {
+      detail: error.detail,
+    });
   };
 
   app.setNotFoundHandler((_request, reply) => {
@@ -78,17 +86,15 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
     const fe = error as FastifyError;
     if (fe.validation) {
-      void reply
-        .code(422)
-        .send({ detail: toValidationProblems(fe.validation, fe.validationContext ?? 'body') });
+      answer(reply, 422, { detail: toValidationProblems(fe.validation, fe.validationContext ?? 'body') });
       return;
     }
     switch (fe.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        void reply.code(422).send({ detail: jsonInvalid(fe.message) });
+        answer(reply, 422, { detail: jsonInvalid(fe.message) });
         return;
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        void reply.code(422).send({
+        answer(reply, 422, {
           detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null, ctx: {} }],
         });
         return;
@@ -100,11 +106,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
         return;
     }
     if (error instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(fe.message))) {
-      void reply.code(422).send({ detail: jsonInvalid(fe.message) });
+      answer(reply, 422, { detail: jsonInvalid(fe.message) });
       return;
     }
     if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
-      void reply.code(fe.statusCode).send({ detail: fe.message });
+      answer(reply, fe.statusCode, { detail: fe.message });
       return;
     }
     request.log.error({ err: error }, 'request failed');
