@@ -8,6 +8,7 @@ import {
 } from '../dns-errors.ts';
 import { RR_TYPE, typeFromText } from '../../../dns/wire/rr-type.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import { resolveRecordName } from '../shared/record-name.ts';
 import { checkZoneRules, type RuleRecord } from '../shared/zone-rules.ts';
@@ -18,16 +19,8 @@ import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { prepareRecord, type RecordBody } from './record-input.ts';
 import type { NewRecord, RecordsRepository, RuleRow } from './records-repository.ts';
 
-export interface RecordView {
-  id: number;
-  zone_id: number;
-  name: string;
-  type: string;
-  content: string;
-  ttl: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A record as the API shows it: the row without its wire form and the module that manages it. */
+export type RecordView = JsonView<Omit<RecordRow, 'type_code' | 'rdata' | 'managed_by'>>;
 
 export function recordView(r: RecordRow): RecordView {
   return {
