@@ -9,17 +9,18 @@ export const RecordParams = Type.Object({
 /** RFC 2181 §8: TTLs are 31-bit unsigned; 0 is refused here as it defeats caching entirely. */
 const Ttl = Type.Integer({ minimum: 1, maximum: 2147483647 });
 
-const recordFields = {
-  name: Type.String({ maxLength: 255 }),
-  type: Type.String({ minLength: 1, maxLength: 16 }),
-  content: Type.String({ minLength: 1, maxLength: 65535 }),
-  ttl: Type.Optional(Ttl),
-};
+export const CreateRecordBody = Type.Object(
+  {
+    name: Type.String({ maxLength: 255 }),
+    type: Type.String({ minLength: 1, maxLength: 16 }),
+    content: Type.String({ minLength: 1, maxLength: 65535 }),
+    ttl: Type.Optional(Ttl),
+  },
+  { additionalProperties: false },
+);
 
-export const CreateRecordBody = Type.Object(recordFields, { additionalProperties: false });
-
-/** PUT replaces the record: the same fields as creation. */
-export const ReplaceRecordBody = Type.Object(recordFields, { additionalProperties: false });
+/** PUT replaces the record: the creation body, rules and all. */
+export const ReplaceRecordBody = CreateRecordBody;
 
 /** Seed: records by name then type, page/per_page 100/1000, filters record_type (any case) and name. */
 export const ListRecordsQuery = pagePerPageQuery(100, 1000, {
