@@ -1,4 +1,4 @@
-import type { Static, TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /**
  * A row as the API shows it: timestamps become ISO 8601 text (null stays null), every other column
@@ -31,3 +31,12 @@ type Describes<View, Schema extends TSchema> =
 export function describes<View>() {
   return <S extends TSchema>(schema: S, ..._check: Describes<View, S>): S => schema;
 }
+
+/** A timestamp as views show it (JsonView): ISO 8601 text. */
+export const IsoTime = Type.String({ format: 'date-time' });
+
+/** A field that may be null; declared as such, or the serializer would write null as "" or 0. */
+export const Nullable = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()]);
+
+/** The 204 answer: no body (`reply.code(204).send()`). */
+export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'No content' });
