@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
+import { describes, IsoTime } from '../../../kernel/http/view-schemas.ts';
 import { pagePerPageQuery } from '../../../kernel/paging/paging.ts';
+import type { RecordView } from './records-service.ts';
 
 export const RecordParams = Type.Object({
   zone_id: Type.Integer({ minimum: 1 }),
@@ -27,3 +29,18 @@ export const ListRecordsQuery = pagePerPageQuery(100, 1000, {
   record_type: Type.Optional(Type.String({ maxLength: 16 })),
   name: Type.Optional(Type.String({ maxLength: 255 })),
 });
+
+export const RecordResponse = describes<RecordView>()(
+  Type.Object({
+    id: Type.Integer(),
+    zone_id: Type.Integer(),
+    /** FQDN in stored form: lower case, no trailing dot. */
+    name: Type.String(),
+    type: Type.String(),
+    /** RDATA in canonical presentation form. */
+    content: Type.String(),
+    ttl: Type.Integer(),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  }),
+);
