@@ -1,4 +1,7 @@
 import { Type } from 'typebox';
+import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
+import type { PreviewView } from './lb-preview-service.ts';
+import type { LoadBalancerView } from './load-balancer-view.ts';
 
 export const LoadBalancerParams = Type.Object({
   zone_id: Type.Integer({ minimum: 1 }),
@@ -42,4 +45,79 @@ export const PreviewBody = Type.Object(
     region: Type.Optional(Type.String({ maxLength: 8 })),
   },
   { additionalProperties: false },
+);
+
+/** A steering map as stored: keys in stored form (upper case codes), pool ids in order. */
+const PoolMapResponse = Type.Record(Type.String(), Type.Array(Type.Integer()));
+
+export const LoadBalancerResponse = describes<LoadBalancerView>()(
+  Type.Object({
+    id: Type.Integer(),
+    zone_id: Type.Integer(),
+    name: Type.String(),
+    /** FQDN in stored form. */
+    hostname: Type.String(),
+    ttl: Type.Integer(),
+    session_affinity: Type.String(),
+    steering_policy: Type.String(),
+    location_strategy: Type.String(),
+    default_pools: Type.Array(Type.Integer()),
+    fallback_pool_id: Nullable(Type.Integer()),
+    region_pools: PoolMapResponse,
+    country_pools: PoolMapResponse,
+    location_pools: PoolMapResponse,
+    on_all_unhealthy: Type.String(),
+    enabled: Type.Boolean(),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  }),
+);
+
+const PoolRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const PreviewResponse = describes<PreviewView>()(
+  Type.Object({
+    /** Which step of the cascade answered; null when nothing was answered. */
+    cascade_hit: Nullable(
+      Type.Enum(['location', 'country', 'region', 'default', 'fallback', 'proximity', 'serve_last']),
+    ),
+    reason: Type.Enum([
+      'ok',
+      'all_unhealthy_serve_last',
+      'all_unhealthy',
+      'no_members',
+      'load_balancer_disabled',
+    ]),
+    /** true: the DNS answer would be SERVFAIL. */
+    servfail: Type.Boolean(),
+    pool: Nullable(PoolRef),
+    answers: Type.Array(
+      Type.Object({ type: Type.Enum(['A', 'AAAA']), address: Type.String(), member_id: Type.Integer() }),
+    ),
+    ttl: Type.Integer(),
+    /** Where the client was placed, and from what (pop, resolver_ip, override). */
+    context: Type.Object({
+      source: Type.String(),
+      pop: Type.String(),
+      country: Nullable(Type.String()),
+      region: Nullable(Type.String()),
+      client_ip: Nullable(Type.String()),
+    }),
+    /** Each stage tried, with the pools looked at and why each was passed over. */
+    trace: Type.Array(
+      Type.Object({
+        stage: Type.String(),
+        key: Nullable(Type.String()),
+        pools: Type.Array(
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            skipped: Nullable(Type.String()),
+            /** Proximity only: km from the client to the pool's primary location; null when unknown. */
+            distance_km: Type.Optional(Nullable(Type.Number())),
+          }),
+        ),
+      }),
+    ),
+  }),
 );

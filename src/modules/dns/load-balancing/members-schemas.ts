@@ -1,4 +1,7 @@
 import { Type } from 'typebox';
+import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
+import type { HealthCheckView } from './member-health-check-service.ts';
+import type { MemberView } from './member-view.ts';
 
 export const MemberParams = Type.Object({
   zone_id: Type.Integer({ minimum: 1 }),
@@ -27,3 +30,37 @@ export const CreateMemberBody = Type.Object(
 
 /** PATCH: any field of creation; `address_type` is accepted only when it equals the member's (it cannot change). */
 export const UpdateMemberBody = Type.Partial(CreateMemberBody, { additionalProperties: false });
+
+export const MemberResponse = describes<MemberView>()(
+  Type.Object({
+    id: Type.Integer(),
+    pool_id: Type.Integer(),
+    /** Canonical text of the IP address. */
+    address: Type.String(),
+    address_type: Type.String(),
+    weight: Type.Integer(),
+    priority: Type.Integer(),
+    enabled: Type.Boolean(),
+    health_mode: Type.String(),
+    health_path: Type.String(),
+    health_port: Nullable(Type.Integer()),
+    health_interval_s: Type.Integer(),
+    health_timeout_s: Type.Integer(),
+    /** unknown | healthy | unhealthy, as the checker last stored it. */
+    health_status: Type.String(),
+    last_check_at: Nullable(IsoTime),
+    last_error: Nullable(Type.String()),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  }),
+);
+
+export const HealthCheckResponse = describes<HealthCheckView>()(
+  Type.Object({
+    member_id: Type.Integer(),
+    health_status: Type.String(),
+    last_check_at: IsoTime,
+    last_error: Nullable(Type.String()),
+    latency_ms: Nullable(Type.Number()),
+  }),
+);

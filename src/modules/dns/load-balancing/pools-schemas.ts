@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { CreateMemberBody } from './members-schemas.ts';
+import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
+import { CreateMemberBody, MemberResponse } from './members-schemas.ts';
+import type { PoolView } from './pool-view.ts';
 
 export const PoolParams = Type.Object({
   zone_id: Type.Integer({ minimum: 1 }),
@@ -34,3 +36,25 @@ export const CreateLbPoolBody = Type.Object(
 export const UpdatePoolBody = Type.Partial(Type.Omit(CreatePoolBody, ['members']), {
   additionalProperties: false,
 });
+
+export const PoolResponse = describes<PoolView>()(
+  Type.Object({
+    id: Type.Integer(),
+    zone_id: Type.Integer(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    algorithm: Type.String(),
+    ttl: Type.Integer(),
+    session_affinity: Type.String(),
+    primary_location_code: Nullable(Type.String()),
+    enabled: Type.Boolean(),
+    /** The hostname of the first load balancer (by id) whose default pools hold the pool. */
+    hostname: Nullable(Type.String()),
+    members: Type.Array(MemberResponse),
+    /** Enabled members not known to be unhealthy. */
+    healthy_members: Type.Integer(),
+    total_members: Type.Integer(),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  }),
+);
