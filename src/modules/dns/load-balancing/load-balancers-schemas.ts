@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
-import type { PreviewView } from './lb-preview-service.ts';
+import type { PreviewView } from './lb-preview-view.ts';
 import type { LoadBalancerView } from './load-balancer-view.ts';
 
 export const LoadBalancerParams = Type.Object({

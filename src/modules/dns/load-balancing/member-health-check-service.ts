@@ -7,15 +7,7 @@ import type { PoolsRepository } from './pools-repository.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { healthTargetOf } from './member-health-store.ts';
 import type { MembersRepository } from './members-repository.ts';
-
-/** Answer of `POST .../members/{member_id}/health-check`. */
-export interface HealthCheckView {
-  member_id: number;
-  health_status: string;
-  last_check_at: string;
-  last_error: string | null;
-  latency_ms: number | null;
-}
+import type { HealthCheckView } from './member-view.ts';
 
 /**
  * "Run a check now": probes the member from this (API) process, stores the result and publishes a

@@ -4,6 +4,15 @@ import type { MemberRow } from '../dns-tables.ts';
 /** A member (origin) as the API shows it: its row but the zone id (the pool's says it). */
 export type MemberView = JsonView<Omit<MemberRow, 'zone_id'>>;
 
+/** Answer of `POST .../members/{member_id}/health-check`. */
+export interface HealthCheckView {
+  member_id: number;
+  health_status: string;
+  last_check_at: string;
+  last_error: string | null;
+  latency_ms: number | null;
+}
+
 const iso = (d: Date | string): string => new Date(d).toISOString();
 
 export function memberView(m: MemberRow): MemberView {

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
-import type { HealthCheckView } from './member-health-check-service.ts';
-import type { MemberView } from './member-view.ts';
+import type { HealthCheckView, MemberView } from './member-view.ts';
 
 export const MemberParams = Type.Object({
   zone_id: Type.Integer({ minimum: 1 }),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { describes, IsoTime } from '../../../kernel/http/view-schemas.ts';
 import { pagePerPageQuery } from '../../../kernel/paging/paging.ts';
-import type { RecordView } from './records-service.ts';
+import type { RecordView } from './record-view.ts';
 
 export const RecordParams = Type.Object({
   zone_id: Type.Integer({ minimum: 1 }),

@@ -8,7 +8,6 @@ import {
 } from '../dns-errors.ts';
 import { RR_TYPE, typeFromText } from '../../../dns/wire/rr-type.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import { resolveRecordName } from '../shared/record-name.ts';
 import { checkZoneRules, type RuleRecord } from '../shared/zone-rules.ts';
@@ -17,23 +16,8 @@ import type { DnsTables, RecordRow, ZoneRow } from '../dns-tables.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { prepareRecord, type RecordBody } from './record-input.ts';
+import { recordView, type RecordView } from './record-view.ts';
 import type { NewRecord, RecordsRepository, RuleRow } from './records-repository.ts';
-
-/** A record as the API shows it: the row without its wire form and the module that manages it. */
-export type RecordView = JsonView<Omit<RecordRow, 'type_code' | 'rdata' | 'managed_by'>>;
-
-export function recordView(r: RecordRow): RecordView {
-  return {
-    id: r.id,
-    zone_id: r.zone_id,
-    name: r.name,
-    type: r.type,
-    content: r.content,
-    ttl: r.ttl,
-    created_at: new Date(r.created_at).toISOString(),
-    updated_at: new Date(r.updated_at).toISOString(),
-  };
-}
 
 /**
  * Names another module owns inside a zone (load balancer hostnames), each able to refuse record
