@@ -2,7 +2,7 @@
  * The private/reserved-network rule as the probes see it (true: may connect): checked again at
  * connect time, right before a socket opens, so a member stored while the rule was relaxed never
  * sends a probe where production forbids it. The classifier lives with the member API
- * (modules/dns/members/address-policy.ts) and is passed in, so this library depends on no module.
+ * (modules/dns/shared/address-policy.ts) and is passed in, so this library depends on no module.
  */
 export type TargetGuard = (address: string) => boolean;
 

@@ -2,7 +2,7 @@ import { PRIVATE_TARGET } from '../dns-errors.ts';
 import type { Static } from 'typebox';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import type { MemberRow } from '../dns-tables.ts';
-import { classifyAddress, isAllowedTarget, parseAddress } from './address-policy.ts';
+import { classifyAddress, isAllowedTarget, parseAddress } from '../shared/address-policy.ts';
 import type { CreateMemberBody, UpdateMemberBody } from './members-schemas.ts';
 
 export type MemberBody = Static<typeof CreateMemberBody>;

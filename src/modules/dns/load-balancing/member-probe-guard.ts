@@ -1,5 +1,5 @@
 import type { TargetGuard } from '../../../health/target-guard.ts';
-import { classifyAddress, isAllowedTarget } from './address-policy.ts';
+import { classifyAddress, isAllowedTarget } from '../shared/address-policy.ts';
 
 /**
  * The probes' connect-time rule, from the same classifier the member API validates addresses

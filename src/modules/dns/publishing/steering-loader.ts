@@ -11,7 +11,7 @@ import type {
   ZoneSteering,
 } from '../../../dns/steering/steering-config.ts';
 import { locationByCode } from '../../../geo/geo-data.ts';
-import { parseAddress } from '../load-balancing/address-policy.ts';
+import { parseAddress } from '../shared/address-policy.ts';
 import type { DnsTables, LoadBalancerRow, MemberRow, PoolRow } from '../dns-tables.ts';
 
 const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
