@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { AccessTokens } from '../kernel/auth/access-token.ts';
 import { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import { resolveAuthSecret } from '../kernel/auth/auth-secret.ts';
@@ -13,6 +13,8 @@ import { platformModules } from './platform-modules.ts';
 export interface ApiApp {
   readonly app: FastifyInstance;
   readonly modules: readonly PlatformModule[];
+  /** Every route as declared (method, url, schema, config): what the architecture tests read. */
+  readonly routes: readonly RouteOptions[];
 }
 
 /** Joins the HTTP kernel (limits, authentication) and every platform module into one Fastify app. */
@@ -28,6 +30,10 @@ export async function buildApiApp(
     bodyLimitBytes: config.apiBodyLimitBytes,
     trustProxy: config.trustProxy,
   });
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
   const exempt = exemptList(config.limitsExempt);
   if (config.proxyLimits) new ProxyLimits(runtime.clock, exempt).install(app);
   installRequestRateLimit(app, runtime.bus, runtime.clock, exempt);
@@ -41,5 +47,5 @@ export async function buildApiApp(
   for (const module of modules) await registerModule(app, module);
   for (const module of modules) await module.start?.();
   await app.ready();
-  return { app, modules };
+  return { app, modules, routes };
 }

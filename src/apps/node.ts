@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Config } from '../kernel/config/config.ts';
 import { databaseAnswers } from '../kernel/db/database-ping.ts';
 import type { Logger } from '../kernel/log/logger.ts';
@@ -33,6 +33,8 @@ export interface RunningNode {
   readonly runtime: Runtime;
   /** The platform modules of the api role (tests reach their interfaces here). */
   readonly modules: readonly PlatformModule[];
+  /** The API's routes as declared (none without the api role). */
+  readonly routes: readonly RouteOptions[];
   readonly metrics: MetricsRegistry;
   stop(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export async function startNode(
   let dnsWorkers: DnsWorkerRole | null = null;
   let checker: CheckerRole | null = null;
   let modules: readonly PlatformModule[] = [];
+  let routes: readonly RouteOptions[] = [];
   try {
     if (config.role === 'all' || config.role === 'dns') {
       const node = await createDnsNode(runtime, { metrics, readiness }, options);
@@ -99,6 +102,7 @@ export async function startNode(
       readiness.set('database', () => databaseAnswers(runtime.database));
       const api = await buildApiApp(runtime, (a: FastifyInstance) => registerOpsRoutes(a, ops));
       modules = api.modules;
+      routes = api.routes;
       apiUrl = await api.app.listen({ host: config.apiHost, port: config.apiPort });
       opsUrl = apiUrl;
       log.info({ url: apiUrl }, 'API listening');
@@ -120,6 +124,7 @@ export async function startNode(
     checker,
     runtime,
     modules,
+    routes,
     metrics,
     async stop() {
       stopping = true;

@@ -21,6 +21,9 @@ export interface HttpServerOptions {
   readonly trustProxy: boolean;
 }
 
+/** Fastify's own type for JSON answers, which error answers keep. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 const AJV_OPTIONS = {
   allErrors: true,
   verbose: true,
@@ -92,11 +95,18 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
   });
 
+  // Error bodies are written as made, not by the route's response serializer (which writes
+  // only the fields a schema declares, in its order): 422 problems come in more than one key
+  // order, and a detail may be an object. Routes' error schemas (error-schemas.ts) describe them.
+  const answer = (reply: FastifyReply, status: number, body: { detail: unknown }): void => {
+    void reply.code(status).type(JSON_TYPE).serializer(JSON.stringify).send(body);
+  };
+
   const send = (reply: FastifyReply, error: AppError): void => {
     const detail = Array.isArray(error.detail)
       ? (error.detail as ValidationProblem[]).map(redactProblem)
       : error.detail;
-    void reply.code(error.status).headers(error.headers).header('x-error-code', error.code).send({ detail });
+    answer(reply.headers(error.headers).header('x-error-code', error.code), error.status, { detail });
   };
 
   app.setNotFoundHandler((_request, reply) => {
@@ -115,10 +125,10 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
     switch (fe.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        void reply.code(422).send({ detail: jsonInvalid(fe.message) });
+        answer(reply, 422, { detail: jsonInvalid(fe.message) });
         return;
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        void reply.code(422).send({
+        answer(reply, 422, {
           detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null, ctx: {} }],
         });
         return;
@@ -130,11 +140,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
         return;
     }
     if (error instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(fe.message))) {
-      void reply.code(422).send({ detail: jsonInvalid(fe.message) });
+      answer(reply, 422, { detail: jsonInvalid(fe.message) });
       return;
     }
     if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
-      void reply.code(fe.statusCode).send({ detail: fe.message });
+      answer(reply, fe.statusCode, { detail: fe.message });
       return;
     }
     request.log.error({ err: error }, 'request failed');

@@ -112,6 +112,9 @@ export class ProxyLimits {
       .code(429)
       .header('retry-after', String(retryAfterS))
       .header('x-error-code', 'limits.proxy')
+      .type('application/json; charset=utf-8')
+      // The proxy's own body, not the route's: past the route's serializer.
+      .serializer(JSON.stringify)
       .send({ error: 'Too many requests' });
   }
 

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { deriveAuditAction, isStateChanging } from '../audit/audit-actions.ts';
+import { kernelErrorResponses } from '../http/error-schemas.ts';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -43,6 +44,11 @@ export async function registerModule(app: FastifyInstance, module: PlatformModul
   await app.register(
     async (scope) => {
       // Every state-changing call is audited: a route that names no action gets one from its path.
+      // The errors the kernel answers on every route are declared for it (error-schemas.ts).
+      scope.addHook('onRoute', (route) => {
+        const schema = (route.schema ?? {}) as { response?: Record<string, unknown> };
+        route.schema = { ...schema, response: { ...kernelErrorResponses(route), ...schema.response } };
+      });
       scope.addHook('onRoute', (route) => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         if (route.config?.audit !== undefined || !methods.some(isStateChanging)) return;

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import type { CommerceListsRepository } from './commerce-lists-repository.ts';
 import {
@@ -118,6 +119,9 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
       schema: {
         description: 'The merchant profile: people only (an owner or admin signed in), never a key.',
         params: OrgSlugParams,
+        response: {
+          200: Type.Object({ org_id: Type.Integer(), profile: Type.Union([Type.Object({}), Type.Null()]) }),
+        },
       },
       config: { auth: { scope: 'commerce.store:read', peopleOnly: true } },
     },

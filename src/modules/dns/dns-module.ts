@@ -1,7 +1,9 @@
+import { Type } from 'typebox';
+import { errorResponses } from '../../kernel/http/error-schemas.ts';
 import type { ModuleApp, PlatformModule } from '../../kernel/module/platform-module.ts';
 import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
-import type { RegionsDirectory } from '../locations/index.ts';
+import { RegionResponse, type RegionsDirectory } from '../locations/index.ts';
 import type { LiveProductSource, OrgDirectory } from '../orgs/index.ts';
 import { dnsConfig, type DnsSettings } from './dns-config.ts';
 import type { DnsContext } from './dns-context.ts';
@@ -80,7 +82,16 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
         new ZoneExportService(zonesRepo, recordsRepo, ctx.settings.nameservers),
       );
       registerStatsRoutes(app, new StatsService(zonesRepo, ctx.bus, ctx.clock));
-      app.get('/lb-regions', async () => deps.regions.listRegions());
+      app.get(
+        '/lb-regions',
+        {
+          schema: {
+            summary: 'The load-balancing regions and their countries (keys of region_pools)',
+            response: { 200: Type.Array(RegionResponse), ...errorResponses(401, 429) },
+          },
+        },
+        async () => deps.regions.listRegions(),
+      );
       registerLoadBalancing(app, ctx, { zones: zonesRepo, records, changes });
       registerZoneTransfers(app, ctx, { zones: zonesRepo, changes });
     },

@@ -9,3 +9,17 @@ export type {
   TokenPair,
 } from './identity-interfaces.ts';
 export { customerCreated, type CustomerCreated } from './identity-events.ts';
+/** The sign-in bodies and answers, for the organizations module's storefront and staff routes. */
+export {
+  ForgotPasswordBody,
+  LoginBody,
+  MfaChallengeView,
+  RefreshBody,
+  RegisterBody,
+  RESET_SENT,
+  ResetPasswordBody,
+  ResetSentView,
+  TokenPairView,
+  UserView,
+} from './sign-in/sign-in-schemas.ts';
+export { MessageView } from './identity-schemas.ts';

@@ -1,3 +1,4 @@
 /** The locations module's public surface. */
 export { createLocationsModule, type LocationsModule, type RegionsDirectory } from './locations-module.ts';
 export type { RegionView } from './locations-tables.ts';
+export { RegionResponse } from './locations-schemas.ts';

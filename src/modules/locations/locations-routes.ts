@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
+import { errorResponses } from '../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import type { LocationsRepository } from './locations-repository.ts';
-import type { LocationRow } from './locations-tables.ts';
+import { LocationResponse, LocationsQuery } from './locations-schemas.ts';
+import type { LocationRow, LocationView } from './locations-tables.ts';
 
-const LocationsQuery = Type.Object({ active_only: Type.Boolean({ default: true }) });
-
-function toLocation(row: LocationRow) {
+function toLocation(row: LocationRow): LocationView {
   return {
     ...row,
     created_at: new Date(row.created_at).toISOString(),
@@ -15,7 +15,16 @@ function toLocation(row: LocationRow) {
 
 /** GET /locations: the PoPs (no token, seed "Catalogue and locations"). */
 export function registerLocationRoutes(app: ModuleApp, repo: LocationsRepository): void {
-  app.get('/', { schema: { querystring: LocationsQuery }, config: { auth: 'public' } }, async (request) =>
-    (await repo.listLocations(request.query.active_only)).map(toLocation),
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'The PoPs, active ones only unless active_only=false',
+        querystring: LocationsQuery,
+        response: { 200: Type.Array(LocationResponse), ...errorResponses(422, 429) },
+      },
+      config: { auth: 'public' },
+    },
+    async (request) => (await repo.listLocations(request.query.active_only)).map(toLocation),
   );
 }

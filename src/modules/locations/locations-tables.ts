@@ -1,3 +1,5 @@
+import type { JsonView } from '../../kernel/http/view-schemas.ts';
+
 /** The locations module's tables as Kysely sees them (migrations/*_geo_locations.sql, renamed by *_identity_locations_table_prefixes.sql). */
 export interface LocationRow {
   id: number;
@@ -14,21 +16,28 @@ export interface LocationRow {
   updated_at: Date;
 }
 
-export interface RegionView {
+export interface RegionRow {
   code: string;
   name: string;
   sort_order: number;
-  countries: string[];
 }
 
+export interface CountryRow {
+  code: string;
+  name: string;
+  region_code: string;
+  latitude: number;
+  longitude: number;
+}
+
+/** A PoP as GET /locations shows it: its row, timestamps as text. */
+export type LocationView = JsonView<LocationRow>;
+
+/** A load-balancing region with the codes of its countries. */
+export type RegionView = RegionRow & { countries: string[] };
+
 export interface LocationTables {
-  locations_regions: { code: string; name: string; sort_order: number };
-  locations_countries: {
-    code: string;
-    name: string;
-    region_code: string;
-    latitude: number;
-    longitude: number;
-  };
+  locations_regions: RegionRow;
+  locations_countries: CountryRow;
   locations: LocationRow;
 }

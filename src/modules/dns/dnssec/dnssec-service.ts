@@ -11,19 +11,7 @@ import { generateDnssecKey } from '../../../dns/index.ts';
 import type { DnsContext } from '../dns-context.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { dsRecordText } from './dnssec-records.ts';
-import {
-  deleteDnssec,
-  deleteKey,
-  findDnssecZone,
-  insertDnssecZone,
-  insertKey,
-  listDnssecZones,
-  listKeys,
-  setKeyState,
-  setZoneDnssecFlag,
-  updateDnssecZone,
-  type StoredKey,
-} from './dnssec-repository.ts';
+import { DnssecRepository, type StoredKey } from './dnssec-repository.ts';
 import { nextKeyAction, type ScheduledKey } from './dnssec-key-schedule.ts';
 import type { DnsTables, KeyRole, ZoneRow } from '../dns-tables.ts';
 import { keyContext } from './dnssec-key-sealing.ts';
@@ -61,10 +49,14 @@ export function parseDnssecAlgorithm(input: string | number | undefined): Dnssec
 const MAX_STEPS_PER_RUN = 8;
 
 export class DnssecService {
+  private readonly repo: DnssecRepository;
+
   constructor(
     private readonly ctx: DnsContext,
     private readonly changes: ZoneChanges,
-  ) {}
+  ) {
+    this.repo = new DnssecRepository(ctx.db);
+  }
 
   /**
    * Inside a zone change: turns signing on (new KSK and ZSK, or resumes a zone being turned off)
@@ -76,13 +68,13 @@ export class DnssecService {
     enabled: boolean,
     requested: DnssecAlgorithm | undefined,
   ): Promise<boolean> {
-    const trx = zoneTrx;
-    const state = await findDnssecZone(trx, zone.id);
+    const repo = this.repo.withTx(zoneTrx);
+    const state = await repo.findZone(zone.id);
     const now = new Date(this.ctx.clock.now());
     if (!enabled) {
       if (state === null || state.disabling_since !== null) return false;
-      await updateDnssecZone(trx, zone.id, { disabling_since: now });
-      await setZoneDnssecFlag(trx, zone.id, false);
+      await repo.updateZone(zone.id, { disabling_since: now });
+      await repo.setZoneFlag(zone.id, false);
       return true;
     }
     if (state !== null && state.disabling_since === null) {
@@ -96,26 +88,26 @@ export class DnssecService {
       return false;
     }
     if (state !== null && (requested === undefined || requested === state.algorithm)) {
-      await updateDnssecZone(trx, zone.id, { disabling_since: null });
+      await repo.updateZone(zone.id, { disabling_since: null });
     } else {
-      if (state !== null) await deleteDnssec(trx, zone.id);
+      if (state !== null) await repo.deleteZone(zone.id);
       const algorithm = requested ?? DNSSEC_ALGORITHM.ECDSAP256SHA256;
-      await insertDnssecZone(trx, {
+      await repo.insertZone({
         zone_id: zone.id,
         algorithm,
         disabling_since: null,
         zsk_rotated_at: null,
         created_at: now,
       });
-      await this.addKey(trx, zone.id, algorithm, 'ksk', 'active', now);
-      await this.addKey(trx, zone.id, algorithm, 'zsk', 'active', now);
+      await this.addKey(repo, zone.id, algorithm, 'ksk', 'active', now);
+      await this.addKey(repo, zone.id, algorithm, 'zsk', 'active', now);
     }
-    await setZoneDnssecFlag(trx, zone.id, true);
+    await repo.setZoneFlag(zone.id, true);
     return true;
   }
 
   private async addKey(
-    trx: Transaction<DnsTables>,
+    repo: DnssecRepository,
     zoneId: number,
     algorithm: DnssecAlgorithm,
     role: KeyRole,
@@ -123,7 +115,7 @@ export class DnssecService {
     now: Date,
   ): Promise<void> {
     const key = generateDnssecKey(algorithm, role);
-    await insertKey(trx, {
+    await repo.insertKey({
       zone_id: zoneId,
       role,
       state,
@@ -138,7 +130,7 @@ export class DnssecService {
   }
 
   async info(zone: Pick<ZoneRow, 'id' | 'domain' | 'soa_ttl'>): Promise<DnssecInfo> {
-    const state = await findDnssecZone(this.ctx.db, zone.id);
+    const state = await this.repo.findZone(zone.id);
     if (state === null || state.disabling_since !== null) {
       return {
         enabled: false,
@@ -149,7 +141,7 @@ export class DnssecService {
         zsk_rotated_at: null,
       };
     }
-    const keys = await listKeys(this.ctx.db, [zone.id]);
+    const keys = await this.repo.listKeys([zone.id]);
     const ksk = keys.find((k) => k.role === 'ksk' && k.state === 'active');
     const zsk = keys.find((k) => k.role === 'zsk' && k.state === 'active');
     return {
@@ -165,7 +157,7 @@ export class DnssecService {
   /** Applies every key step due now to every signed zone (run periodically). */
   async runKeySchedule(): Promise<number> {
     let steps = 0;
-    for (const z of await listDnssecZones(this.ctx.db)) {
+    for (const z of await this.repo.listZones()) {
       for (let i = 0; i < MAX_STEPS_PER_RUN; i++) {
         const done = await this.changes.apply('platform', Number(z.zone_id), async (trx, zone) => {
           const changed = await this.step(trx, zone);
@@ -179,9 +171,10 @@ export class DnssecService {
   }
 
   private async step(trx: Transaction<DnsTables>, zone: ZoneRow): Promise<boolean> {
-    const state = await findDnssecZone(trx, zone.id);
+    const repo = this.repo.withTx(trx);
+    const state = await repo.findZone(zone.id);
     if (state === null) return false;
-    const keys = await listKeys(trx, [zone.id]);
+    const keys = await repo.listKeys([zone.id]);
     const nowMs = this.ctx.clock.now();
     const action = nextKeyAction({
       keys: keys.map(toScheduled),
@@ -194,18 +187,18 @@ export class DnssecService {
     const now = new Date(nowMs);
     switch (action.kind) {
       case 'publish-zsk':
-        await this.addKey(trx, zone.id, state.algorithm as DnssecAlgorithm, 'zsk', 'published', now);
+        await this.addKey(repo, zone.id, state.algorithm as DnssecAlgorithm, 'zsk', 'published', now);
         break;
       case 'activate-zsk':
-        await setKeyState(trx, action.newId, 'active', { activated_at: now });
-        if (action.oldId !== null) await setKeyState(trx, action.oldId, 'retired', { retired_at: now });
-        await updateDnssecZone(trx, zone.id, { zsk_rotated_at: now });
+        await repo.setKeyState(action.newId, 'active', { activated_at: now });
+        if (action.oldId !== null) await repo.setKeyState(action.oldId, 'retired', { retired_at: now });
+        await repo.updateZone(zone.id, { zsk_rotated_at: now });
         break;
       case 'withdraw':
-        await deleteKey(trx, action.id);
+        await repo.deleteKey(action.id);
         break;
       case 'unsign':
-        await deleteDnssec(trx, zone.id);
+        await repo.deleteZone(zone.id);
         break;
     }
     this.ctx.log.info({ zoneId: zone.id, step: action.kind }, 'DNSSEC key step');

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { RR_TYPE } from '../../../dns/index.ts';
 import type { DnssecAlgorithm, ZoneData, ZoneDnssec } from '../../../dns/index.ts';
 import { apexDnssecRecords } from './dnssec-records.ts';
-import { listDnssecZonesByIds, listKeys, type StoredKey } from './dnssec-repository.ts';
+import { DnssecRepository, type StoredKey } from './dnssec-repository.ts';
 import type { DnsTables } from '../dns-tables.ts';
 import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 import { keyContext } from './dnssec-key-sealing.ts';
@@ -21,20 +21,21 @@ export class DnssecZoneMaterial {
   /** Zones whose private keys could not be decrypted at the last load (served unsigned). */
   readonly failedZones = new Set<number>();
 
+  private readonly repo: DnssecRepository;
+
   constructor(
-    private readonly db: Kysely<DnsTables>,
+    db: Kysely<DnsTables>,
     private readonly encryption: Sealer,
-  ) {}
+  ) {
+    this.repo = new DnssecRepository(db);
+  }
 
   async attach(zones: ZoneData[]): Promise<ZoneData[]> {
     if (zones.length === 0) return zones;
     const ids = zones.length === 1 ? [Number(zones[0]!.id)] : null;
-    const states = await listDnssecZonesByIds(this.db, ids);
+    const states = await this.repo.listZonesByIds(ids);
     if (states.length === 0) return zones;
-    const keys = await listKeys(
-      this.db,
-      states.map((s) => s.zone_id),
-    );
+    const keys = await this.repo.listKeys(states.map((s) => s.zone_id));
     const byZone = new Map<number, StoredKey[]>();
     for (const k of keys) byZone.set(k.zone_id, [...(byZone.get(k.zone_id) ?? []), k]);
     const stateOf = new Map(states.map((s) => [s.zone_id, s]));

@@ -3,11 +3,12 @@ import { loadBalancerNotFound } from '../dns-errors.ts';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { resolveClientContext, steer } from '../../../dns/index.ts';
-import type { CascadeHit, HealthView, SteeringPool, SteeringReason, TraceStage } from '../../../dns/index.ts';
+import type { HealthView, SteeringPool, TraceStage } from '../../../dns/index.ts';
 import { REGION_CODES, locationByCode, regionOfCountry } from '../../../geo/geo-data.ts';
 import type { IpLocator } from '../../../geo/ip-locator.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import { parseAddress } from '../../../net/address-class.ts';
+import type { PreviewView } from './lb-preview-view.ts';
 import type { MembersRepository } from './members-repository.ts';
 import { loadSteering } from '../publishing/steering-loader.ts';
 import type { DnsTables } from '../dns-tables.ts';
@@ -15,27 +16,6 @@ import type { LoadBalancersService } from './load-balancers-service.ts';
 import type { PreviewBody } from './load-balancers-schemas.ts';
 
 export type PreviewRequest = Static<typeof PreviewBody>;
-
-export interface PreviewView {
-  cascade_hit: CascadeHit;
-  reason: SteeringReason;
-  servfail: boolean;
-  pool: { id: number; name: string } | null;
-  answers: { type: 'A' | 'AAAA'; address: string; member_id: number }[];
-  ttl: number;
-  context: {
-    source: string;
-    pop: string;
-    country: string | null;
-    region: string | null;
-    client_ip: string | null;
-  };
-  trace: {
-    stage: string;
-    key: string | null;
-    pools: { id: number; name: string; skipped: string | null; distance_km?: number | null }[];
-  }[];
-}
 
 interface PreviewInput {
   clientIp: string | null;

@@ -1,25 +1,8 @@
-import type { LoadBalancerRow, PoolMap } from '../dns-tables.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { LoadBalancerRow } from '../dns-tables.ts';
 
-/** A load balancer as the API shows it (the seed leaves the response open; these are its fields). */
-export interface LoadBalancerView {
-  id: number;
-  zone_id: number;
-  name: string;
-  hostname: string;
-  ttl: number;
-  session_affinity: string;
-  steering_policy: string;
-  location_strategy: string;
-  default_pools: number[];
-  fallback_pool_id: number | null;
-  region_pools: PoolMap;
-  country_pools: PoolMap;
-  location_pools: PoolMap;
-  on_all_unhealthy: string;
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/** A load balancer as the API shows it: every column of its row. */
+export type LoadBalancerView = JsonView<LoadBalancerRow>;
 
 export function loadBalancerView(lb: LoadBalancerRow): LoadBalancerView {
   return {

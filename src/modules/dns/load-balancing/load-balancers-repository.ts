@@ -32,11 +32,16 @@ function fromRow(row: LoadBalancerRow): LoadBalancerRow {
   };
 }
 
+/** Load balancers of a zone (jsonb pool lists decoded); writes run inside the zone's change (withTx). */
 export class LoadBalancersRepository {
-  constructor(private readonly db: Kysely<DnsTables>) {}
+  constructor(private readonly db: Db) {}
 
-  async list(zoneId: number, db: Db = this.db): Promise<LoadBalancerRow[]> {
-    const rows = await db
+  withTx(trx: Transaction<DnsTables>): LoadBalancersRepository {
+    return new LoadBalancersRepository(trx);
+  }
+
+  async list(zoneId: number): Promise<LoadBalancerRow[]> {
+    const rows = await this.db
       .selectFrom('dns_load_balancers')
       .selectAll()
       .where('zone_id', '=', zoneId)
@@ -45,8 +50,8 @@ export class LoadBalancersRepository {
     return rows.map(fromRow);
   }
 
-  async find(zoneId: number, lbId: number, db: Db = this.db): Promise<LoadBalancerRow | null> {
-    const row = await db
+  async find(zoneId: number, lbId: number): Promise<LoadBalancerRow | null> {
+    const row = await this.db
       .selectFrom('dns_load_balancers')
       .selectAll()
       .where('zone_id', '=', zoneId)
@@ -55,8 +60,8 @@ export class LoadBalancersRepository {
     return row ? fromRow(row) : null;
   }
 
-  async count(db: Db, zoneId: number): Promise<number> {
-    const row = await db
+  async count(zoneId: number): Promise<number> {
+    const row = await this.db
       .selectFrom('dns_load_balancers')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('zone_id', '=', zoneId)
@@ -64,8 +69,8 @@ export class LoadBalancersRepository {
     return Number(row.n);
   }
 
-  async hostnameTaken(db: Db, zoneId: number, hostname: string, exceptId: number | null): Promise<boolean> {
-    let q = db
+  async hostnameTaken(zoneId: number, hostname: string, exceptId: number | null): Promise<boolean> {
+    let q = this.db
       .selectFrom('dns_load_balancers')
       .select('id')
       .where('zone_id', '=', zoneId)
@@ -75,8 +80,8 @@ export class LoadBalancersRepository {
   }
 
   /** Whether the zone has A, AAAA or CNAME records at `name`. */
-  async hasAddressRecords(db: Db, zoneId: number, name: string): Promise<boolean> {
-    const row = await db
+  async hasAddressRecords(zoneId: number, name: string): Promise<boolean> {
+    const row = await this.db
       .selectFrom('dns_records')
       .select('id')
       .where('zone_id', '=', zoneId)
@@ -86,8 +91,8 @@ export class LoadBalancersRepository {
     return row !== undefined;
   }
 
-  async hostnames(db: Db, zoneId: number): Promise<string[]> {
-    const rows = await db
+  async hostnames(zoneId: number): Promise<string[]> {
+    const rows = await this.db
       .selectFrom('dns_load_balancers')
       .select('hostname')
       .where('zone_id', '=', zoneId)
@@ -95,8 +100,8 @@ export class LoadBalancersRepository {
     return rows.map((r) => r.hostname);
   }
 
-  async insert(db: Db, zoneId: number, values: LoadBalancerValues): Promise<LoadBalancerRow> {
-    const row = await db
+  async insert(zoneId: number, values: LoadBalancerValues): Promise<LoadBalancerRow> {
+    const row = await this.db
       .insertInto('dns_load_balancers')
       .values({ ...toColumns(values), zone_id: zoneId } as never)
       .returningAll()
@@ -104,8 +109,8 @@ export class LoadBalancersRepository {
     return fromRow(row);
   }
 
-  async update(db: Db, lbId: number, values: Partial<LoadBalancerValues>): Promise<LoadBalancerRow> {
-    const row = await db
+  async update(lbId: number, values: Partial<LoadBalancerValues>): Promise<LoadBalancerRow> {
+    const row = await this.db
       .updateTable('dns_load_balancers')
       .set({ ...toColumns(values), updated_at: sql<Date>`now()` } as never)
       .where('id', '=', lbId)
@@ -114,7 +119,7 @@ export class LoadBalancersRepository {
     return fromRow(row);
   }
 
-  async delete(db: Db, lbId: number): Promise<void> {
-    await db.deleteFrom('dns_load_balancers').where('id', '=', lbId).execute();
+  async delete(lbId: number): Promise<void> {
+    await this.db.deleteFrom('dns_load_balancers').where('id', '=', lbId).execute();
   }
 }

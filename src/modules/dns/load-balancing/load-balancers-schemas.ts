@@ -1,4 +1,7 @@
 import { Type } from 'typebox';
+import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
+import type { PreviewView } from './lb-preview-view.ts';
+import type { LoadBalancerView } from './load-balancer-view.ts';
 
 export const LoadBalancerParams = Type.Object({
   zone_id: Type.Integer({ minimum: 1 }),
@@ -10,59 +13,27 @@ const PoolId = Type.Integer({ minimum: 1 });
 const PoolList = Type.Array(PoolId, { minItems: 1 });
 const PoolMap = Type.Record(Type.String({ minLength: 1, maxLength: 16 }), PoolList);
 
-const lbFields = {
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  hostname: Type.String({ minLength: 1, maxLength: 255 }),
-  ttl: Type.Integer({ minimum: 5, maximum: 3600 }),
-  session_affinity: Type.Enum(['none', 'client_ip']),
-  steering_policy: Type.Enum(['off', 'random', 'geo', 'proximity']),
-  location_strategy: Type.Enum(['pop', 'resolver_ip']),
-  default_pools: PoolList,
-  fallback_pool_id: Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1 }),
-  region_pools: PoolMap,
-  country_pools: PoolMap,
-  location_pools: PoolMap,
-  on_all_unhealthy: Type.Enum(['serve_last', 'servfail']),
-  enabled: Type.Boolean(),
-};
-
 export const CreateLoadBalancerBody = Type.Object(
   {
-    name: Type.Optional(lbFields.name),
-    hostname: lbFields.hostname,
-    ttl: Type.Optional(lbFields.ttl),
-    session_affinity: Type.Optional(lbFields.session_affinity),
-    steering_policy: Type.Optional(lbFields.steering_policy),
-    location_strategy: Type.Optional(lbFields.location_strategy),
-    default_pools: lbFields.default_pools,
-    fallback_pool_id: Type.Optional(lbFields.fallback_pool_id),
-    region_pools: Type.Optional(lbFields.region_pools),
-    country_pools: Type.Optional(lbFields.country_pools),
-    location_pools: Type.Optional(lbFields.location_pools),
-    on_all_unhealthy: Type.Optional(lbFields.on_all_unhealthy),
-    enabled: Type.Optional(lbFields.enabled),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    hostname: Type.String({ minLength: 1, maxLength: 255 }),
+    ttl: Type.Optional(Type.Integer({ minimum: 5, maximum: 3600 })),
+    session_affinity: Type.Optional(Type.Enum(['none', 'client_ip'])),
+    steering_policy: Type.Optional(Type.Enum(['off', 'random', 'geo', 'proximity'])),
+    location_strategy: Type.Optional(Type.Enum(['pop', 'resolver_ip'])),
+    default_pools: PoolList,
+    fallback_pool_id: Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1 })),
+    region_pools: Type.Optional(PoolMap),
+    country_pools: Type.Optional(PoolMap),
+    location_pools: Type.Optional(PoolMap),
+    on_all_unhealthy: Type.Optional(Type.Enum(['serve_last', 'servfail'])),
+    enabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 
-export const UpdateLoadBalancerBody = Type.Object(
-  {
-    name: Type.Optional(lbFields.name),
-    hostname: Type.Optional(lbFields.hostname),
-    ttl: Type.Optional(lbFields.ttl),
-    session_affinity: Type.Optional(lbFields.session_affinity),
-    steering_policy: Type.Optional(lbFields.steering_policy),
-    location_strategy: Type.Optional(lbFields.location_strategy),
-    default_pools: Type.Optional(lbFields.default_pools),
-    fallback_pool_id: Type.Optional(lbFields.fallback_pool_id),
-    region_pools: Type.Optional(lbFields.region_pools),
-    country_pools: Type.Optional(lbFields.country_pools),
-    location_pools: Type.Optional(lbFields.location_pools),
-    on_all_unhealthy: Type.Optional(lbFields.on_all_unhealthy),
-    enabled: Type.Optional(lbFields.enabled),
-  },
-  { additionalProperties: false },
-);
+/** PATCH: any field of creation. */
+export const UpdateLoadBalancerBody = Type.Partial(CreateLoadBalancerBody, { additionalProperties: false });
 
 export const PreviewBody = Type.Object(
   {
@@ -74,4 +45,79 @@ export const PreviewBody = Type.Object(
     region: Type.Optional(Type.String({ maxLength: 8 })),
   },
   { additionalProperties: false },
+);
+
+/** A steering map as stored: keys in stored form (upper case codes), pool ids in order. */
+const PoolMapResponse = Type.Record(Type.String(), Type.Array(Type.Integer()));
+
+export const LoadBalancerResponse = describes<LoadBalancerView>()(
+  Type.Object({
+    id: Type.Integer(),
+    zone_id: Type.Integer(),
+    name: Type.String(),
+    /** FQDN in stored form. */
+    hostname: Type.String(),
+    ttl: Type.Integer(),
+    session_affinity: Type.String(),
+    steering_policy: Type.String(),
+    location_strategy: Type.String(),
+    default_pools: Type.Array(Type.Integer()),
+    fallback_pool_id: Nullable(Type.Integer()),
+    region_pools: PoolMapResponse,
+    country_pools: PoolMapResponse,
+    location_pools: PoolMapResponse,
+    on_all_unhealthy: Type.String(),
+    enabled: Type.Boolean(),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  }),
+);
+
+const PoolRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const PreviewResponse = describes<PreviewView>()(
+  Type.Object({
+    /** Which step of the cascade answered; null when nothing was answered. */
+    cascade_hit: Nullable(
+      Type.Enum(['location', 'country', 'region', 'default', 'fallback', 'proximity', 'serve_last']),
+    ),
+    reason: Type.Enum([
+      'ok',
+      'all_unhealthy_serve_last',
+      'all_unhealthy',
+      'no_members',
+      'load_balancer_disabled',
+    ]),
+    /** true: the DNS answer would be SERVFAIL. */
+    servfail: Type.Boolean(),
+    pool: Nullable(PoolRef),
+    answers: Type.Array(
+      Type.Object({ type: Type.Enum(['A', 'AAAA']), address: Type.String(), member_id: Type.Integer() }),
+    ),
+    ttl: Type.Integer(),
+    /** Where the client was placed, and from what (pop, resolver_ip, override). */
+    context: Type.Object({
+      source: Type.String(),
+      pop: Type.String(),
+      country: Nullable(Type.String()),
+      region: Nullable(Type.String()),
+      client_ip: Nullable(Type.String()),
+    }),
+    /** Each stage tried, with the pools looked at and why each was passed over. */
+    trace: Type.Array(
+      Type.Object({
+        stage: Type.String(),
+        key: Nullable(Type.String()),
+        pools: Type.Array(
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            skipped: Nullable(Type.String()),
+            /** Proximity only: km from the client to the pool's primary location; null when unknown. */
+            distance_km: Type.Optional(Nullable(Type.Number())),
+          }),
+        ),
+      }),
+    ),
+  }),
 );

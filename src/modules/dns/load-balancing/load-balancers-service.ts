@@ -40,7 +40,7 @@ export class LoadBalancersService {
 
   /** For RecordsService.addNameClaimSource: A/AAAA/CNAME records cannot sit at a load balancer's hostname. */
   readonly nameClaims: NameClaimSource = async (zoneId, db) =>
-    new Map((await this.repo.hostnames(db, zoneId)).map((h) => [h, LB_CLAIM]));
+    new Map((await this.repo.withTx(db).hostnames(zoneId)).map((h) => [h, LB_CLAIM]));
 
   async list(owner: OwnerScope, zoneId: number): Promise<LoadBalancerView[]> {
     const zone = await this.zones.findAccessible(owner, zoneId);
@@ -72,9 +72,10 @@ export class LoadBalancersService {
     zone: ZoneRow,
     body: CreateLoadBalancer,
   ): Promise<LoadBalancerRow> {
+    const repo = this.repo.withTx(trx);
     const hostname = this.resolveHostname(body.hostname, zone.domain);
-    const steering = normaliseSteering(body, await this.pools.ids(trx, zone.id));
-    if ((await this.repo.count(trx, zone.id)) >= LB_LIMIT) throw loadBalancerLimitReached();
+    const steering = normaliseSteering(body, await this.pools.withTx(trx).ids(zone.id));
+    if ((await repo.count(zone.id)) >= LB_LIMIT) throw loadBalancerLimitReached();
     const values: LoadBalancerValues = {
       name: body.name ?? hostname.slice(0, MAX_NAME),
       hostname,
@@ -92,7 +93,7 @@ export class LoadBalancersService {
     };
     checkSteeringLimit([values.region_pools, values.country_pools, values.location_pools]);
     await this.claimHostname(trx, zone.id, hostname, null);
-    return this.repo.insert(trx, zone.id, values);
+    return repo.insert(zone.id, values);
   }
 
   async update(
@@ -102,7 +103,8 @@ export class LoadBalancersService {
     patch: UpdateLoadBalancer,
   ): Promise<LoadBalancerView> {
     return this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const lb = await this.repo.find(zone.id, lbId, trx);
+      const repo = this.repo.withTx(trx);
+      const lb = await repo.find(zone.id, lbId);
       if (!lb) throw loadBalancerNotFound();
       const values: Partial<LoadBalancerValues> = {};
       for (const key of [
@@ -117,7 +119,7 @@ export class LoadBalancersService {
         if (patch[key] !== undefined) (values as Record<string, unknown>)[key] = patch[key];
       }
       if (patch.hostname !== undefined) values.hostname = this.resolveHostname(patch.hostname, zone.domain);
-      Object.assign(values, normaliseSteering(patch, await this.pools.ids(trx, zone.id)));
+      Object.assign(values, normaliseSteering(patch, await this.pools.withTx(trx).ids(zone.id)));
       checkSteeringLimit([
         values.region_pools ?? lb.region_pools,
         values.country_pools ?? lb.country_pools,
@@ -126,15 +128,16 @@ export class LoadBalancersService {
       if (values.hostname !== undefined && values.hostname !== lb.hostname) {
         await this.claimHostname(trx, zone.id, values.hostname, lb.id);
       }
-      return { value: loadBalancerView(await this.repo.update(trx, lb.id, values)), changed: true };
+      return { value: loadBalancerView(await repo.update(lb.id, values)), changed: true };
     });
   }
 
   async delete(owner: OwnerScope, zoneId: number, lbId: number): Promise<void> {
     await this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const lb = await this.repo.find(zone.id, lbId, trx);
+      const repo = this.repo.withTx(trx);
+      const lb = await repo.find(zone.id, lbId);
       if (!lb) throw loadBalancerNotFound();
-      await this.repo.delete(trx, lb.id);
+      await repo.delete(lb.id);
       return { value: undefined, changed: true };
     });
   }
@@ -155,7 +158,8 @@ export class LoadBalancersService {
     hostname: string,
     exceptId: number | null,
   ): Promise<void> {
-    if (await this.repo.hostnameTaken(trx, zoneId, hostname, exceptId)) throw hostnameOwned();
-    if (await this.repo.hasAddressRecords(trx, zoneId, hostname)) throw hostnameHasRecords();
+    const repo = this.repo.withTx(trx);
+    if (await repo.hostnameTaken(zoneId, hostname, exceptId)) throw hostnameOwned();
+    if (await repo.hasAddressRecords(zoneId, hostname)) throw hostnameHasRecords();
   }
 }

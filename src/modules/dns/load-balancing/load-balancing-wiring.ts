@@ -42,7 +42,7 @@ export function registerLoadBalancing(app: ModuleApp, ctx: DnsContext, deps: Loa
     app,
     new PoolsService(poolsRepo, membersRepo, lbRepo, loadBalancers, zones, changes, allowPrivate),
   );
-  const healthChecks = new MemberHealthCheckService(db, zones, poolsRepo, membersRepo, ctx.clock, {
+  const healthChecks = new MemberHealthCheckService(zones, poolsRepo, membersRepo, ctx.clock, {
     probe: createMemberProber({ guard: memberProbeGuard(allowPrivate), clock: ctx.clock }),
     sink: new DbMemberHealthStore(db),
     bus: ctx.bus,

@@ -1,23 +1,13 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { memberNotFound, poolNotFound } from '../dns-errors.ts';
-import type { Kysely } from 'kysely';
 import { runCheck, type CheckDeps } from '../../../health/health-checker.ts';
 import type { HealthTarget, ProbeResult } from '../../../health/health-target.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { PoolsRepository } from './pools-repository.ts';
-import type { DnsTables } from '../dns-tables.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { healthTargetOf } from './member-health-store.ts';
 import type { MembersRepository } from './members-repository.ts';
-
-/** Answer of `POST .../members/{member_id}/health-check`. */
-export interface HealthCheckView {
-  member_id: number;
-  health_status: string;
-  last_check_at: string;
-  last_error: string | null;
-  latency_ms: number | null;
-}
+import type { HealthCheckView } from './member-view.ts';
 
 /**
  * "Run a check now": probes the member from this (API) process, stores the result and publishes a
@@ -26,7 +16,6 @@ export interface HealthCheckView {
  */
 export class MemberHealthCheckService {
   constructor(
-    private readonly db: Kysely<DnsTables>,
     private readonly zones: ZonesRepository,
     private readonly pools: PoolsRepository,
     private readonly members: MembersRepository,
@@ -38,7 +27,7 @@ export class MemberHealthCheckService {
     const zone = await this.zones.findAccessible(owner, zoneId);
     const pool = await this.pools.find(zone.id, poolId);
     if (!pool) throw poolNotFound();
-    const member = await this.members.find(this.db, pool.id, memberId);
+    const member = await this.members.find(pool.id, memberId);
     if (!member) throw memberNotFound();
 
     const target = healthTargetOf(member);

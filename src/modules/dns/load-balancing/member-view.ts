@@ -1,24 +1,16 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { MemberRow } from '../dns-tables.ts';
 
-/** A member (origin) as the API shows it. */
-export interface MemberView {
-  id: number;
-  pool_id: number;
-  address: string;
-  address_type: string;
-  weight: number;
-  priority: number;
-  enabled: boolean;
-  health_mode: string;
-  health_path: string;
-  health_port: number | null;
-  health_interval_s: number;
-  health_timeout_s: number;
+/** A member (origin) as the API shows it: its row but the zone id (the pool's says it). */
+export type MemberView = JsonView<Omit<MemberRow, 'zone_id'>>;
+
+/** Answer of `POST .../members/{member_id}/health-check`. */
+export interface HealthCheckView {
+  member_id: number;
   health_status: string;
-  last_check_at: string | null;
+  last_check_at: string;
   last_error: string | null;
-  created_at: string;
-  updated_at: string;
+  latency_ms: number | null;
 }
 
 const iso = (d: Date | string): string => new Date(d).toISOString();

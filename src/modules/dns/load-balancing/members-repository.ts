@@ -9,12 +9,17 @@ const HEALTH_WORDS: ReadonlySet<string> = new Set(['unknown', 'healthy', 'unheal
 /** Anything unexpected in the column reads as `unknown`. */
 const healthWord = (s: string): MemberHealth => (HEALTH_WORDS.has(s) ? (s as MemberHealth) : 'unknown');
 
+/** Members (origins) of the zones' pools; writes run inside the zone's change (withTx). */
 export class MembersRepository {
-  constructor(private readonly db: Kysely<DnsTables>) {}
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<DnsTables>): MembersRepository {
+    return new MembersRepository(trx);
+  }
 
   /** The zone's members, by pool then id. */
-  async listOfZone(zoneId: number, db: Db = this.db): Promise<MemberRow[]> {
-    return db
+  async listOfZone(zoneId: number): Promise<MemberRow[]> {
+    return this.db
       .selectFrom('dns_lb_members')
       .selectAll()
       .where('zone_id', '=', zoneId)
@@ -23,8 +28,13 @@ export class MembersRepository {
       .execute();
   }
 
-  async listOfPool(poolId: number, db: Db = this.db): Promise<MemberRow[]> {
-    return db.selectFrom('dns_lb_members').selectAll().where('pool_id', '=', poolId).orderBy('id').execute();
+  async listOfPool(poolId: number): Promise<MemberRow[]> {
+    return this.db
+      .selectFrom('dns_lb_members')
+      .selectAll()
+      .where('pool_id', '=', poolId)
+      .orderBy('id')
+      .execute();
   }
 
   /** Stored health of the zone's members, member id → status. */
@@ -37,8 +47,17 @@ export class MembersRepository {
     return new Map(rows.map((r) => [Number(r.id), healthWord(r.health_status)]));
   }
 
-  async find(db: Db, poolId: number, memberId: number): Promise<MemberRow | null> {
-    const row = await db
+  /**
+   * Every member's stored health_status (member id → status), for the data plane to seed its
+   * health view at start; anything unexpected reads as `unknown`.
+   */
+  async healthOfAll(): Promise<Map<number, MemberHealth>> {
+    const rows = await this.db.selectFrom('dns_lb_members').select(['id', 'health_status']).execute();
+    return new Map(rows.map((r) => [Number(r.id), healthWord(r.health_status)]));
+  }
+
+  async find(poolId: number, memberId: number): Promise<MemberRow | null> {
+    const row = await this.db
       .selectFrom('dns_lb_members')
       .selectAll()
       .where('pool_id', '=', poolId)
@@ -47,8 +66,8 @@ export class MembersRepository {
     return row ?? null;
   }
 
-  async count(db: Db, poolId: number): Promise<number> {
-    const row = await db
+  async count(poolId: number): Promise<number> {
+    const row = await this.db
       .selectFrom('dns_lb_members')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('pool_id', '=', poolId)
@@ -56,16 +75,16 @@ export class MembersRepository {
     return Number(row.n);
   }
 
-  async insert(db: Db, zoneId: number, poolId: number, values: MemberValues): Promise<MemberRow> {
-    return db
+  async insert(zoneId: number, poolId: number, values: MemberValues): Promise<MemberRow> {
+    return this.db
       .insertInto('dns_lb_members')
       .values({ ...values, zone_id: zoneId, pool_id: poolId } as never)
       .returningAll()
       .executeTakeFirstOrThrow();
   }
 
-  async update(db: Db, memberId: number, values: Partial<MemberRow>): Promise<MemberRow> {
-    return db
+  async update(memberId: number, values: Partial<MemberRow>): Promise<MemberRow> {
+    return this.db
       .updateTable('dns_lb_members')
       .set({ ...values, updated_at: sql<Date>`now()` } as never)
       .where('id', '=', memberId)
@@ -73,16 +92,7 @@ export class MembersRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async delete(db: Db, memberId: number): Promise<void> {
-    await db.deleteFrom('dns_lb_members').where('id', '=', memberId).execute();
+  async delete(memberId: number): Promise<void> {
+    await this.db.deleteFrom('dns_lb_members').where('id', '=', memberId).execute();
   }
-}
-
-/**
- * Every member's stored health_status (member id → status), for the data plane to seed its
- * health view at start; anything unexpected reads as `unknown`.
- */
-export async function readMemberHealth(db: Kysely<DnsTables>): Promise<Map<number, MemberHealth>> {
-  const rows = await db.selectFrom('dns_lb_members').select(['id', 'health_status']).execute();
-  return new Map(rows.map((r) => [Number(r.id), healthWord(r.health_status)]));
 }

@@ -1,7 +1,14 @@
+import { errorResponses } from '../../../kernel/http/error-schemas.ts';
+import { NoContent } from '../../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { Static } from 'typebox';
 import { PoolParams } from './pools-schemas.ts';
-import { CreateMemberBody, MemberParams, UpdateMemberBody } from './members-schemas.ts';
+import {
+  CreateMemberBody,
+  HealthCheckResponse,
+  MemberParams,
+  MemberResponse,
+  UpdateMemberBody,
+} from './members-schemas.ts';
 import type { MemberHealthCheckService } from './member-health-check-service.ts';
 import type { MembersService } from './members-service.ts';
 
@@ -14,9 +21,16 @@ export function registerMemberRoutes(
   for (const segment of ['pools', 'lb-pools']) {
     const base = `/zones/:zone_id/${segment}/:pool_id/members`;
 
-    app.post<{ Params: Static<typeof PoolParams>; Body: Static<typeof CreateMemberBody> }>(
+    app.post(
       base,
-      { schema: { params: PoolParams, body: CreateMemberBody } },
+      {
+        schema: {
+          summary: 'Add a member (origin) to a pool',
+          params: PoolParams,
+          body: CreateMemberBody,
+          response: { 201: MemberResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
+        },
+      },
       async (request, reply) =>
         reply
           .code(201)
@@ -30,9 +44,16 @@ export function registerMemberRoutes(
           ),
     );
 
-    app.patch<{ Params: Static<typeof MemberParams>; Body: Static<typeof UpdateMemberBody> }>(
+    app.patch(
       `${base}/:member_id`,
-      { schema: { params: MemberParams, body: UpdateMemberBody } },
+      {
+        schema: {
+          summary: 'Change a member (a new address or health mode starts its health over)',
+          params: MemberParams,
+          body: UpdateMemberBody,
+          response: { 200: MemberResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
+        },
+      },
       async (request) => {
         const { zone_id, pool_id, member_id } = request.params;
         return service.update(await request.owner(), zone_id, pool_id, member_id, request.body);
@@ -40,18 +61,30 @@ export function registerMemberRoutes(
     );
 
     // Runs a probe now (from this process) and answers its result; stored like a scheduled one.
-    app.post<{ Params: Static<typeof MemberParams> }>(
+    app.post(
       `${base}/:member_id/health-check`,
-      { schema: { params: MemberParams } },
+      {
+        schema: {
+          summary: "Probe a member now and store the result as the checker's",
+          params: MemberParams,
+          response: { 200: HealthCheckResponse, ...errorResponses(401, 404, 422, 429) },
+        },
+      },
       async (request) => {
         const { zone_id, pool_id, member_id } = request.params;
         return healthChecks.check(await request.owner(), zone_id, pool_id, member_id);
       },
     );
 
-    app.delete<{ Params: Static<typeof MemberParams> }>(
+    app.delete(
       `${base}/:member_id`,
-      { schema: { params: MemberParams } },
+      {
+        schema: {
+          summary: 'Remove a member from its pool',
+          params: MemberParams,
+          response: { 204: NoContent, ...errorResponses(401, 403, 404, 422, 429) },
+        },
+      },
       async (request, reply) => {
         const { zone_id, pool_id, member_id } = request.params;
         await service.delete(await request.owner(), zone_id, pool_id, member_id);

@@ -32,12 +32,13 @@ export class MembersService {
 
   async create(owner: OwnerScope, zoneId: number, poolId: number, body: MemberBody): Promise<MemberView> {
     const view = await this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const pool = await this.pools.find(zone.id, poolId, trx);
+      const members = this.members.withTx(trx);
+      const pool = await this.pools.withTx(trx).find(zone.id, poolId);
       if (!pool) throw poolNotFound();
       const values = prepareMember(body, this.allowPrivateTargets);
       if (Array.isArray(values)) throw invalidFields(values);
-      if ((await this.members.count(trx, pool.id)) >= MEMBER_LIMIT) throw memberLimitReached();
-      return { value: memberView(await this.members.insert(trx, zone.id, pool.id, values)), changed: true };
+      if ((await members.count(pool.id)) >= MEMBER_LIMIT) throw memberLimitReached();
+      return { value: memberView(await members.insert(zone.id, pool.id, values)), changed: true };
     });
     return this.announceHealth(zoneId, view);
   }
@@ -50,23 +51,25 @@ export class MembersService {
     patch: MemberPatch,
   ): Promise<MemberView> {
     const view = await this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const pool = await this.pools.find(zone.id, poolId, trx);
+      const members = this.members.withTx(trx);
+      const pool = await this.pools.withTx(trx).find(zone.id, poolId);
       if (!pool) throw poolNotFound();
-      const member = await this.members.find(trx, pool.id, memberId);
+      const member = await members.find(pool.id, memberId);
       if (!member) throw memberNotFound();
       const values = patchMember(member, patch, this.allowPrivateTargets);
-      return { value: memberView(await this.members.update(trx, member.id, values)), changed: true };
+      return { value: memberView(await members.update(member.id, values)), changed: true };
     });
     return this.announceHealth(zoneId, view);
   }
 
   async delete(owner: OwnerScope, zoneId: number, poolId: number, memberId: number): Promise<void> {
     await this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const pool = await this.pools.find(zone.id, poolId, trx);
+      const members = this.members.withTx(trx);
+      const pool = await this.pools.withTx(trx).find(zone.id, poolId);
       if (!pool) throw poolNotFound();
-      const member = await this.members.find(trx, pool.id, memberId);
+      const member = await members.find(pool.id, memberId);
       if (!member) throw memberNotFound();
-      await this.members.delete(trx, member.id);
+      await members.delete(member.id);
       return { value: undefined, changed: true };
     });
   }

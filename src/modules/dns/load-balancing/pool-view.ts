@@ -1,24 +1,14 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { memberView, type MemberView } from './member-view.ts';
 import type { LoadBalancerRow, MemberRow, PoolRow } from '../dns-tables.ts';
 
-/** An origin pool as the API shows it, members included. */
-export interface PoolView {
-  id: number;
-  zone_id: number;
-  name: string;
-  description: string | null;
-  algorithm: string;
-  ttl: number;
-  session_affinity: string;
-  primary_location_code: string | null;
-  enabled: boolean;
+/** An origin pool as the API shows it: its row, its members, their health, its hostname. */
+export type PoolView = JsonView<PoolRow> & {
   hostname: string | null;
   members: MemberView[];
   healthy_members: number;
   total_members: number;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 /** Enabled members that are not `unhealthy` (`unknown` counts as healthy, as load balancers treat it). */
 const isHealthy = (m: MemberRow): boolean => m.enabled && m.health_status !== 'unhealthy';

@@ -5,15 +5,25 @@ type Db = Kysely<DnsTables> | Transaction<DnsTables>;
 
 export type PoolValues = Omit<PoolRow, 'id' | 'zone_id' | 'created_at' | 'updated_at'>;
 
+/** Origin pools of a zone; writes run inside the zone's change (withTx). */
 export class PoolsRepository {
-  constructor(private readonly db: Kysely<DnsTables>) {}
+  constructor(private readonly db: Db) {}
 
-  async list(zoneId: number, db: Db = this.db): Promise<PoolRow[]> {
-    return db.selectFrom('dns_lb_pools').selectAll().where('zone_id', '=', zoneId).orderBy('id').execute();
+  withTx(trx: Transaction<DnsTables>): PoolsRepository {
+    return new PoolsRepository(trx);
   }
 
-  async find(zoneId: number, poolId: number, db: Db = this.db): Promise<PoolRow | null> {
-    const row = await db
+  async list(zoneId: number): Promise<PoolRow[]> {
+    return this.db
+      .selectFrom('dns_lb_pools')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .orderBy('id')
+      .execute();
+  }
+
+  async find(zoneId: number, poolId: number): Promise<PoolRow | null> {
+    const row = await this.db
       .selectFrom('dns_lb_pools')
       .selectAll()
       .where('zone_id', '=', zoneId)
@@ -22,13 +32,17 @@ export class PoolsRepository {
     return row ?? null;
   }
 
-  async ids(db: Db, zoneId: number): Promise<Set<number>> {
-    const rows = await db.selectFrom('dns_lb_pools').select('id').where('zone_id', '=', zoneId).execute();
+  async ids(zoneId: number): Promise<Set<number>> {
+    const rows = await this.db
+      .selectFrom('dns_lb_pools')
+      .select('id')
+      .where('zone_id', '=', zoneId)
+      .execute();
     return new Set(rows.map((r) => Number(r.id)));
   }
 
-  async count(db: Db, zoneId: number): Promise<number> {
-    const row = await db
+  async count(zoneId: number): Promise<number> {
+    const row = await this.db
       .selectFrom('dns_lb_pools')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('zone_id', '=', zoneId)
@@ -36,22 +50,26 @@ export class PoolsRepository {
     return Number(row.n);
   }
 
-  async nameTaken(db: Db, zoneId: number, name: string, exceptId: number | null): Promise<boolean> {
-    let q = db.selectFrom('dns_lb_pools').select('id').where('zone_id', '=', zoneId).where('name', '=', name);
+  async nameTaken(zoneId: number, name: string, exceptId: number | null): Promise<boolean> {
+    let q = this.db
+      .selectFrom('dns_lb_pools')
+      .select('id')
+      .where('zone_id', '=', zoneId)
+      .where('name', '=', name);
     if (exceptId !== null) q = q.where('id', '<>', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
   }
 
-  async insert(db: Db, zoneId: number, values: PoolValues): Promise<PoolRow> {
-    return db
+  async insert(zoneId: number, values: PoolValues): Promise<PoolRow> {
+    return this.db
       .insertInto('dns_lb_pools')
       .values({ ...values, zone_id: zoneId } as never)
       .returningAll()
       .executeTakeFirstOrThrow();
   }
 
-  async update(db: Db, poolId: number, values: Partial<PoolValues>): Promise<PoolRow> {
-    return db
+  async update(poolId: number, values: Partial<PoolValues>): Promise<PoolRow> {
+    return this.db
       .updateTable('dns_lb_pools')
       .set({ ...values, updated_at: sql<Date>`now()` } as never)
       .where('id', '=', poolId)
@@ -59,7 +77,7 @@ export class PoolsRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async delete(db: Db, poolId: number): Promise<void> {
-    await db.deleteFrom('dns_lb_pools').where('id', '=', poolId).execute();
+  async delete(poolId: number): Promise<void> {
+    await this.db.deleteFrom('dns_lb_pools').where('id', '=', poolId).execute();
   }
 }

@@ -1,8 +1,16 @@
+import { errorResponses } from '../../../kernel/http/error-schemas.ts';
+import { NoContent } from '../../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { Static } from 'typebox';
+import { Type } from 'typebox';
 import { ZoneIdParams } from '../zones/zones-schemas.ts';
-import { CreateLbPoolBody, CreatePoolBody, PoolParams, UpdatePoolBody } from './pools-schemas.ts';
-import { LB_POOLS_FAMILY, POOLS_FAMILY, type CreatePool, type PoolsService } from './pools-service.ts';
+import {
+  CreateLbPoolBody,
+  CreatePoolBody,
+  PoolParams,
+  PoolResponse,
+  UpdatePoolBody,
+} from './pools-schemas.ts';
+import { LB_POOLS_FAMILY, POOLS_FAMILY, type PoolsService } from './pools-service.ts';
 
 /** The pools under both addresses: `/pools` and `/lb-pools` (the latter also takes `hostname`). */
 export const POOL_SEGMENTS = ['pools', 'lb-pools'] as const;
@@ -13,30 +21,59 @@ export function registerPoolRoutes(app: ModuleApp, service: PoolsService): void 
     const family = segment === 'pools' ? POOLS_FAMILY : LB_POOLS_FAMILY;
     const createBody = segment === 'pools' ? CreatePoolBody : CreateLbPoolBody;
 
-    app.get<{ Params: Static<typeof ZoneIdParams> }>(
+    app.get(
       base,
-      { schema: { params: ZoneIdParams } },
+      {
+        schema: {
+          summary: "The zone's origin pools, members included",
+          params: ZoneIdParams,
+          response: { 200: Type.Array(PoolResponse), ...errorResponses(401, 404, 422, 429) },
+        },
+      },
       async (request) => service.list(await request.owner(), request.params.zone_id),
     );
 
-    app.post<{ Params: Static<typeof ZoneIdParams>; Body: CreatePool }>(
+    app.post(
       base,
-      { schema: { params: ZoneIdParams, body: createBody } },
+      {
+        schema: {
+          summary:
+            segment === 'pools'
+              ? 'Create an origin pool, with its members'
+              : 'Create an origin pool, with its members and (with hostname) a load balancer answering from it',
+          params: ZoneIdParams,
+          body: createBody,
+          response: { 201: PoolResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+        },
+      },
       async (request, reply) =>
         reply
           .code(201)
           .send(await service.create(await request.owner(), request.params.zone_id, request.body, family)),
     );
 
-    app.get<{ Params: Static<typeof PoolParams> }>(
+    app.get(
       `${base}/:pool_id`,
-      { schema: { params: PoolParams } },
+      {
+        schema: {
+          summary: 'One origin pool, members included',
+          params: PoolParams,
+          response: { 200: PoolResponse, ...errorResponses(401, 404, 422, 429) },
+        },
+      },
       async (request) => service.get(await request.owner(), request.params.zone_id, request.params.pool_id),
     );
 
-    app.patch<{ Params: Static<typeof PoolParams>; Body: Static<typeof UpdatePoolBody> }>(
+    app.patch(
       `${base}/:pool_id`,
-      { schema: { params: PoolParams, body: UpdatePoolBody } },
+      {
+        schema: {
+          summary: "Change an origin pool's settings",
+          params: PoolParams,
+          body: UpdatePoolBody,
+          response: { 200: PoolResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+        },
+      },
       async (request) =>
         service.update(
           await request.owner(),
@@ -47,9 +84,15 @@ export function registerPoolRoutes(app: ModuleApp, service: PoolsService): void 
         ),
     );
 
-    app.delete<{ Params: Static<typeof PoolParams> }>(
+    app.delete(
       `${base}/:pool_id`,
-      { schema: { params: PoolParams } },
+      {
+        schema: {
+          summary: 'Delete an origin pool no load balancer refers to',
+          params: PoolParams,
+          response: { 204: NoContent, ...errorResponses(401, 403, 404, 409, 422, 429) },
+        },
+      },
       async (request, reply) => {
         await service.delete(await request.owner(), request.params.zone_id, request.params.pool_id);
         return reply.code(204).send();

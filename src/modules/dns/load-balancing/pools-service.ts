@@ -74,11 +74,12 @@ export class PoolsService {
   /** Creates the pool, its inline members and (with `hostname`) a load balancer, all or nothing. */
   async create(owner: OwnerScope, zoneId: number, body: CreatePool, family: PoolFamily): Promise<PoolView> {
     return this.changes.apply(owner, zoneId, async (trx, zone) => {
+      const pools = this.pools.withTx(trx);
       const location = this.locationCode(body.primary_location_code ?? null);
       const members = this.prepareMembers(body.members ?? []);
-      if ((await this.pools.count(trx, zone.id)) >= POOL_LIMIT) throw poolLimitReached();
+      if ((await pools.count(zone.id)) >= POOL_LIMIT) throw poolLimitReached();
       if (members.length > MEMBER_LIMIT) throw memberLimitReached();
-      if (await this.pools.nameTaken(trx, zone.id, body.name, null)) throw family.nameTaken();
+      if (await pools.nameTaken(zone.id, body.name, null)) throw family.nameTaken();
       const values: PoolValues = {
         name: body.name,
         description: body.description ?? null,
@@ -88,8 +89,9 @@ export class PoolsService {
         primary_location_code: location,
         enabled: body.enabled ?? true,
       };
-      const pool = await this.pools.insert(trx, zone.id, values);
-      for (const m of members) await this.members.insert(trx, zone.id, pool.id, m);
+      const pool = await pools.insert(zone.id, values);
+      const poolMembers = this.members.withTx(trx);
+      for (const m of members) await poolMembers.insert(zone.id, pool.id, m);
       if (body.hostname !== undefined) await this.createLoadBalancer(trx, zone, pool, body.hostname);
       return { value: await this.view(pool, trx), changed: true };
     });
@@ -103,7 +105,8 @@ export class PoolsService {
     family: PoolFamily,
   ): Promise<PoolView> {
     return this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const pool = await this.pools.find(zone.id, poolId, trx);
+      const pools = this.pools.withTx(trx);
+      const pool = await pools.find(zone.id, poolId);
       if (!pool) throw poolNotFound();
       const values: Partial<PoolValues> = {};
       for (const key of ['name', 'description', 'algorithm', 'ttl', 'session_affinity', 'enabled'] as const) {
@@ -112,31 +115,32 @@ export class PoolsService {
       if (patch.primary_location_code !== undefined) {
         values.primary_location_code = this.locationCode(patch.primary_location_code);
       }
-      if (values.name !== undefined && (await this.pools.nameTaken(trx, zone.id, values.name, pool.id))) {
+      if (values.name !== undefined && (await pools.nameTaken(zone.id, values.name, pool.id))) {
         throw family.nameTaken();
       }
-      const updated = await this.pools.update(trx, pool.id, values);
+      const updated = await pools.update(pool.id, values);
       return { value: await this.view(updated, trx), changed: true };
     });
   }
 
   async delete(owner: OwnerScope, zoneId: number, poolId: number): Promise<void> {
     await this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const pool = await this.pools.find(zone.id, poolId, trx);
+      const pools = this.pools.withTx(trx);
+      const pool = await pools.find(zone.id, poolId);
       if (!pool) throw poolNotFound();
-      const lbs = await this.lbs.list(zone.id, trx);
+      const lbs = await this.lbs.withTx(trx).list(zone.id);
       if (lbs.some((lb) => referencedPools(lb).has(Number(pool.id)))) throw poolInUse();
-      await this.pools.delete(trx, pool.id);
+      await pools.delete(pool.id);
       return { value: undefined, changed: true };
     });
   }
 
+  /** The pool with its members and load balancers, read through `trx` inside a zone change. */
   private async view(pool: PoolRow, trx?: Transaction<DnsTables>): Promise<PoolView> {
-    const [members, lbs] = await Promise.all([
-      this.members.listOfPool(pool.id, trx),
-      this.lbs.list(pool.zone_id, trx),
-    ]);
-    return poolView(pool, members, lbs);
+    const members = trx === undefined ? this.members : this.members.withTx(trx);
+    const lbs = trx === undefined ? this.lbs : this.lbs.withTx(trx);
+    const [memberRows, lbRows] = await Promise.all([members.listOfPool(pool.id), lbs.list(pool.zone_id)]);
+    return poolView(pool, memberRows, lbRows);
   }
 
   /** A known location code (any case) → its stored form; 422 otherwise. */

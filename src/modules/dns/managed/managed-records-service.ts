@@ -58,7 +58,8 @@ export class ManagedRecordsService implements ManagedRecords {
         pairs.add(`${name.name} ${type}`);
         return { input, name: name.name, type };
       });
-      const existing = (await this.repo.listManaged(trx, module, zone.id)).filter((r) =>
+      const repo = this.repo.withTx(trx);
+      const existing = (await repo.listManaged(module, zone.id)).filter((r) =>
         pairs.has(`${r.name} ${r.type_code}`),
       );
       const kept: RecordRow[] = [];
@@ -69,7 +70,7 @@ export class ManagedRecordsService implements ManagedRecords {
         );
         if (same) kept.push(r);
         else {
-          await this.repo.delete(trx, r.id);
+          await repo.delete(r.id);
           touched.add(r.name);
         }
       }
@@ -102,28 +103,30 @@ export class ManagedRecordsService implements ManagedRecords {
       const owner = resolveRecordName(name, zone.domain);
       if (!owner.ok) return { value: 0, changed: false };
       const code = type === undefined ? null : typeFromText(type.trim());
-      const rows = (await this.repo.listManaged(trx, module, zone.id)).filter(
+      const repo = this.repo.withTx(trx);
+      const rows = (await repo.listManaged(module, zone.id)).filter(
         (r) => r.name === owner.name && (code === null || r.type_code === code),
       );
-      for (const r of rows) await this.repo.delete(trx, r.id);
+      for (const r of rows) await repo.delete(r.id);
       return { value: rows.length, changed: rows.length > 0, names: [owner.name] };
     });
   }
 
   async list(module: string, zoneId?: number): Promise<ManagedRecord[]> {
     checkModule(module);
-    return (await this.repo.listManaged(this.ctx.db, module, zoneId ?? null)).map(managedView);
+    return (await this.repo.listManaged(module, zoneId ?? null)).map(managedView);
   }
 
   async cleanup(module: string, zoneId?: number): Promise<number> {
     checkModule(module);
-    const rows = await this.repo.listManaged(this.ctx.db, module, zoneId ?? null);
+    const rows = await this.repo.listManaged(module, zoneId ?? null);
     const byZone = new Map<number, RecordRow[]>();
     for (const r of rows) byZone.set(r.zone_id, [...(byZone.get(r.zone_id) ?? []), r]);
     let removed = 0;
     for (const [zone, list] of byZone) {
       removed += await this.changes.apply('platform', zone, async (trx) => {
-        for (const r of list) await this.repo.delete(trx, r.id);
+        const repo = this.repo.withTx(trx);
+        for (const r of list) await repo.delete(r.id);
         return { value: list.length, changed: list.length > 0, names: list.map((r) => r.name) };
       });
     }

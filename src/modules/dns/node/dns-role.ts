@@ -15,7 +15,7 @@ import { dnsConfig, type DnsSettings } from '../dns-config.ts';
 import type { DnsContext } from '../dns-context.ts';
 import { memberHealthChanged, zoneChanged } from '../dns-events.ts';
 import { ZonesRepository } from '../zones/zones-repository.ts';
-import { readMemberHealth } from '../load-balancing/members-repository.ts';
+import { MembersRepository } from '../load-balancing/members-repository.ts';
 import { publishedZoneSource } from '../publishing/db-zone-source.ts';
 import type { DnsTables } from '../dns-tables.ts';
 import { zoneStatsSink } from '../stats/zone-stats-sink.ts';
@@ -103,7 +103,7 @@ export async function buildDnsPipeline(
   });
   const healthSync = new MemberHealthSync(
     healthTable,
-    () => readMemberHealth(ctx.db),
+    () => new MembersRepository(ctx.db).healthOfAll(),
     (handler) => ctx.events.subscribe(memberHealthChanged, handler),
   );
   // Database down: every member counts as healthy until the bus or a restart says otherwise.

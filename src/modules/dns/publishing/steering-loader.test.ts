@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../kernel/db/database.ts';
 import { migrate } from '../../../kernel/db/run-migrations.ts';
 import { openDatabase } from '../../../kernel/db/open-database.ts';
-import { readMemberHealth } from '../load-balancing/members-repository.ts';
+import { MembersRepository } from '../load-balancing/members-repository.ts';
 import type { DnsTables } from '../dns-tables.ts';
 import { DbZoneSource } from './db-zone-source.ts';
 import { sql } from 'kysely';
@@ -146,7 +146,7 @@ describe('zone data carries the steering configuration', () => {
   });
 
   it('reads every member health_status', async () => {
-    const health = await readMemberHealth(database.db);
+    const health = await new MembersRepository(database.db).healthOfAll();
     expect(health.get(ids.m1)).toBe('healthy');
     expect(health.get(ids.m2)).toBe('unhealthy');
     expect(health.get(ids.m3)).toBe('unknown');

@@ -24,8 +24,13 @@ type Db = Kysely<DnsTables> | Transaction<DnsTables>;
  */
 const INSERT_BATCH = 20_000;
 
+/** The records table: reads for the API and the zone rules, writes inside zone changes. */
 export class RecordsRepository {
-  constructor(private readonly db: Kysely<DnsTables>) {}
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<DnsTables>): RecordsRepository {
+    return new RecordsRepository(trx);
+  }
 
   async list(
     zoneId: number,
@@ -50,8 +55,8 @@ export class RecordsRepository {
       .execute();
   }
 
-  async find(zoneId: number, recordId: number, db: Db = this.db): Promise<RecordRow | null> {
-    const row = await db
+  async find(zoneId: number, recordId: number): Promise<RecordRow | null> {
+    const row = await this.db
       .selectFrom('dns_records')
       .selectAll()
       .where('zone_id', '=', zoneId)
@@ -64,16 +69,10 @@ export class RecordsRepository {
    * The records the zone rules need to judge a change at `name`: at the name and its ancestors
    * (delegations above), and with `descendants` the names below it (what a new cut would hide).
    */
-  async forRulesAt(
-    db: Db,
-    zoneId: number,
-    name: string,
-    apex: string,
-    descendants: boolean,
-  ): Promise<RuleRow[]> {
+  async forRulesAt(zoneId: number, name: string, apex: string, descendants: boolean): Promise<RuleRow[]> {
     const labels = name.split('.');
     const names = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.length >= apex.length);
-    return db
+    return this.db
       .selectFrom('dns_records')
       .select(['id', 'name', 'type_code'])
       .where('zone_id', '=', zoneId)
@@ -90,16 +89,16 @@ export class RecordsRepository {
    * Every record of the zone, with its RDATA for identity checks: a zone import compares a whole
    * file against these, and comparing octets in memory is cheaper than hashing every new record.
    */
-  async forRulesAll(db: Db, zoneId: number): Promise<(RuleRow & { rdata: Uint8Array })[]> {
-    return db
+  async forRulesAll(zoneId: number): Promise<(RuleRow & { rdata: Uint8Array })[]> {
+    return this.db
       .selectFrom('dns_records')
       .select(['id', 'name', 'type_code', 'rdata'])
       .where('zone_id', '=', zoneId)
       .execute() as Promise<(RuleRow & { rdata: Uint8Array })[]>;
   }
 
-  async findIdentical(db: Db, zoneId: number, r: NewRecord, exceptId: number | null): Promise<number | null> {
-    let q = db
+  async findIdentical(zoneId: number, r: NewRecord, exceptId: number | null): Promise<number | null> {
+    let q = this.db
       .selectFrom('dns_records')
       .select('id')
       .where('zone_id', '=', zoneId)
@@ -110,8 +109,8 @@ export class RecordsRepository {
     return (await q.executeTakeFirst())?.id ?? null;
   }
 
-  async insert(db: Db, zoneId: number, r: NewRecord, managedBy: string | null = null): Promise<RecordRow> {
-    return db
+  async insert(zoneId: number, r: NewRecord, managedBy: string | null = null): Promise<RecordRow> {
+    return this.db
       .insertInto('dns_records')
       .values({ ...r, rdata: Buffer.from(r.rdata), zone_id: zoneId, managed_by: managedBy } as never)
       .returningAll()
@@ -125,7 +124,7 @@ export class RecordsRepository {
    * cheaper on both backends. RDATA travels as hex text (decoded by the server): array-of-bytea
    * parameters are not serialized alike by pg and PGlite, text arrays are.
    */
-  async insertMany(db: Db, zoneId: number, records: readonly NewRecord[]): Promise<void> {
+  async insertMany(zoneId: number, records: readonly NewRecord[]): Promise<void> {
     for (let i = 0; i < records.length; i += INSERT_BATCH) {
       const part = records.slice(i, i + INSERT_BATCH);
       const n = part.length;
@@ -149,12 +148,12 @@ export class RecordsRepository {
         SELECT ${zoneId}::bigint, u.name, u.type, u.type_code, u.content, decode(u.rdata, 'hex'), u.ttl
         FROM unnest(${names}::text[], ${types}::text[], ${codes}::int[], ${contents}::text[],
                     ${rdata}::text[], ${ttls}::int[]) AS u(name, type, type_code, content, rdata, ttl)
-      `.execute(db);
+      `.execute(this.db);
     }
   }
 
-  async update(db: Db, recordId: number, r: NewRecord): Promise<RecordRow> {
-    return db
+  async update(recordId: number, r: NewRecord): Promise<RecordRow> {
+    return this.db
       .updateTable('dns_records')
       .set({ ...r, rdata: Buffer.from(r.rdata), updated_at: sql<Date>`now()` } as never)
       .where('id', '=', recordId)
@@ -163,13 +162,13 @@ export class RecordsRepository {
   }
 
   /** Records a module owns, in one zone or in all. */
-  async listManaged(db: Db, module: string, zoneId: number | null): Promise<RecordRow[]> {
-    let q = db.selectFrom('dns_records').selectAll().where('managed_by', '=', module);
+  async listManaged(module: string, zoneId: number | null): Promise<RecordRow[]> {
+    let q = this.db.selectFrom('dns_records').selectAll().where('managed_by', '=', module);
     if (zoneId !== null) q = q.where('zone_id', '=', zoneId);
     return q.orderBy('zone_id').orderBy('name').orderBy('type').orderBy('id').execute();
   }
 
-  async delete(db: Db, recordId: number): Promise<void> {
-    await db.deleteFrom('dns_records').where('id', '=', recordId).execute();
+  async delete(recordId: number): Promise<void> {
+    await this.db.deleteFrom('dns_records').where('id', '=', recordId).execute();
   }
 }

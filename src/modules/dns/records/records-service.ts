@@ -16,31 +16,8 @@ import type { DnsTables, RecordRow, ZoneRow } from '../dns-tables.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { prepareRecord, type RecordBody } from './record-input.ts';
+import { recordView, type RecordView } from './record-view.ts';
 import type { NewRecord, RecordsRepository, RuleRow } from './records-repository.ts';
-
-export interface RecordView {
-  id: number;
-  zone_id: number;
-  name: string;
-  type: string;
-  content: string;
-  ttl: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export function recordView(r: RecordRow): RecordView {
-  return {
-    id: r.id,
-    zone_id: r.zone_id,
-    name: r.name,
-    type: r.type,
-    content: r.content,
-    ttl: r.ttl,
-    created_at: new Date(r.created_at).toISOString(),
-    updated_at: new Date(r.updated_at).toISOString(),
-  };
-}
 
 /**
  * Names another module owns inside a zone (load balancer hostnames), each able to refuse record
@@ -119,7 +96,8 @@ export class RecordsService {
 
   async replace(owner: OwnerScope, zoneId: number, recordId: number, body: RecordBody): Promise<RecordView> {
     return this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const existing = await this.repo.find(zone.id, recordId, trx);
+      const repo = this.repo.withTx(trx);
+      const existing = await repo.find(zone.id, recordId);
       if (!existing) throw recordNotFound();
       if (existing.managed_by !== null) throw recordManaged(existing.managed_by);
       const record = prepareRecord(zone.domain, zone.default_ttl, body);
@@ -130,24 +108,25 @@ export class RecordsService {
         existing.ttl === record.ttl;
       if (same) return { value: recordView(existing), changed: false };
       await this.checkWrite(trx, zone, record, existing);
-      const value = recordView(await this.repo.update(trx, existing.id, record));
+      const value = recordView(await repo.update(existing.id, record));
       return { value, changed: true, names: [existing.name, record.name] };
     });
   }
 
   async delete(owner: OwnerScope, zoneId: number, recordId: number): Promise<void> {
     await this.changes.apply(owner, zoneId, async (trx, zone) => {
-      const existing = await this.repo.find(zone.id, recordId, trx);
+      const repo = this.repo.withTx(trx);
+      const existing = await repo.find(zone.id, recordId);
       if (!existing) throw recordNotFound();
       if (existing.managed_by !== null) throw recordManaged(existing.managed_by);
       if (existing.type_code === RR_TYPE.NS) {
-        const around = await this.repo.forRulesAt(trx, zone.id, existing.name, zone.domain, false);
+        const around = await repo.forRulesAt(zone.id, existing.name, zone.domain, false);
         const rest = around.filter((r) => r.id !== existing.id && r.name === existing.name);
         if (rest.some((r) => r.type_code === RR_TYPE.DS) && !rest.some((r) => r.type_code === RR_TYPE.NS)) {
           throw lastNsBeforeDs(existing.name);
         }
       }
-      await this.repo.delete(trx, existing.id);
+      await repo.delete(existing.id);
       return { value: undefined, changed: true, names: [existing.name] };
     });
   }
@@ -164,7 +143,7 @@ export class RecordsService {
   ): Promise<RecordView> {
     const record = prepareRecord(zone.domain, zone.default_ttl, body);
     await this.checkWrite(trx, zone, record, null);
-    return recordView(await this.repo.insert(trx, zone.id, record, managedBy));
+    return recordView(await this.repo.withTx(trx).insert(zone.id, record, managedBy));
   }
 
   /** Identical records, the zone rules, and other modules' claims on names; throws the first refusal. */
@@ -174,7 +153,8 @@ export class RecordsService {
     record: NewRecord,
     replacing: RecordRow | null,
   ): Promise<void> {
-    if ((await this.repo.findIdentical(trx, zone.id, record, replacing?.id ?? null)) !== null) {
+    const repo = this.repo.withTx(trx);
+    if ((await repo.findIdentical(zone.id, record, replacing?.id ?? null)) !== null) {
       throw recordExists();
     }
     for (const claim of (await this.nameClaims(zone.id, trx)).get(record.name) ?? []) {
@@ -182,7 +162,7 @@ export class RecordsService {
       if (refusal !== null) throw recordConflict(refusal);
     }
     const isCut = record.type_code === RR_TYPE.NS;
-    const rows: RuleRow[] = await this.repo.forRulesAt(trx, zone.id, record.name, zone.domain, isCut);
+    const rows: RuleRow[] = await repo.forRulesAt(zone.id, record.name, zone.domain, isCut);
     const rules: RuleRecord[] = rows
       .filter((r) => r.id !== replacing?.id)
       .map((r) => ({ name: r.name, type: r.type_code, isNew: false, ref: r.id }));

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DnsTables, ZoneTransferRow } from '../dns-tables.ts';
 
 export interface TransferSettingsWrite {
@@ -9,7 +9,11 @@ export interface TransferSettingsWrite {
 
 /** Settings rows (dns_zone_transfers) and kept versions (dns_zone_versions). */
 export class TransfersRepository {
-  constructor(private readonly db: Kysely<DnsTables>) {}
+  constructor(private readonly db: Kysely<DnsTables> | Transaction<DnsTables>) {}
+
+  withTx(trx: Transaction<DnsTables>): TransfersRepository {
+    return new TransfersRepository(trx);
+  }
 
   async find(zoneId: number): Promise<ZoneTransferRow | null> {
     const row = await this.db

@@ -12,6 +12,7 @@ import type { Clock } from '../../../kernel/clock.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 import type { EventBus } from '../../../kernel/events/domain-events.ts';
+import type { ZoneTransferRow } from '../dns-tables.ts';
 import { zoneChanged } from '../dns-events.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { parseNotifyTarget } from './notify-sender.ts';
@@ -19,12 +20,10 @@ import type { TransfersRepository } from './transfers-repository.ts';
 import { sealTsigSecret } from './tsig-secret.ts';
 import type { ZoneVersions } from './zone-versions.ts';
 
-export interface TransfersView {
-  zone_id: number;
-  allow_from: string[];
+/** The zone's transfer settings as the API shows them: the TSIG secret never leaves. */
+export type TransfersView = Pick<ZoneTransferRow, 'zone_id' | 'allow_from' | 'notify'> & {
   tsig: { name: string; algorithm: string } | null;
-  notify: string[];
-}
+};
 
 export interface TransfersBody {
   allow_from: string[];
@@ -90,7 +89,7 @@ export class TransfersService {
   }
 
   async put(owner: OwnerScope, zoneId: number, body: TransfersBody): Promise<TransfersView> {
-    const zone = await this.zones.findAccessible(owner, zoneId);
+    const zone = await this.zones.findAccessible(owner, zoneId, true);
     const allowFrom = checkAllowFrom(body.allow_from);
     const notify = checkNotify(body.notify);
     let tsig: { name: string; algorithm: string; secret: Uint8Array } | null = null;

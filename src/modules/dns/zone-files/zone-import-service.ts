@@ -62,7 +62,8 @@ export class ZoneImportService {
       const parsed = parseZoneFile(zoneFile, zone.domain, { defaultTtl: zone.default_ttl });
       for (const e of parsed.errors) problem(e.line, e.message);
 
-      const existing = await this.records.forRulesAll(trx, zone.id);
+      const records = this.records.withTx(trx);
+      const existing = await records.forRulesAll(zone.id);
       const seen = new Set(existing.map((r) => identityKey(r.name, r.type_code, r.rdata)));
       const claims = await this.recordsService.nameClaims(zone.id, trx);
       const rules: RuleRecord[] = existing.map((r) => ({
@@ -125,7 +126,7 @@ export class ZoneImportService {
         for (const p of problems) if (!byLine.has(p.loc[2] as number)) byLine.set(p.loc[2] as number, p);
         throw invalidFields([...byLine.values()].sort((a, b) => (a.loc[2] as number) - (b.loc[2] as number)));
       }
-      await this.records.insertMany(trx, zone.id, fresh);
+      await records.insertMany(zone.id, fresh);
       return { value: { imported: fresh.length, skipped }, changed: fresh.length > 0 };
     });
   }

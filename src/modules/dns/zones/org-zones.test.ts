@@ -67,6 +67,12 @@ describe('DNS zones owned by an organization', () => {
       ).status,
     ).toBe(403);
     expect((await t.request('DELETE', `${ZONES}/${zone}`, { token: member.token })).status).toBe(403);
+    // Zone transfers hand the whole zone to whoever is allowed: configuring them is a write.
+    const transfers = await t.request('PUT', `${ZONES}/${zone}/transfers`, {
+      token: member.token,
+      body: { allow_from: ['192.0.2.1/32'], tsig: null, notify: [] },
+    });
+    expect(transfers.status).toBe(403);
     for (const [method, path] of [
       ['GET', `${ZONES}/${zone}`],
       ['GET', `${ZONES}/${zone}/records`],

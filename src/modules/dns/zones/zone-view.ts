@@ -1,21 +1,21 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { ZoneRow } from '../dns-tables.ts';
 import { effectiveSoaEmail } from '../shared/zone-domain.ts';
 import type { ZoneWithCount } from './zones-repository.ts';
 
-/** The seed's zone shape. */
-export interface ZoneView {
-  id: number;
-  service_id: number | null;
-  user_id: number;
-  org_id: number | null;
-  domain: string;
-  status: string;
-  dnssec_enabled: boolean;
-  serial: number;
+/**
+ * The seed's zone shape: the zone row without its SOA timers and default TTL, with the SOA mailbox
+ * as served (hostmaster@<domain> when unset) and the number of records.
+ */
+export type ZoneView = JsonView<
+  Omit<
+    ZoneRow,
+    'soa_email' | 'default_ttl' | 'soa_refresh' | 'soa_retry' | 'soa_expire' | 'soa_minimum' | 'soa_ttl'
+  >
+> & {
   soa_email: string;
   record_count: number | null;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 export function zoneView(zone: ZoneWithCount): ZoneView {
   return {

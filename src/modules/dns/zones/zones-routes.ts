@@ -1,33 +1,98 @@
+import { errorResponses } from '../../../kernel/http/error-schemas.ts';
+import { NoContent } from '../../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import { CreateZoneBody, ListZonesQuery, UpdateZoneBody, ZoneIdParams } from './zones-schemas.ts';
+import { Type } from 'typebox';
+import {
+  CreateZoneBody,
+  ListZonesQuery,
+  UpdateZoneBody,
+  ZoneDnssecResponse,
+  ZoneIdParams,
+  ZoneResponse,
+} from './zones-schemas.ts';
 import type { ZonesService } from './zones-service.ts';
 
 /** /zones: list, create, read, settings (SOA email, DNSSEC), delete, DNSSEC info. */
 export function registerZoneRoutes(app: ModuleApp, service: ZonesService): void {
-  app.get('/zones', { schema: { querystring: ListZonesQuery } }, async (request) =>
-    service.list(await request.owner(), request.query.page, request.query.per_page, request.query.org_slug),
+  app.get(
+    '/zones',
+    {
+      schema: {
+        summary:
+          'The zones the caller may read (and its organizations’), by domain; org_slug: one organization’s',
+        querystring: ListZonesQuery,
+        response: { 200: Type.Array(ZoneResponse), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) =>
+      service.list(await request.owner(), request.query.page, request.query.per_page, request.query.org_slug),
   );
 
-  app.post('/zones', { schema: { body: CreateZoneBody } }, async (request, reply) => {
-    const zone = await service.create(await request.owner(), request.body.domain, request.body.org_slug);
-    request.auditNote = { orgId: zone.org_id, resourceId: zone.id };
-    return reply.code(201).send(zone);
-  });
-
-  app.get('/zones/:zone_id', { schema: { params: ZoneIdParams } }, async (request) =>
-    service.get(await request.owner(), request.params.zone_id),
+  app.post(
+    '/zones',
+    {
+      schema: {
+        summary: 'Create a zone of the caller’s, or of an organization (org_slug) they own or administer',
+        body: CreateZoneBody,
+        response: { 201: ZoneResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const zone = await service.create(await request.owner(), request.body.domain, request.body.org_slug);
+      request.auditNote = { orgId: zone.org_id, resourceId: zone.id };
+      return reply.code(201).send(zone);
+    },
   );
 
-  app.patch('/zones/:zone_id', { schema: { params: ZoneIdParams, body: UpdateZoneBody } }, async (request) =>
-    service.update(await request.owner(), request.params.zone_id, request.body),
+  app.get(
+    '/zones/:zone_id',
+    {
+      schema: {
+        summary: 'One zone',
+        params: ZoneIdParams,
+        response: { 200: ZoneResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => service.get(await request.owner(), request.params.zone_id),
   );
 
-  app.delete('/zones/:zone_id', { schema: { params: ZoneIdParams } }, async (request, reply) => {
-    await service.delete(await request.owner(), request.params.zone_id);
-    return reply.code(204).send();
-  });
+  app.patch(
+    '/zones/:zone_id',
+    {
+      schema: {
+        summary: 'Change the SOA mailbox, or turn DNSSEC on (with an algorithm) or off',
+        params: ZoneIdParams,
+        body: UpdateZoneBody,
+        response: { 200: ZoneResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => service.update(await request.owner(), request.params.zone_id, request.body),
+  );
 
-  app.get('/zones/:zone_id/dnssec', { schema: { params: ZoneIdParams } }, async (request) =>
-    service.dnssec(await request.owner(), request.params.zone_id),
+  app.delete(
+    '/zones/:zone_id',
+    {
+      schema: {
+        summary: 'Delete a zone and everything in it',
+        params: ZoneIdParams,
+        response: { 204: NoContent, ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await service.delete(await request.owner(), request.params.zone_id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/zones/:zone_id/dnssec',
+    {
+      schema: {
+        summary: 'DNSSEC state of a zone: algorithm, key tags, the DS for the parent',
+        params: ZoneIdParams,
+        response: { 200: ZoneDnssecResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => service.dnssec(await request.owner(), request.params.zone_id),
   );
 }

@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
+import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
 import { pagePerPageQuery } from '../../../kernel/paging/paging.ts';
+import type { DnssecInfo } from '../dnssec/dnssec-service.ts';
+import type { ZoneView } from './zone-view.ts';
 
 export const ZoneIdParams = Type.Object({ zone_id: Type.Integer({ minimum: 1 }) });
 
@@ -27,3 +30,32 @@ export const ListZonesQuery = pagePerPageQuery(25, 100, {
   /** Only this organization's zones. */
   org_slug: Type.Optional(Type.String({ maxLength: 64 })),
 });
+
+export const ZoneResponse = describes<ZoneView>()(
+  Type.Object({
+    id: Type.Integer(),
+    service_id: Nullable(Type.Integer()),
+    user_id: Type.Integer(),
+    org_id: Nullable(Type.Integer()),
+    domain: Type.String(),
+    status: Type.String(),
+    dnssec_enabled: Type.Boolean(),
+    serial: Type.Integer(),
+    soa_email: Type.String(),
+    record_count: Nullable(Type.Integer()),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  }),
+);
+
+export const ZoneDnssecResponse = describes<DnssecInfo>()(
+  Type.Object({
+    enabled: Type.Boolean(),
+    algorithm: Nullable(Type.String()),
+    ksk_key_tag: Nullable(Type.Integer()),
+    zsk_key_tag: Nullable(Type.Integer()),
+    /** The DS the owner gives the parent zone, in presentation form. */
+    ds_records: Type.Array(Type.String()),
+    zsk_rotated_at: Nullable(IsoTime),
+  }),
+);

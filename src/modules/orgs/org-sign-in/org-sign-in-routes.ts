@@ -1,41 +1,33 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { RealmSignIn } from '../../identity/index.ts';
+import {
+  ForgotPasswordBody as ForgotBody,
+  LoginBody,
+  MessageView,
+  MfaChallengeView,
+  RefreshBody,
+  RegisterBody,
+  RESET_SENT,
+  ResetPasswordBody as ResetBody,
+  ResetSentView,
+  TokenPairView,
+  UserView,
+  type RealmSignIn,
+} from '../../identity/index.ts';
+import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { OrgAccess } from '../org-access/org-access.ts';
 import type { OrgMembersRepository } from '../org-members/org-members-repository.ts';
 import { orgNotFound } from '../orgs-errors.ts';
 import type { OrgRow } from '../orgs-tables.ts';
 
 const Params = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
-const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
-const RegisterBody = Type.Object(
-  { email: Email, password: Type.String({ minLength: 8, maxLength: 128 }) },
-  { additionalProperties: false },
-);
-const LoginBody = Type.Object(
-  {
-    email: Type.String({ minLength: 1, maxLength: 254 }),
-    password: Type.String({ minLength: 1, maxLength: 128 }),
-  },
-  { additionalProperties: false },
-);
-const RefreshBody = Type.Object(
-  { refresh_token: Type.String({ minLength: 1, maxLength: 512 }) },
-  { additionalProperties: false },
-);
-const ForgotBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 254 }) },
-  { additionalProperties: false },
-);
-const ResetBody = Type.Object(
-  {
-    token: Type.String({ minLength: 1, maxLength: 512 }),
-    password: Type.String({ minLength: 8, maxLength: 128 }),
-  },
-  { additionalProperties: false },
-);
-const RESET_SENT = { detail: 'If the address is registered, a reset link has been sent.' };
-
+const StaffMeView = Type.Object({
+  user_id: Type.Integer(),
+  org_id: Type.Integer(),
+  role: Type.Union([Type.String(), Type.Null()]),
+});
+/** Every route here names an organization, which may not exist (or be deleted): 404. */
+const answers = <S extends object>(success: S) => ({ ...success, ...errorResponses(404) });
 /** Seed "Failed sign-ins": these routes count toward the failed sign-in limit. */
 const SIGN_IN = { auth: 'public', authFailureLimit: true, audit: false } as const;
 const PUBLIC = { auth: 'public', audit: false } as const;
@@ -60,7 +52,14 @@ export function registerOrgSignInRoutes(
   // Storefront customers.
   app.post(
     '/:org_slug/auth/register',
-    { schema: { params: Params, body: RegisterBody }, config: SIGN_IN },
+    {
+      schema: {
+        params: Params,
+        body: RegisterBody,
+        response: answers({ 201: UserView, ...errorResponses(409) }),
+      },
+      config: SIGN_IN,
+    },
     async (request, reply) => {
       const o = await org(request.params.org_slug);
       return reply
@@ -70,7 +69,10 @@ export function registerOrgSignInRoutes(
   );
   app.post(
     '/:org_slug/auth/login',
-    { schema: { params: Params, body: LoginBody }, config: SIGN_IN },
+    {
+      schema: { params: Params, body: LoginBody, response: answers({ 200: TokenPairView }) },
+      config: SIGN_IN,
+    },
     async (request) =>
       realms.loginCustomer(
         Number((await org(request.params.org_slug)).id),
@@ -80,7 +82,10 @@ export function registerOrgSignInRoutes(
   );
   app.post(
     '/:org_slug/auth/refresh',
-    { schema: { params: Params, body: RefreshBody }, config: SIGN_IN },
+    {
+      schema: { params: Params, body: RefreshBody, response: answers({ 200: TokenPairView }) },
+      config: SIGN_IN,
+    },
     async (request) =>
       realms.refresh(
         'storefront',
@@ -90,7 +95,10 @@ export function registerOrgSignInRoutes(
   );
   app.post(
     '/:org_slug/auth/logout',
-    { schema: { params: Params, body: RefreshBody }, config: PUBLIC },
+    {
+      schema: { params: Params, body: RefreshBody, response: answers({ 200: MessageView }) },
+      config: PUBLIC,
+    },
     async (request) => {
       await realms.logout(request.body.refresh_token);
       return { message: 'Logged out' };
@@ -98,7 +106,10 @@ export function registerOrgSignInRoutes(
   );
   app.post(
     '/:org_slug/auth/forgot-password',
-    { schema: { params: Params, body: ForgotBody }, config: SIGN_IN },
+    {
+      schema: { params: Params, body: ForgotBody, response: answers({ 200: ResetSentView }) },
+      config: SIGN_IN,
+    },
     async (request) => {
       const o = await org(request.params.org_slug);
       await realms.forgotPassword(
@@ -112,7 +123,7 @@ export function registerOrgSignInRoutes(
   );
   app.post(
     '/:org_slug/auth/reset-password',
-    { schema: { params: Params, body: ResetBody }, config: PUBLIC },
+    { schema: { params: Params, body: ResetBody, response: answers({ 200: MessageView }) }, config: PUBLIC },
     async (request) => {
       await realms.resetCustomerPassword(
         Number((await org(request.params.org_slug)).id),
@@ -124,14 +135,21 @@ export function registerOrgSignInRoutes(
   );
   app.get(
     '/:org_slug/auth/me',
-    { schema: { params: Params }, config: { auth: 'storefront' } },
+    { schema: { params: Params, response: answers({ 200: UserView }) }, config: { auth: 'storefront' } },
     async (request) => realms.customer(request.principal.userId!),
   );
 
   // Staff console: members, with their main-site credentials (and second factor).
   app.post(
     '/:org_slug/staff/auth/login',
-    { schema: { params: Params, body: LoginBody }, config: SIGN_IN },
+    {
+      schema: {
+        params: Params,
+        body: LoginBody,
+        response: answers({ 200: Type.Union([TokenPairView, MfaChallengeView]) }),
+      },
+      config: SIGN_IN,
+    },
     async (request) => {
       const orgId = Number((await org(request.params.org_slug)).id);
       return realms.loginStaff(
@@ -144,13 +162,19 @@ export function registerOrgSignInRoutes(
   );
   app.post(
     '/:org_slug/staff/auth/refresh',
-    { schema: { params: Params, body: RefreshBody }, config: SIGN_IN },
+    {
+      schema: { params: Params, body: RefreshBody, response: answers({ 200: TokenPairView }) },
+      config: SIGN_IN,
+    },
     async (request) =>
       realms.refresh('staff', Number((await org(request.params.org_slug)).id), request.body.refresh_token),
   );
   app.post(
     '/:org_slug/staff/auth/logout',
-    { schema: { params: Params, body: RefreshBody }, config: PUBLIC },
+    {
+      schema: { params: Params, body: RefreshBody, response: answers({ 200: MessageView }) },
+      config: PUBLIC,
+    },
     async (request) => {
       await realms.logout(request.body.refresh_token);
       return { message: 'Logged out' };
@@ -158,7 +182,10 @@ export function registerOrgSignInRoutes(
   );
   app.post(
     '/:org_slug/staff/auth/forgot-password',
-    { schema: { params: Params, body: ForgotBody }, config: SIGN_IN },
+    {
+      schema: { params: Params, body: ForgotBody, response: answers({ 200: ResetSentView }) },
+      config: SIGN_IN,
+    },
     async (request) => {
       const o = await org(request.params.org_slug);
       await realms.forgotPassword(
@@ -172,7 +199,7 @@ export function registerOrgSignInRoutes(
   );
   app.get(
     '/:org_slug/staff/me',
-    { schema: { params: Params }, config: { auth: 'staff' } },
+    { schema: { params: Params, response: answers({ 200: StaffMeView }) }, config: { auth: 'staff' } },
     async (request) => ({
       user_id: request.principal.userId!,
       org_id: request.principal.orgId!,

@@ -1,0 +1,76 @@
+import { Type, type TSchema } from 'typebox';
+
+/**
+ * The bodies of error answers as the HTTP kernel renders them (create-http-server.ts), for routes
+ * to declare under `schema.response`, one entry per status they can answer, so the API's
+ * description lists every answer. The kernel writes error bodies with JSON.stringify, not with
+ * the route's serializer: these schemas describe the bodies and can never reshape or drop a field.
+ */
+
+/** A registered error (error-registry.ts); its stable code is in the X-Error-Code header. */
+const errorBody = (description: string) => Type.Object({ detail: Type.String() }, { description });
+
+/** One problem of a 422: its kind, where (`["body", "records", 0, "name"]`), the message, the value given. */
+export const ValidationProblem = Type.Object({
+  type: Type.String(),
+  loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+  msg: Type.String(),
+  input: Type.Unknown(),
+  ctx: Type.Record(Type.String(), Type.Unknown()),
+});
+
+/** The statuses a route declares beside its success; each is answered in the body shown. */
+export const ERROR_BODIES = {
+  401: errorBody('Not authenticated: no token, or one that is expired, revoked or of another realm'),
+  403: errorBody('Not allowed: the role is not enough, or a limit is reached'),
+  404: errorBody('Not found, or not the caller’s'),
+  409: errorBody('Conflicts with what exists'),
+  413: errorBody('Request body is too large'),
+  415: errorBody('Content-Type must be application/json'),
+  422: Type.Object(
+    { detail: Type.Array(ValidationProblem) },
+    { description: 'The request is invalid: every problem found' },
+  ),
+  429: Type.Union(
+    [Type.Object({ detail: Type.String() }), Type.Object({ error: Type.Literal('Too many requests') })],
+    {
+      description:
+        'Too many requests: see Retry-After. A budget answers {"detail"}; the per-address proxy limit {"error"}',
+    },
+  ),
+} as const satisfies Record<number, TSchema>;
+
+export type ErrorStatus = keyof typeof ERROR_BODIES;
+
+/**
+ * The error entries of a route's `schema.response`:
+ * `response: { 200: ZoneSchema, ...errorResponses(401, 404, 422, 429) }`.
+ */
+export function errorResponses<S extends ErrorStatus>(...statuses: S[]): Pick<typeof ERROR_BODIES, S> {
+  const out = {} as Pick<typeof ERROR_BODIES, S>;
+  for (const status of statuses) out[status] = ERROR_BODIES[status];
+  return out;
+}
+
+/**
+ * The error statuses the kernel itself answers on a route, whatever the route does: 429 from
+ * the budgets and proxy limits, 401 from authentication unless the route is public, 422 from
+ * validation when the route takes input, and on an organization's routes (`org:*` or a scope)
+ * 404 for an organization the caller cannot see and 403 for a role or scope that is not enough. registerModule adds them to every module route's
+ * `schema.response`, so a route declares only the statuses its own service answers (403, 404, 409).
+ */
+export function kernelErrorResponses(route: {
+  readonly schema?: unknown;
+  readonly config?: { readonly auth?: unknown };
+}): Partial<typeof ERROR_BODIES> {
+  const schema = (route.schema ?? {}) as Record<string, unknown>;
+  const statuses: ErrorStatus[] = [429];
+  const auth = route.config?.auth;
+  if (auth !== 'public') statuses.push(401);
+  if (typeof auth === 'object' || (typeof auth === 'string' && auth.startsWith('org:')))
+    statuses.push(403, 404);
+  if (schema.params !== undefined || schema.querystring !== undefined || schema.body !== undefined) {
+    statuses.push(422);
+  }
+  return errorResponses(...statuses);
+}
