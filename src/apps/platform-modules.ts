@@ -3,6 +3,7 @@ import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
+import { certificatesConfig, createCertificatesModule } from '../modules/certificates/index.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
@@ -12,7 +13,7 @@ import { createOrgsModule } from '../modules/orgs/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
 
 /** Every module's settings section, validated together at start. */
-export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [dnsConfig];
+export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [dnsConfig, certificatesConfig];
 
 /**
  * Every platform module, in the order they register and start; each gets what it uses of the
@@ -38,5 +39,6 @@ export function platformModules(
   });
   const commerce = createCommerceModule(runtime);
   const webhooks = createWebhooksModule(runtime, { runEngine: true });
-  return [identity, orgs, keys, commerce, webhooks, locations, dns];
+  const certificates = createCertificatesModule(runtime, { dns: dns.managedRecords });
+  return [identity, orgs, keys, commerce, webhooks, locations, dns, certificates];
 }

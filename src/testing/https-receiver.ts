@@ -3,12 +3,10 @@
  * openssl), so the product trusts it only through OUTBOUND_CA_FILE. It records every request
  * (method, path, headers, raw body) and answers with what `respond` says.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { localCa } from './local-ca.ts';
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -35,70 +33,6 @@ export interface HttpsReceiver {
   respond: (request: ReceivedRequest) => Answer;
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
-}
-
-function openssl(dir: string, args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-}
-
-/** A CA and a server certificate it signed, for 127.0.0.1, ::1 and localhost. */
-export function localCa(): { dir: string; caFile: string; key: string; cert: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'receiver-ca-'));
-  openssl(dir, [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=Test Receiver CA',
-  ]);
-  openssl(dir, [
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    'server.key',
-    '-out',
-    'server.csr',
-    '-subj',
-    '/CN=localhost',
-  ]);
-  writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\n');
-  openssl(dir, [
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'server.pem',
-    '-days',
-    '2',
-    '-extfile',
-    'san.ext',
-  ]);
-  return {
-    dir,
-    caFile: path.join(dir, 'ca.pem'),
-    key: readFileSync(path.join(dir, 'server.key'), 'utf8'),
-    cert: readFileSync(path.join(dir, 'server.pem'), 'utf8'),
-  };
 }
 
 export async function startHttpsReceiver(

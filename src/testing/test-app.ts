@@ -63,6 +63,8 @@ export async function startTestApp(
     REDIS_URL: process.env.REDIS_URL,
     // In-process DNS (node.dns), whatever the database: tests ask for workers explicitly.
     DNS_WORKERS: '0',
+    // No HTTP-01 listener unless a test asks for one (on a free port).
+    ACME_HTTP_PORT: '0',
     ...options.env,
   };
   const config = loadConfig(env, CONFIG_SECTIONS);

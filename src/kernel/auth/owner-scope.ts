@@ -15,7 +15,8 @@ export interface OwnerScope {
 
 /** An owned row: an account's own (org_id null) or an organization's. */
 export interface OwnedRow {
-  readonly user_id: number;
+  /** null: held by the platform, no account's. */
+  readonly user_id: number | null;
   readonly org_id?: number | null;
 }
 

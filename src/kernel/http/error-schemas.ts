@@ -31,6 +31,8 @@ export const ERROR_BODIES = {
     { detail: Type.Array(ValidationProblem) },
     { description: 'The request is invalid: every problem found' },
   ),
+  402: errorBody('Payment required'),
+  502: errorBody('An upstream service (a certificate authority, a mail server) refused or failed'),
   429: Type.Union(
     [Type.Object({ detail: Type.String() }), Type.Object({ error: Type.Literal('Too many requests') })],
     {

@@ -10,6 +10,12 @@ export const STEERING_ENTRY_LIMIT = 200;
 
 export const zoneNotFound = defineError('dns.zone_not_found', 404, 'Zone not found');
 export const zoneExists = defineError('dns.zone_exists', 409, 'Zone already exists');
+/** A zone a module hands out (a platform domain claim): the module deletes it, not the zone routes. */
+export const zoneManaged = defineError(
+  'dns.zone_managed',
+  409,
+  (module: string) => `Zone is managed by ${module}`,
+);
 /** POST /zones with an org_slug the caller is no member of (or that does not exist). */
 export const zoneOrgNotFound = defineError('dns.org_not_found', 404, 'Organization not found');
 export const recordNotFound = defineError('dns.record_not_found', 404, 'Record not found');

@@ -15,7 +15,8 @@ import {
   warnIfPrivateTargetsAllowed,
 } from './load-balancing/load-balancing-wiring.ts';
 import { ManagedRecordsService } from './managed/managed-records-service.ts';
-import type { ManagedRecords } from './managed/managed-records.ts';
+import type { ManagedRecords, ManagedZones } from './managed/managed-records.ts';
+import { ManagedZonesService } from './managed/managed-zones-service.ts';
 import { RecordsRepository } from './records/records-repository.ts';
 import { registerRecordRoutes } from './records/records-routes.ts';
 import { RecordsService } from './records/records-service.ts';
@@ -40,6 +41,8 @@ export interface DnsModuleDeps {
 export interface DnsModule extends PlatformModule {
   /** Hosted-zone lookup and records other modules own (certificates, platform domains, mail). */
   readonly managedRecords: ManagedRecords;
+  /** Zones the platform holds for a module, and zones a module hands out under them (platform domains). */
+  readonly managedZones: ManagedZones;
   /** An organization's zones, as live products (organization deletion). */
   readonly orgProducts: LiveProductSource;
 }
@@ -61,6 +64,7 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
     name: 'dns',
     prefix: '/dns',
     managedRecords,
+    managedZones: new ManagedZonesService(ctx, zones),
     orgProducts: (orgId) => zones.orgProducts(orgId),
     routes(app: ModuleApp) {
       // The audit log names the organization of the zone a call changes.

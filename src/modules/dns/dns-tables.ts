@@ -7,7 +7,8 @@ import type { Generated } from 'kysely';
 /** migrations/202611220003_dns_zones_records.sql */
 export interface ZoneRow {
   id: number;
-  user_id: number;
+  /** null: a zone the platform holds for a module (managed_by names it). */
+  user_id: number | null;
   org_id: number | null;
   service_id: number | null;
   domain: string;
@@ -21,6 +22,8 @@ export interface ZoneRow {
   soa_expire: number;
   soa_minimum: number;
   soa_ttl: number;
+  /** migrations/202611240001_dns_managed_zones.sql: the module that manages the zone, if any. */
+  managed_by: string | null;
   created_at: Date;
   updated_at: Date;
 }

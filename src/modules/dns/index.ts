@@ -10,6 +10,7 @@ export type {
   ManagedRecord,
   ManagedRecordInput,
   ManagedRecords,
+  ManagedZones,
 } from './managed/managed-records.ts';
 export { createDnsNode, type DnsNode } from './node/dns-node.ts';
 export type { DnsRole } from './node/dns-role.ts';

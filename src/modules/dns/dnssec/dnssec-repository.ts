@@ -25,12 +25,8 @@ export class DnssecRepository {
   }
 
   /** Every signed zone (or one being turned off), for the key schedule. */
-  async listZones(): Promise<{ zone_id: number; user_id: number }[]> {
-    return this.db
-      .selectFrom('dns_dnssec_zones')
-      .innerJoin('dns_zones', 'dns_zones.id', 'dns_dnssec_zones.zone_id')
-      .select(['dns_dnssec_zones.zone_id', 'dns_zones.user_id'])
-      .execute();
+  async listZones(): Promise<{ zone_id: number }[]> {
+    return this.db.selectFrom('dns_dnssec_zones').select(['dns_dnssec_zones.zone_id']).execute();
   }
 
   /** The signing state of these zones (null: of every zone). */

@@ -3,7 +3,7 @@ import { parseRdataText } from '../../../dns/index.ts';
 import { typeFromText } from '../../../dns/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { DnsContext } from '../dns-context.ts';
-import type { RecordRow } from '../dns-tables.ts';
+import type { RecordRow, ZoneRow } from '../dns-tables.ts';
 import { RecordsRepository } from '../records/records-repository.ts';
 import type { RecordsService } from '../records/records-service.ts';
 import { resolveRecordName } from '../shared/record-name.ts';
@@ -14,6 +14,16 @@ const MODULE_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 
 function checkModule(module: string): void {
   if (!MODULE_RE.test(module)) throw new Error(`invalid module name for managed records: "${module}"`);
+}
+
+export function hostedZone(row: Pick<ZoneRow, 'id' | 'domain' | 'user_id' | 'org_id' | 'managed_by'>): HostedZone {
+  return {
+    zoneId: Number(row.id),
+    domain: row.domain,
+    userId: row.user_id === null ? null : Number(row.user_id),
+    orgId: row.org_id === null ? null : Number(row.org_id),
+    managedBy: row.managed_by,
+  };
 }
 
 function managedView(r: RecordRow): ManagedRecord {
@@ -38,11 +48,11 @@ export class ManagedRecordsService implements ManagedRecords {
     if (candidates.length === 0) return null;
     const row = await this.ctx.db
       .selectFrom('dns_zones')
-      .select(['id', 'domain', 'user_id', 'org_id'])
+      .select(['id', 'domain', 'user_id', 'org_id', 'managed_by'])
       .where('domain', 'in', candidates)
       .orderBy(sql`length(domain)`, 'desc')
       .executeTakeFirst();
-    return row ? { zoneId: row.id, domain: row.domain, userId: row.user_id, orgId: row.org_id } : null;
+    return row ? hostedZone(row) : null;
   }
 
   async put(module: string, zoneId: number, inputs: readonly ManagedRecordInput[]): Promise<ManagedRecord[]> {

@@ -7,9 +7,32 @@
 export interface HostedZone {
   readonly zoneId: number;
   readonly domain: string;
-  /** The account that holds the zone (for an organization's zone, the one that created it). */
-  readonly userId: number;
+  /**
+   * The account that holds the zone (for an organization's zone, the one that created it); null
+   * for a zone the platform holds for a module (see ManagedZones).
+   */
+  readonly userId: number | null;
   readonly orgId: number | null;
+  /** The module that manages the zone itself (ManagedZones), else null. */
+  readonly managedBy: string | null;
+}
+
+/**
+ * Zones a module holds or hands out (platform domains): the platform's own suffix zones, which no
+ * account can see, change, or create a zone at or under; and zones of an account directly under
+ * one of them, whose records the account edits but which only the module deletes (409
+ * `Zone is managed by <module>` on the zone routes).
+ */
+export interface ManagedZones {
+  /** The platform-held zone `domain` of `module`, created when absent; null when an account holds it. */
+  ensurePlatformZone(module: string, domain: string): Promise<HostedZone | null>;
+  /**
+   * A zone of `holder` at `domain`, directly under a platform zone of `module`, managed by
+   * `module`. 409 `Zone already exists` when the name is taken.
+   */
+  createDelegatedZone(module: string, holder: { readonly userId: number }, domain: string): Promise<HostedZone>;
+  /** Deletes a zone `module` manages (and its records); false when there is none. */
+  deleteZone(module: string, zoneId: number): Promise<boolean>;
 }
 
 export interface ManagedRecord {

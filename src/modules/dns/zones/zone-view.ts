@@ -10,9 +10,19 @@ import type { ZoneWithCount } from './zones-repository.ts';
 export type ZoneView = JsonView<
   Omit<
     ZoneRow,
-    'soa_email' | 'default_ttl' | 'soa_refresh' | 'soa_retry' | 'soa_expire' | 'soa_minimum' | 'soa_ttl'
+    | 'user_id'
+    | 'managed_by'
+    | 'soa_email'
+    | 'default_ttl'
+    | 'soa_refresh'
+    | 'soa_retry'
+    | 'soa_expire'
+    | 'soa_minimum'
+    | 'soa_ttl'
   >
 > & {
+  /** Users see only zones of an account (platform-held zones have none and are never shown). */
+  user_id: number;
   soa_email: string;
   record_count: number | null;
 };
@@ -21,7 +31,7 @@ export function zoneView(zone: ZoneWithCount): ZoneView {
   return {
     id: zone.id,
     service_id: zone.service_id,
-    user_id: zone.user_id,
+    user_id: Number(zone.user_id),
     org_id: zone.org_id,
     domain: zone.domain,
     status: zone.status,

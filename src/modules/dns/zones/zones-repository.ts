@@ -5,6 +5,12 @@ import { assertZoneAccess, type ZoneActor } from '../shared/zone-changes.ts';
 
 export type ZoneWithCount = ZoneRow & { record_count: number };
 
+/** Who holds a zone: an account (and maybe its organization), or the platform (userId null). */
+export interface ZoneHolder {
+  readonly userId: number | null;
+  readonly orgId: number | null;
+}
+
 const withCount = sql<number>`(SELECT count(*) FROM dns_records r WHERE r.zone_id = dns_zones.id)::int`;
 
 /** The zones table: reads scoped by owner, inserts, deletion. */
@@ -16,13 +22,14 @@ export class ZonesRepository {
   }
 
   async insert(
-    owner: { userId: number; orgId: number | null },
+    owner: ZoneHolder,
     domain: string,
     serial: number,
+    managedBy: string | null = null,
   ): Promise<ZoneWithCount | null> {
     const row = await this.db
       .insertInto('dns_zones')
-      .values({ user_id: owner.userId, org_id: owner.orgId, domain, serial } as never)
+      .values({ user_id: owner.userId, org_id: owner.orgId, domain, serial, managed_by: managedBy } as never)
       .onConflict((oc) => oc.column('domain').doNothing())
       .returningAll()
       .executeTakeFirst();
@@ -65,20 +72,21 @@ export class ZonesRepository {
   }
 
   /** Zones held by another owner that are a parent or a child of `domain`. */
-  async findRelatedOfOthers(
-    owner: { userId: number; orgId: number | null },
-    domain: string,
-  ): Promise<string[]> {
+  async findRelatedOfOthers(owner: ZoneHolder, domain: string, exceptZoneId?: number): Promise<string[]> {
     const labels = domain.split('.');
     const parents = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'));
     const sameOwner =
-      owner.orgId === null
-        ? sql<boolean>`(user_id = ${owner.userId} AND org_id IS NULL)`
-        : sql<boolean>`(org_id = ${owner.orgId})`;
+      owner.userId === null
+        ? sql<boolean>`(user_id IS NULL)`
+        : owner.orgId === null
+          ? sql<boolean>`(user_id = ${owner.userId} AND org_id IS NULL)`
+          : sql<boolean>`(org_id = ${owner.orgId})`;
     const rows = await this.db
       .selectFrom('dns_zones')
       .select('domain')
-      .where(sql<boolean>`NOT ${sameOwner}`)
+      // IS NOT TRUE: a platform zone (user_id NULL) is another's, not unknown.
+      .where(sql<boolean>`${sameOwner} IS NOT TRUE`)
+      .$if(exceptZoneId !== undefined, (q) => q.where('id', '!=', exceptZoneId!))
       .where((eb) =>
         eb.or([
           ...(parents.length > 0 ? [eb('domain', 'in', parents)] : []),
@@ -106,6 +114,17 @@ export class ZonesRepository {
       .where('id', '=', zoneId)
       .executeTakeFirst();
     return row?.org_id == null ? null : Number(row.org_id);
+  }
+
+  /** The zone whose domain is `domain` exactly, whoever holds it. */
+  async findByDomain(domain: string): Promise<ZoneWithCount | null> {
+    const row = await this.db
+      .selectFrom('dns_zones')
+      .selectAll()
+      .select(withCount.as('record_count'))
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    return row ?? null;
   }
 
   async delete(zoneId: number): Promise<void> {

@@ -4,14 +4,15 @@ import type { OrgDirectory } from '../../orgs/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import type { DnsContext } from '../dns-context.ts';
-import { zoneExists, zoneOrgNotFound } from '../dns-errors.ts';
+import { zoneExists, zoneManaged, zoneOrgNotFound } from '../dns-errors.ts';
+import type { ZoneRow } from '../dns-tables.ts';
 import { zoneChanged } from '../dns-events.ts';
 import { parseDnssecAlgorithm, type DnssecInfo, type DnssecService } from '../dnssec/dnssec-service.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { normaliseZoneDomain, toAsciiName } from '../shared/zone-domain.ts';
 import { dateSerial } from '../shared/zone-serial.ts';
 import { zoneView, type ZoneView } from './zone-view.ts';
-import { ZonesRepository } from './zones-repository.ts';
+import { ZonesRepository, type ZoneHolder, type ZoneWithCount } from './zones-repository.ts';
 
 const EMAIL = /^[^\s@]{1,64}@([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
@@ -44,11 +45,23 @@ export class ZonesService {
       userId: owner.userId,
       orgId: orgSlug === undefined ? null : await this.orgOf(owner, orgSlug),
     };
+    return zoneView(await this.insertZone(holder, check.domain));
+  }
+
+  /**
+   * Inserts a zone and announces it. A parent or child zone held by another would let one answer
+   * for the other's names: refused (409), except the zone `underZoneId` a module delegates from.
+   */
+  async insertZone(
+    holder: ZoneHolder,
+    domain: string,
+    managedBy: string | null = null,
+    underZoneId?: number,
+  ): Promise<ZoneWithCount> {
     return this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
-      // A parent or child zone held by another owner would let one answer for the other's names.
-      if ((await repo.findRelatedOfOthers(holder, check.domain)).length > 0) throw zoneExists();
-      const zone = await repo.insert(holder, check.domain, dateSerial(this.ctx.clock.now()));
+      if ((await repo.findRelatedOfOthers(holder, domain, underZoneId)).length > 0) throw zoneExists();
+      const zone = await repo.insert(holder, domain, dateSerial(this.ctx.clock.now()), managedBy);
       if (zone === null) throw zoneExists();
       uow.emit(zoneChanged, () => ({
         zoneId: zone.id,
@@ -57,7 +70,7 @@ export class ZonesService {
         deleted: false,
         publishedAtMs: Date.now(),
       }));
-      return zoneView(zone);
+      return zone;
     });
   }
 
@@ -130,6 +143,12 @@ export class ZonesService {
 
   async delete(owner: OwnerScope, zoneId: number): Promise<void> {
     const zone = await this.repo.findAccessible(owner, zoneId, true);
+    if (zone.managed_by !== null) throw zoneManaged(zone.managed_by);
+    await this.deleteZone(zone);
+  }
+
+  /** Deletes a zone with its records and announces it. */
+  async deleteZone(zone: ZoneRow): Promise<void> {
     await this.ctx.transaction(async (uow) => {
       await this.repo.withTx(uow.trx).delete(zone.id);
       uow.emit(zoneChanged, () => ({

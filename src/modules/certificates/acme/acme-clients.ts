@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import tls from 'node:tls';
+import * as acme from 'acme-client';
+import type { CertificatesContext } from '../certificates-context.ts';
+import type { AcmeProvider } from '../certificates-config.ts';
+
+const accountKeyContext = (provider: string): string => `acme-account:${provider}`;
+
+/**
+ * Trusts `caFile` beside the system roots for every ACME request (acme-client shares one axios
+ * instance). The directory URLs are the operator's settings, not customers' input, so these
+ * requests do not go through the outbound guard.
+ */
+export function trustAcmeRoots(caFile: string | null): void {
+  if (caFile === null) return;
+  acme.axios.defaults.httpsAgent = new https.Agent({
+    ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')],
+    keepAlive: true,
+  });
+}
+
+/**
+ * One ACME account per provider, made once and shared by every process: its key is created,
+ * sealed and stored first (the first process to store wins), then registered with the CA, which
+ * answers the same account for the same key (RFC 8555 §7.3.1).
+ */
+export class AcmeClients {
+  private readonly clients = new Map<string, Promise<acme.Client>>();
+
+  constructor(private readonly ctx: CertificatesContext) {}
+
+  provider(name: string): AcmeProvider | undefined {
+    return this.ctx.settings.providers.find((p) => p.name === name);
+  }
+
+  /** The providers in the order to try for a certificate: the one asked for first, then the rest. */
+  order(requested: string | null): AcmeProvider[] {
+    const all = [...this.ctx.settings.providers];
+    const first = requested === null ? -1 : all.findIndex((p) => p.name === requested);
+    if (first > 0) all.unshift(...all.splice(first, 1));
+    return all;
+  }
+
+  client(provider: AcmeProvider): Promise<acme.Client> {
+    let client = this.clients.get(provider.name);
+    if (client === undefined) {
+      client = this.open(provider);
+      // A failure (the CA unreachable, refusing the account) is retried on the next use.
+      client.catch(() => this.clients.delete(provider.name));
+      this.clients.set(provider.name, client);
+    }
+    return client;
+  }
+
+  private async open(provider: AcmeProvider): Promise<acme.Client> {
+    const db = this.ctx.db;
+    let row = await db
+      .selectFrom('certificates_acme_accounts')
+      .selectAll()
+      .where('provider', '=', provider.name)
+      .executeTakeFirst();
+    if (row === undefined || row.directory_url !== provider.directoryUrl) {
+      const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+      const sealed = this.ctx.sealer.seal(key, accountKeyContext(provider.name));
+      if (row === undefined) {
+        await db
+          .insertInto('certificates_acme_accounts')
+          .values({ provider: provider.name, directory_url: provider.directoryUrl, account_key: sealed })
+          .onConflict((oc) => oc.column('provider').doNothing())
+          .execute();
+      } else {
+        // The provider's name now points at another CA: a new account there.
+        await db
+          .updateTable('certificates_acme_accounts')
+          .set({ directory_url: provider.directoryUrl, account_key: sealed, account_url: null })
+          .where('provider', '=', provider.name)
+          .execute();
+      }
+      row = await db
+        .selectFrom('certificates_acme_accounts')
+        .selectAll()
+        .where('provider', '=', provider.name)
+        .executeTakeFirstOrThrow();
+    }
+    const accountKey = Buffer.from(this.ctx.sealer.open(row.account_key, accountKeyContext(provider.name)));
+    const client = new acme.Client({
+      directoryUrl: provider.directoryUrl,
+      accountKey,
+      ...(row.account_url !== null ? { accountUrl: row.account_url } : {}),
+      backoffAttempts: 3,
+      backoffMin: 200,
+      backoffMax: 2000,
+    });
+    if (row.account_url === null) {
+      const email = this.ctx.settings.contactEmail;
+      await client.createAccount({
+        termsOfServiceAgreed: true,
+        ...(email !== null ? { contact: [`mailto:${email}`] } : {}),
+      });
+      await db
+        .updateTable('certificates_acme_accounts')
+        .set({ account_url: client.getAccountUrl() })
+        .where('provider', '=', provider.name)
+        .execute();
+    }
+    return client;
+  }
+}

@@ -1,0 +1,6 @@
+import type { ModuleContext } from '../../kernel/module/module-context.ts';
+import type { CertificatesSettings } from './certificates-config.ts';
+import type { CertificatesTables } from './certificates-tables.ts';
+
+/** What the certificates module's code receives: its tables and its settings. */
+export type CertificatesContext = ModuleContext<CertificatesTables, CertificatesSettings>;
