@@ -63,13 +63,16 @@ export async function startAcme(
   };
 }
 
-export async function startAcmeApp(acme: AcmeFixture, options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startAcmeApp(
+  acme: AcmeFixture,
+  options: { clock?: Clock; env?: Record<string, string>; logSink?: (line: string) => void } = {},
+): Promise<TestApp> {
   return startTestApp({ ...options, env: { ...acme.env, ...options.env } });
 }
 
 type Cert = { status: string; [k: string]: unknown };
 
-/** Polls the certificate's status answer until it reaches one of `statuses` (fails after `ms`). */
+/** Polls the caller's newest certificate for exactly `domain` until it reaches one of `statuses`. */
 export async function waitForCertificate(
   t: TestApp,
   token: string,
@@ -80,9 +83,9 @@ export async function waitForCertificate(
   const deadline = Date.now() + ms;
   let last: Cert | null = null;
   while (Date.now() < deadline) {
-    const res = await t.request('GET', `/api/v1/ssl/certificates/${domain}/status`, { token });
+    const res = await t.request('GET', '/api/v1/ssl/certificates?per_page=100', { token });
     expect(res.status, res.text).toBe(200);
-    last = res.body.certificate as Cert | null;
+    last = (res.body.certificates as Cert[]).find((c) => c.domain === domain) ?? null;
     if (last !== null && statuses.includes(last.status)) return last;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -18,6 +18,8 @@ export interface PebbleServer {
   root(): Promise<string>;
   /** The PEM of the intermediate that signs issued certificates. */
   intermediate(): Promise<string>;
+  /** `Valid` or `Revoked`: what pebble says of the certificate with this serial (hex). */
+  certStatus(serial: string): Promise<string>;
   readonly output: () => string;
   close(): Promise<void>;
 }
@@ -90,6 +92,8 @@ export async function startPebble(options: PebbleOptions): Promise<PebbleServer>
     directoryUrl,
     root: () => get(`${management}/roots/0`),
     intermediate: () => get(`${management}/intermediates/0`),
+    certStatus: async (serial) =>
+      (JSON.parse(await get(`${management}/cert-status-by-serial/${serial}`)) as { Status: string }).Status,
     output: () => output,
     async close() {
       if (child.exitCode === null) {

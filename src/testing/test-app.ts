@@ -47,7 +47,12 @@ export interface TestApp {
  * and real Redis under a fresh key prefix, so test files run side by side without meeting.
  */
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string> } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    /** Receives every log line (JSON) instead of stdout; set LOG_LEVEL in `env` to hear them. */
+    logSink?: (line: string) => void;
+  } = {},
 ): Promise<TestApp> {
   const id = randomBytes(6).toString('hex');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dns-test-'));
@@ -75,7 +80,9 @@ export async function startTestApp(
     ...(schema !== undefined ? { databaseSchema: schema } : {}),
     busPrefix: `test:${id}:`,
   };
-  const node = await startNode(config, createLogger(config.logLevel), runtimeOptions);
+  const sink = options.logSink;
+  const logger = createLogger(config.logLevel, sink === undefined ? undefined : { write: (line) => sink(line) });
+  const node = await startNode(config, logger, runtimeOptions);
   const url = node.apiUrl!;
   let users = 0;
 

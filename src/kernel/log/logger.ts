@@ -20,6 +20,8 @@ const REDACT = [
   'authSecret',
 ];
 
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
+/** The product's logger: JSON lines on stdout, or into `destination` (tests read what was logged). */
+export function createLogger(level: LogLevel, destination?: { write(line: string): void }): Logger {
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

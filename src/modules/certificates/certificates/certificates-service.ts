@@ -49,6 +49,12 @@ export interface CertificateStatusView {
   wildcard: boolean;
 }
 
+/** Whether a certificate name covers `name`: itself, or as a wildcard one label above it (RFC 6125 §6.4.3). */
+function covers(san: string, name: string): boolean {
+  if (san === name) return true;
+  return san.startsWith('*.') && !name.startsWith('*.') && name.slice(name.indexOf('.') + 1) === san.slice(2);
+}
+
 /** The SSL routes' service: request, list, status (the choice rule), renew, revoke. */
 export class CertificatesService {
   constructor(
@@ -136,7 +142,7 @@ export class CertificatesService {
     const valid = await this.repo.validFor(owner.userId, candidates, now);
     let chosen: Certificate | null = null;
     for (const candidate of candidates) {
-      chosen = valid.find((c) => c.domain === candidate && c.san_domains.includes(name.domain)) ?? null;
+      chosen = valid.find((c) => c.domain === candidate && c.san_domains.some((san) => covers(san, name.domain))) ?? null;
       if (chosen !== null) break;
     }
     const shown = chosen ?? (await this.repo.latestOf(owner.userId, name.domain));

@@ -149,6 +149,7 @@ export class IssuanceEngine {
         updated_at: new Date(now),
       });
       if (cert === null) return; // revoked or deleted meanwhile: it is not ours any more
+      this.ctx.log.debug({ certificate: cert.id, step: before.job_step, next: cert.job_step }, 'certificate step');
       await this.after(before, cert);
       if (!keep) return;
       if (result.delayMs > 0) await this.sleep(result.delayMs);
@@ -160,8 +161,17 @@ export class IssuanceEngine {
 
   /** What follows a saved step: an issuance counted, challenge records withdrawn once not needed. */
   private async after(before: Certificate, cert: Certificate): Promise<void> {
-    if (cert.status === 'issued' && before.status !== 'issued' && cert.registered_domain !== null) {
-      await this.repo.recordIssuance(cert.id, cert.registered_domain, cert.issued_at ?? new Date(this.ctx.clock.now()));
+    if (cert.status === 'issued' && before.status !== 'issued') {
+      if (cert.registered_domain !== null) {
+        await this.repo.recordIssuance(cert.id, cert.registered_domain, cert.issued_at ?? new Date(this.ctx.clock.now()));
+      }
+      this.ctx.log.info(
+        { certificate: cert.id, domain: cert.domain, issuer: cert.issuer, serial: cert.serial, expires_at: cert.expires_at },
+        before.status === 'renewing' ? 'certificate renewed' : 'certificate issued',
+      );
+    }
+    if (cert.status === 'failed' && before.status !== 'failed') {
+      this.ctx.log.warn({ certificate: cert.id, domain: cert.domain, error: cert.error_message }, 'certificate order failed');
     }
     const wasPublished = before.job_step !== null && PUBLISHED_STEPS.includes(before.job_step);
     const isPublished = cert.job_step !== null && PUBLISHED_STEPS.includes(cert.job_step);
