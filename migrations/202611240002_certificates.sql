@@ -25,6 +25,7 @@ CREATE TABLE certificates_certs (
   expires_at         timestamptz,
   last_renewal_at    timestamptz,
   renewal_attempts   integer NOT NULL DEFAULT 0,
+  renewal_failures   integer NOT NULL DEFAULT 0,
   san_domains        jsonb NOT NULL,
   failover_from      jsonb NOT NULL DEFAULT '[]',
   registered_domain  text,

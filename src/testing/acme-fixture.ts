@@ -5,7 +5,6 @@
  */
 import { Resolver } from 'node:dns/promises';
 import { expect } from 'vitest';
-import type { Clock } from '../kernel/clock.ts';
 import { freePort } from './free-port.ts';
 import { localCa, type LocalCa } from './local-ca.ts';
 import { startPebble, type PebbleServer } from './pebble-server.ts';
@@ -65,7 +64,7 @@ export async function startAcme(
 
 export async function startAcmeApp(
   acme: AcmeFixture,
-  options: { clock?: Clock; env?: Record<string, string>; logSink?: (line: string) => void } = {},
+  options: NonNullable<Parameters<typeof startTestApp>[0]> = {},
 ): Promise<TestApp> {
   return startTestApp({ ...options, env: { ...acme.env, ...options.env } });
 }
@@ -89,5 +88,7 @@ export async function waitForCertificate(
     if (last !== null && statuses.includes(last.status)) return last;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`certificate ${domain} still ${last?.status ?? 'absent'} after ${ms} ms: ${JSON.stringify(last)}`);
+  throw new Error(
+    `certificate ${domain} still ${last?.status ?? 'absent'} after ${ms} ms: ${JSON.stringify(last)}`,
+  );
 }

@@ -49,7 +49,11 @@ export async function startPebble(options: PebbleOptions): Promise<PebbleServer>
       ocspResponderURL: '',
       externalAccountBindingRequired: options.requireEab === true,
       ...(options.requireEab === true
-        ? { externalAccountMACKeys: { 'kid-1': 'zWNDZM6eQGHWpSRTPal5eIUYFTu7EajVIoguysqZ9wG44nMEtx3MUAsUDkMTQ12W' } }
+        ? {
+            externalAccountMACKeys: {
+              'kid-1': 'zWNDZM6eQGHWpSRTPal5eIUYFTu7EajVIoguysqZ9wG44nMEtx3MUAsUDkMTQ12W',
+            },
+          }
         : {}),
     },
   };
@@ -88,6 +92,7 @@ export async function startPebble(options: PebbleOptions): Promise<PebbleServer>
     }
   }
   const management = `https://127.0.0.1:${managementPort}`;
+  let closed = false;
   return {
     directoryUrl,
     root: () => get(`${management}/roots/0`),
@@ -96,6 +101,8 @@ export async function startPebble(options: PebbleOptions): Promise<PebbleServer>
       (JSON.parse(await get(`${management}/cert-status-by-serial/${serial}`)) as { Status: string }).Status,
     output: () => output,
     async close() {
+      if (closed) return;
+      closed = true;
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');

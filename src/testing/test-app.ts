@@ -36,6 +36,13 @@ export interface TestApp {
    * is private to one node); stop peers before close().
    */
   startPeer(env?: Record<string, string>): Promise<RunningNode>;
+  /**
+   * Stops this node and starts another on the same data (schema or DATA_DIR; the embedded database
+   * needs `persistent`), env merged over this app's; this app must not be used after.
+   */
+  restart(options?: { env?: Record<string, string>; logSink?: (line: string) => void }): Promise<TestApp>;
+  /** Signs a user of signUp() in again (a moved clock expires tokens); answers an access token. */
+  signIn(email: string): Promise<string>;
   /** Registers a fresh user and answers an access token. */
   signUp(email?: string): Promise<{ token: string; email: string; refreshToken: string }>;
   close(): Promise<void>;
@@ -52,6 +59,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     /** Receives every log line (JSON) instead of stdout; set LOG_LEVEL in `env` to hear them. */
     logSink?: (line: string) => void;
+    /** Keep the embedded database on disk (DATA_DIR) so restart() finds it again. */
+    persistent?: boolean;
   } = {},
 ): Promise<TestApp> {
   const id = randomBytes(6).toString('hex');
@@ -76,64 +85,94 @@ export async function startTestApp(
   const schema = config.databaseUrl !== null ? `test_${id}` : undefined;
   const runtimeOptions = {
     ...(options.clock ? { clock: options.clock } : {}),
-    inMemoryDatabase: true,
+    inMemoryDatabase: options.persistent !== true,
     ...(schema !== undefined ? { databaseSchema: schema } : {}),
     busPrefix: `test:${id}:`,
   };
-  const sink = options.logSink;
-  const logger = createLogger(config.logLevel, sink === undefined ? undefined : { write: (line) => sink(line) });
-  const node = await startNode(config, logger, runtimeOptions);
-  const url = node.apiUrl!;
   let users = 0;
 
-  const request = async <T>(method: string, p: string, o: RequestOptions = {}): Promise<TestResponse<T>> => {
-    const headers: Record<string, string> = { ...o.headers };
-    let body: string | undefined;
-    if (o.rawBody !== undefined) body = o.rawBody;
-    else if (o.body !== undefined) body = JSON.stringify(o.body);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-      headers['content-type'] = 'application/json';
-    }
-    if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
-    const res = await fetch(url + p, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text === '' ? null : JSON.parse(text);
-    } catch {
-      // not JSON (zone file export): keep the text
-    }
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
-  };
+  const boot = async (
+    nodeEnv: Record<string, string | undefined>,
+    sink: ((line: string) => void) | undefined,
+  ): Promise<TestApp> => {
+    const nodeConfig = loadConfig(nodeEnv, CONFIG_SECTIONS);
+    const logger = createLogger(
+      nodeConfig.logLevel,
+      sink === undefined ? undefined : { write: (line) => sink(line) },
+    );
+    const node = await startNode(nodeConfig, logger, runtimeOptions);
+    const url = node.apiUrl!;
 
-  return {
-    url,
-    node,
-    databaseSchema: schema,
-    request,
-    async startPeer(peerEnv = {}) {
-      if (schema === undefined) throw new Error('startPeer needs DATABASE_URL');
-      const peerConfig = loadConfig({ ...env, API_PORT: '0', DNS_PORT: '0', ...peerEnv }, CONFIG_SECTIONS);
-      return startNode(peerConfig, createLogger(peerConfig.logLevel), runtimeOptions);
-    },
-    async signUp(email = `user${++users}-${id}@example.com`) {
-      const password = 'correct horse battery';
-      const reg = await request('POST', '/api/v1/auth/register', { body: { email, password } });
-      if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${reg.text}`);
-      const login = await request('POST', '/api/v1/auth/login', { body: { email, password } });
-      if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
-      const tokens = login.body as { access_token: string; refresh_token: string };
-      return { token: tokens.access_token, refreshToken: tokens.refresh_token, email };
-    },
-    async close() {
-      await node.stop();
-      if (schema !== undefined && config.databaseUrl !== null) {
-        const client = new pg.Client({ connectionString: config.databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
+    const request = async <T>(
+      method: string,
+      p: string,
+      o: RequestOptions = {},
+    ): Promise<TestResponse<T>> => {
+      const headers: Record<string, string> = { ...o.headers };
+      let body: string | undefined;
+      if (o.rawBody !== undefined) body = o.rawBody;
+      else if (o.body !== undefined) body = JSON.stringify(o.body);
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
       }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+      if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
+      const res = await fetch(url + p, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        // not JSON (zone file export): keep the text
+      }
+      return { status: res.status, headers: res.headers, body: parsed as T, text };
+    };
+
+    return {
+      url,
+      node,
+      databaseSchema: schema,
+      request,
+      async startPeer(peerEnv = {}) {
+        if (schema === undefined) throw new Error('startPeer needs DATABASE_URL');
+        const peerConfig = loadConfig(
+          { ...nodeEnv, API_PORT: '0', DNS_PORT: '0', ...peerEnv },
+          CONFIG_SECTIONS,
+        );
+        return startNode(peerConfig, createLogger(peerConfig.logLevel), runtimeOptions);
+      },
+      async restart(again = {}) {
+        if (schema === undefined && options.persistent !== true)
+          throw new Error('restart needs `persistent` or DATABASE_URL');
+        await node.stop();
+        return boot({ ...nodeEnv, ...again.env }, again.logSink);
+      },
+      async signIn(email) {
+        const login = await request('POST', '/api/v1/auth/login', {
+          body: { email, password: 'correct horse battery' },
+        });
+        if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+        return (login.body as { access_token: string }).access_token;
+      },
+      async signUp(email = `user${++users}-${id}@example.com`) {
+        const password = 'correct horse battery';
+        const reg = await request('POST', '/api/v1/auth/register', { body: { email, password } });
+        if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${reg.text}`);
+        const login = await request('POST', '/api/v1/auth/login', { body: { email, password } });
+        if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+        const tokens = login.body as { access_token: string; refresh_token: string };
+        return { token: tokens.access_token, refreshToken: tokens.refresh_token, email };
+      },
+      async close() {
+        await node.stop();
+        if (schema !== undefined && config.databaseUrl !== null) {
+          const client = new pg.Client({ connectionString: config.databaseUrl });
+          await client.connect();
+          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await client.end();
+        }
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   };
+  return boot(env, options.logSink);
 }

@@ -32,8 +32,12 @@ describe('certificates over ACME against a real pebble', () => {
   let zoneId: number;
   const answers: string[] = [];
   const logs: string[] = [];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const call = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<any>> => {
+  const call = async (
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ): Promise<TestResponse<any>> => {
     const res = await t.request(method, path, { token, ...options });
     answers.push(res.text);
     return res;
@@ -44,7 +48,11 @@ describe('certificates over ACME against a real pebble', () => {
       .selectAll()
       .where('domain' as never, '=', domain as never)
       .orderBy('id' as never, 'desc')
-      .executeTakeFirstOrThrow()) as { id: number; certificate_pem: string | null; private_key: Uint8Array | null };
+      .executeTakeFirstOrThrow()) as {
+      id: number;
+      certificate_pem: string | null;
+      private_key: Uint8Array | null;
+    };
 
   beforeAll(async () => {
     acme = await startAcme();
@@ -100,7 +108,10 @@ describe('certificates over ACME against a real pebble', () => {
   it('issues a wildcard that also carries its apex, proven by two TXT values at one name', async () => {
     const res = await call('POST', `${SSL}/certificates`, { body: { domain: '*.shop.example' } });
     expect(res.status, res.text).toBe(202);
-    expect(res.body).toMatchObject({ san_domains: ['*.shop.example', 'shop.example'], challenge_method: 'dns_automatic' });
+    expect(res.body).toMatchObject({
+      san_domains: ['*.shop.example', 'shop.example'],
+      challenge_method: 'dns_automatic',
+    });
     const cert = await waitForCertificate(t, token, '*.shop.example');
     expect(cert.status, String(cert.error_message)).toBe('issued');
     const leaf = new X509Certificate((await certRow('*.shop.example')).certificate_pem!);
@@ -136,14 +147,22 @@ describe('certificates over ACME against a real pebble', () => {
     const value = start.body.record.content as string;
     expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Starting again shows the same challenge (the pending certificate is reused).
-    const again = await call('POST', `${SSL}/challenges/start`, { body: { domain: 'blog.shop.example', method: 'dns_manual' } });
+    const again = await call('POST', `${SSL}/challenges/start`, {
+      body: { domain: 'blog.shop.example', method: 'dns_manual' },
+    });
     expect(again.body.record.content).toBe(value);
 
     const early = await call('POST', `${SSL}/challenges/blog.shop.example/complete`);
     expect(early.status).toBe(409);
     expect(early.body).toEqual({ detail: 'TXT record not found yet' });
     const checks = await call('GET', `${SSL}/challenges/blog.shop.example/status`);
-    expect(checks.body).toMatchObject({ method: 'dns_manual', checks: [{ name: 'txt _acme-challenge.blog.shop.example', ok: false }, { name: 'certificate', ok: true }] });
+    expect(checks.body).toMatchObject({
+      method: 'dns_manual',
+      checks: [
+        { name: 'txt _acme-challenge.blog.shop.example', ok: false },
+        { name: 'certificate', ok: true },
+      ],
+    });
 
     // The user publishes it (here in their zone on this server; anywhere the resolver sees works).
     const txt = await call('POST', `${ZONES}/${zoneId}/records`, {
@@ -160,7 +179,9 @@ describe('certificates over ACME against a real pebble', () => {
   }, 90_000);
 
   it('dns_automatic by hand: the TXT record is published at start, managed, and not the user’s to edit', async () => {
-    const start = await call('POST', `${SSL}/challenges/start`, { body: { domain: 'shop.example', method: 'auto' } });
+    const start = await call('POST', `${SSL}/challenges/start`, {
+      body: { domain: 'shop.example', method: 'auto' },
+    });
     expect(start.status, start.text).toBe(201);
     expect(start.body).toMatchObject({ method: 'dns_automatic', published: true });
     const value = start.body.record.content as string;
@@ -183,12 +204,23 @@ describe('certificates over ACME against a real pebble', () => {
     expect(own).toMatchObject({ domain: 'www.shop.example', has_certificate: true, wildcard: false });
     expect(own.certificate.domain).toBe('www.shop.example');
     const byParent = await of('other.shop.example');
-    expect(byParent).toMatchObject({ has_certificate: true, wildcard: true, certificate: { domain: '*.shop.example' } });
+    expect(byParent).toMatchObject({
+      has_certificate: true,
+      wildcard: true,
+      certificate: { domain: '*.shop.example' },
+    });
     // The apex has its own certificate now (the test above): the wildcard is not chosen for it...
-    expect(await of('shop.example')).toMatchObject({ wildcard: false, certificate: { domain: 'shop.example' } });
+    expect(await of('shop.example')).toMatchObject({
+      wildcard: false,
+      certificate: { domain: 'shop.example' },
+    });
     // ...until that one is revoked: then the zone's own wildcard covers the apex (a SAN of it).
     expect((await call('DELETE', `${SSL}/certificates/shop.example`)).status).toBe(200);
-    expect(await of('shop.example')).toMatchObject({ has_certificate: true, wildcard: true, certificate: { domain: '*.shop.example' } });
+    expect(await of('shop.example')).toMatchObject({
+      has_certificate: true,
+      wildcard: true,
+      certificate: { domain: '*.shop.example' },
+    });
     const none = await of('deep.www.shop.example');
     expect(none).toMatchObject({ has_certificate: false, certificate: null, wildcard: false });
     expect(none.rate_limit).toMatchObject({ registered_domain: 'shop.example', limit: 50, allowed: true });
@@ -206,7 +238,11 @@ describe('certificates over ACME against a real pebble', () => {
     expect(await acme.pebbles.pebble!.certStatus(serial)).toBe('Revoked');
     // The name is still covered, by the zone's wildcard.
     const after = await call('GET', `${SSL}/certificates/api.shop.example/status`);
-    expect(after.body).toMatchObject({ has_certificate: true, wildcard: true, certificate: { domain: '*.shop.example' } });
+    expect(after.body).toMatchObject({
+      has_certificate: true,
+      wildcard: true,
+      certificate: { domain: '*.shop.example' },
+    });
     expect((await call('DELETE', `${SSL}/certificates/never.shop.example`)).status).toBe(404);
   }, 30_000);
 
@@ -239,7 +275,9 @@ describe('certificates over ACME against a real pebble', () => {
     const keys: string[] = [];
     for (const domain of ['www.shop.example', '*.shop.example', 'blog.shop.example']) {
       const row = await certRow(domain);
-      const pem = Buffer.from(t.node.runtime.sealer.open(row.private_key!, `certificate-key:${row.id}`)).toString();
+      const pem = Buffer.from(
+        t.node.runtime.sealer.open(row.private_key!, `certificate-key:${row.id}`),
+      ).toString();
       expect(pem).toContain('PRIVATE KEY');
       keys.push(...pem.split('\n').filter((l) => l.length > 40));
     }

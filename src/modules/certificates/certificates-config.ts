@@ -47,7 +47,8 @@ export const certificatesConfig = defineConfigSection<CertificatesSettings>('cer
     else providers.push({ name, directoryUrl: url });
   }
   const publicAddresses = env.list('PUBLIC_ADDRESSES', '');
-  for (const a of publicAddresses) if (isIP(a) === 0) env.problem(`PUBLIC_ADDRESSES: not an IP address: "${a}"`);
+  for (const a of publicAddresses)
+    if (isIP(a) === 0) env.problem(`PUBLIC_ADDRESSES: not an IP address: "${a}"`);
   const resolver = env.optional('ACME_CHECK_RESOLVER');
   if (resolver !== null && !/^(\[[0-9a-f:.]+\]|[0-9.]+)(:\d{1,5})?$/i.test(resolver)) {
     env.problem(`ACME_CHECK_RESOLVER must be host:port with an IP address, got "${resolver}"`);

@@ -4,7 +4,7 @@ import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { ManagedRecords } from '../dns/index.ts';
-import { AcmeClients, trustAcmeRoots } from './acme/acme-clients.ts';
+import { AcmeClients, configureAcmeHttp } from './acme/acme-clients.ts';
 import { certificatesConfig, type CertificatesSettings } from './certificates-config.ts';
 import type { CertificatesContext } from './certificates-context.ts';
 import type { Certificates } from './certificates-interface.ts';
@@ -43,7 +43,7 @@ export function createCertificatesModule(
     'certificates',
     certificatesConfig,
   );
-  trustAcmeRoots(ctx.settings.caFile);
+  configureAcmeHttp(ctx.settings.caFile);
   const repo = new CertificatesRepository(ctx.db);
   const clients = new AcmeClients(ctx);
   const checks = new ResolutionChecks(ctx.settings.checkResolver);
@@ -60,7 +60,8 @@ export function createCertificatesModule(
         return (await service.request(owner, { domain, challenge_method: 'dns_automatic' })).status;
       } catch (error) {
         // Already requested or issued: that one stands.
-        if (error instanceof AppError && error.status === 409) return (await service.latest(owner, domain)).status;
+        if (error instanceof AppError && error.status === 409)
+          return (await service.latest(owner, domain)).status;
         throw error;
       }
     },

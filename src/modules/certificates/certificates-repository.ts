@@ -5,12 +5,23 @@ type Db = Kysely<CertificatesTables> | Transaction<CertificatesTables>;
 export type CertificatePatch = Updateable<CertificateRow>;
 export type NewCertificate = Omit<CertificateRow, 'id'>;
 
-
 /** A row as the database answers it (bigint ids may come back as strings). */
 type ReadRow = Omit<CertificateRow, 'id'> & { id: number | string };
 
 const read = (row: ReadRow | undefined): Certificate | null =>
   row === undefined ? null : { ...row, id: Number(row.id), user_id: Number(row.user_id) };
+
+/**
+ * The jsonb columns, written as JSON text: the pg driver would send a JavaScript array as a
+ * PostgreSQL array literal, which jsonb refuses.
+ */
+const JSON_COLUMNS = ['san_domains', 'failover_from', 'challenges'] as const;
+
+function toDb<T extends CertificatePatch>(row: T): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const c of JSON_COLUMNS) if (out[c] !== undefined && out[c] !== null) out[c] = JSON.stringify(out[c]);
+  return out as T;
+}
 
 /** Steps during which a dns-01 TXT value must stay published. */
 export const PUBLISHED_STEPS: readonly JobStep[] = [
@@ -30,11 +41,19 @@ export class CertificatesRepository {
   constructor(private readonly db: Db) {}
 
   async insert(row: NewCertificate): Promise<Certificate> {
-    return read(await this.db.insertInto('certificates_certs').values(row).returningAll().executeTakeFirstOrThrow())!;
+    return read(
+      await this.db
+        .insertInto('certificates_certs')
+        .values(toDb(row))
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    )!;
   }
 
   async find(id: number): Promise<Certificate | null> {
-    return read(await this.db.selectFrom('certificates_certs').selectAll().where('id', '=', id).executeTakeFirst());
+    return read(
+      await this.db.selectFrom('certificates_certs').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
   }
 
   /** The caller's newest certificate for exactly `domain`, revoked ones left out. */
@@ -94,7 +113,7 @@ export class CertificatesRepository {
     return read(
       await this.db
         .updateTable('certificates_certs')
-        .set(patch)
+        .set(toDb(patch))
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst(),
@@ -106,7 +125,7 @@ export class CertificatesRepository {
     return read(
       await this.db
         .updateTable('certificates_certs')
-        .set(patch)
+        .set(toDb(patch))
         .where('id', '=', id)
         .where('claimed_by', '=', claim)
         .returningAll()
@@ -226,7 +245,10 @@ export class CertificatesRepository {
   }
 
   /** Issuances for `registeredDomain` since `since`, and the oldest of them. */
-  async issuancesSince(registeredDomain: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  async issuancesSince(
+    registeredDomain: string,
+    since: Date,
+  ): Promise<{ count: number; oldest: Date | null }> {
     const row = await this.db
       .selectFrom('certificates_issuances')
       .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('issued_at').as('oldest')])

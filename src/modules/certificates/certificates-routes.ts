@@ -30,8 +30,7 @@ export function registerCertificateRoutes(
         response: { 200: CertificateListResponse },
       },
     },
-    async (request) =>
-      certificates.list(await request.owner(), request.query.page, request.query.per_page),
+    async (request) => certificates.list(await request.owner(), request.query.page, request.query.per_page),
   );
   app.post(
     '/certificates',
@@ -55,7 +54,8 @@ export function registerCertificateRoutes(
         response: { 200: CertificateResponse, ...errorResponses(404, 502) },
       },
     },
-    async (request) => certificateView(await certificates.revoke(await request.owner(), request.params.domain)),
+    async (request) =>
+      certificateView(await certificates.revoke(await request.owner(), request.params.domain)),
   );
   app.post(
     '/certificates/:domain/renew',
@@ -66,7 +66,9 @@ export function registerCertificateRoutes(
       },
     },
     async (request, reply) =>
-      reply.code(202).send(certificateView(await certificates.renew(await request.owner(), request.params.domain))),
+      reply
+        .code(202)
+        .send(certificateView(await certificates.renew(await request.owner(), request.params.domain))),
   );
   app.get(
     '/certificates/:domain/status',
@@ -84,7 +86,9 @@ export function registerCertificateRoutes(
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await challenges.start(await request.owner(), request.body.domain, request.body.method)),
+      reply
+        .code(201)
+        .send(await challenges.start(await request.owner(), request.body.domain, request.body.method)),
   );
   app.post(
     '/challenges/:domain/complete',
@@ -95,7 +99,9 @@ export function registerCertificateRoutes(
       },
     },
     async (request, reply) =>
-      reply.code(202).send(certificateView(await challenges.complete(await request.owner(), request.params.domain))),
+      reply
+        .code(202)
+        .send(certificateView(await challenges.complete(await request.owner(), request.params.domain))),
   );
   app.get(
     '/challenges/:domain/status',

@@ -28,7 +28,9 @@ export const CreateCertificateBody = Type.Object(
     route_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
     challenge_method: Type.Optional(Nullable(MethodName)),
     provider: Type.Optional(
-      Nullable(Type.String({ minLength: 1, maxLength: 32, description: 'A name of ACME_PROVIDERS to try first' })),
+      Nullable(
+        Type.String({ minLength: 1, maxLength: 32, description: 'A name of ACME_PROVIDERS to try first' }),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -96,7 +98,11 @@ export const CertificateStatusResponse = describes<CertificateStatusView>()(
   }),
 );
 
-const TxtInstruction = Type.Object({ name: Type.String(), type: Type.Literal('TXT'), content: Type.String() });
+const TxtInstruction = Type.Object({
+  name: Type.String(),
+  type: Type.Literal('TXT'),
+  content: Type.String(),
+});
 
 export const ChallengeStartResponse = describes<ChallengeStartView>()(
   Type.Object({

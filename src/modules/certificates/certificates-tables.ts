@@ -17,13 +17,7 @@ export interface StoredChallenge {
 }
 
 export type CertificateStatus =
-  | 'pending'
-  | 'validating'
-  | 'issued'
-  | 'failed'
-  | 'renewing'
-  | 'expired'
-  | 'revoked';
+  'pending' | 'validating' | 'issued' | 'failed' | 'renewing' | 'expired' | 'revoked';
 
 export type ChallengeMethod = 'dns_automatic' | 'dns_manual' | 'http';
 
@@ -56,6 +50,8 @@ export interface CertificateRow {
   expires_at: Date | null;
   last_renewal_at: Date | null;
   renewal_attempts: number;
+  /** Renewal rounds failed in a row (the backoff's exponent); 0 once one succeeds. */
+  renewal_failures: number;
   san_domains: string[];
   failover_from: string[];
   registered_domain: string | null;

@@ -8,16 +8,26 @@ import type { AcmeProvider } from '../certificates-config.ts';
 const accountKeyContext = (provider: string): string => `acme-account:${provider}`;
 
 /**
- * Trusts `caFile` beside the system roots for every ACME request (acme-client shares one axios
- * instance). The directory URLs are the operator's settings, not customers' input, so these
- * requests do not go through the outbound guard.
+ * How every ACME request goes out (acme-client shares one axios instance): with a timeout, and
+ * retried twice, a second apart, when the CA does not answer or answers 5xx/429 without
+ * Retry-After (the library's default waits 75 s in all before a dead CA counts as failed; the
+ * next provider should be tried sooner). `caFile` is trusted beside the system roots. The
+ * directory URLs are the operator's settings, not customers' input, so these requests do not go
+ * through the outbound guard.
  */
-export function trustAcmeRoots(caFile: string | null): void {
-  if (caFile === null) return;
-  acme.axios.defaults.httpsAgent = new https.Agent({
-    ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')],
-    keepAlive: true,
-  });
+export function configureAcmeHttp(caFile: string | null): void {
+  const defaults = acme.axios.defaults as typeof acme.axios.defaults & {
+    acmeSettings: { retryMaxAttempts: number; retryDefaultDelay: number };
+  };
+  defaults.acmeSettings.retryMaxAttempts = 2;
+  defaults.acmeSettings.retryDefaultDelay = 1;
+  defaults.timeout = 30_000;
+  if (caFile !== null) {
+    defaults.httpsAgent = new https.Agent({
+      ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')],
+      keepAlive: true,
+    });
+  }
 }
 
 /**

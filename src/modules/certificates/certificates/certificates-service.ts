@@ -65,7 +65,11 @@ export class CertificatesService {
     private readonly engine: IssuanceEngine,
   ) {}
 
-  async list(owner: OwnerScope, page: number, perPage: number): Promise<{ certificates: CertificateView[]; total: number }> {
+  async list(
+    owner: OwnerScope,
+    page: number,
+    perPage: number,
+  ): Promise<{ certificates: CertificateView[]; total: number }> {
     const [rows, total] = await Promise.all([
       this.repo.listOf(owner.userId, perPage, pageOffset(page, perPage)),
       this.repo.countOf(owner.userId),
@@ -106,6 +110,7 @@ export class CertificatesService {
       expires_at: null,
       last_renewal_at: null,
       renewal_attempts: 0,
+      renewal_failures: 0,
       san_domains: [...name.sans],
       failover_from: [],
       registered_domain: registered,
@@ -142,7 +147,9 @@ export class CertificatesService {
     const valid = await this.repo.validFor(owner.userId, candidates, now);
     let chosen: Certificate | null = null;
     for (const candidate of candidates) {
-      chosen = valid.find((c) => c.domain === candidate && c.san_domains.some((san) => covers(san, name.domain))) ?? null;
+      chosen =
+        valid.find((c) => c.domain === candidate && c.san_domains.some((san) => covers(san, name.domain))) ??
+        null;
       if (chosen !== null) break;
     }
     const shown = chosen ?? (await this.repo.latestOf(owner.userId, name.domain));
@@ -175,7 +182,11 @@ export class CertificatesService {
   async revoke(owner: OwnerScope, domain: string): Promise<Certificate> {
     const cert = await this.latest(owner, domain);
     const now = new Date(this.ctx.clock.now());
-    if (cert.certificate_pem !== null && (cert.status === 'issued' || cert.status === 'renewing') && cert.expires_at! > now) {
+    if (
+      cert.certificate_pem !== null &&
+      (cert.status === 'issued' || cert.status === 'renewing') &&
+      cert.expires_at! > now
+    ) {
       const provider = cert.issuer === null ? undefined : this.clients.provider(cert.issuer);
       if (provider === undefined) throw revocationRefused(`provider ${cert.issuer ?? '?'} is not configured`);
       try {
@@ -218,13 +229,15 @@ export class CertificatesService {
   private async ownedZone(owner: OwnerScope, name: CertificateName): Promise<number | null> {
     const zone = await this.zones.findZoneFor(name.base);
     if (zone === null) return null;
-    if (!canAccess(owner, { user_id: zone.userId, org_id: zone.orgId }, 'write')) throw certificateZoneNotFound();
+    if (!canAccess(owner, { user_id: zone.userId, org_id: zone.orgId }, 'write'))
+      throw certificateZoneNotFound();
     return zone.zoneId;
   }
 
   private method(requested: RequestedMethod, name: CertificateName, zoneId: number | null): ChallengeMethod {
     const loc = ['body', 'challenge_method'];
-    if (requested === 'auto') return zoneId !== null ? 'dns_automatic' : name.wildcard ? 'dns_manual' : 'http';
+    if (requested === 'auto')
+      return zoneId !== null ? 'dns_automatic' : name.wildcard ? 'dns_manual' : 'http';
     if (requested === 'dns_automatic' && zoneId === null) {
       throw invalidField(loc, `dns_automatic needs the zone of ${name.base} hosted here`, requested);
     }
@@ -248,7 +261,10 @@ export class CertificatesService {
   private async checkWeeklyLimit(registered: string, now: Date): Promise<void> {
     const { count, oldest } = await this.repo.issuancesSince(registered, new Date(now.getTime() - WEEK_MS));
     if (count < WEEKLY_LIMIT) return;
-    const retryAfterS = Math.max(1, Math.ceil(((oldest?.getTime() ?? now.getTime()) + WEEK_MS - now.getTime()) / 1000));
+    const retryAfterS = Math.max(
+      1,
+      Math.ceil(((oldest?.getTime() ?? now.getTime()) + WEEK_MS - now.getTime()) / 1000),
+    );
     throw certificateLimitReached(registered, retryAfterS);
   }
 }

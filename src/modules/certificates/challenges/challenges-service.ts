@@ -50,11 +50,17 @@ export class ChallengesService {
   ) {}
 
   /** Creates (or reuses) the pending certificate of the name and answers its instructions. */
-  async start(owner: OwnerScope, domain: string, method: RequestedMethod | undefined): Promise<ChallengeStartView> {
+  async start(
+    owner: OwnerScope,
+    domain: string,
+    method: RequestedMethod | undefined,
+  ): Promise<ChallengeStartView> {
     const name = this.certificates.name(domain, ['body', 'domain']);
     const existing = await this.repo.latestOf(owner.userId, name.domain);
     let cert =
-      existing !== null && (existing.status === 'pending' || (existing.status === 'renewing' && existing.job_step === 'await_user'))
+      existing !== null &&
+      (existing.status === 'pending' ||
+        (existing.status === 'renewing' && existing.job_step === 'await_user'))
         ? existing
         : await this.certificates.request(
             owner,
@@ -98,7 +104,10 @@ export class ChallengesService {
   }
 
   /** The checks as they stand now: each challenge's record or address, and the order. */
-  async status(owner: OwnerScope, domain: string): Promise<{ domain: string; method: ChallengeMethod; checks: ChallengeCheck[] }> {
+  async status(
+    owner: OwnerScope,
+    domain: string,
+  ): Promise<{ domain: string; method: ChallengeMethod; checks: ChallengeCheck[] }> {
     const cert = await this.certificates.latest(owner, domain);
     const checks: ChallengeCheck[] = [];
     for (const c of cert.challenges ?? []) {
@@ -108,7 +117,12 @@ export class ChallengesService {
         checks.push({
           name: `txt ${name}`,
           ok: seen !== null && seen.includes(c.value),
-          detail: seen === null ? 'the resolver did not answer' : seen.length === 0 ? 'no TXT record' : `found ${seen.map((v) => `"${v}"`).join(' ')}`,
+          detail:
+            seen === null
+              ? 'the resolver did not answer'
+              : seen.length === 0
+                ? 'no TXT record'
+                : `found ${seen.map((v) => `"${v}"`).join(' ')}`,
         });
       }
     }
@@ -118,8 +132,16 @@ export class ChallengesService {
       const expected = this.ctx.settings.publicAddresses;
       checks.push({
         name: `points_here ${base}`,
-        ok: found !== null && found.length > 0 && (expected.length === 0 || found.every((a) => expected.includes(a))),
-        detail: found === null ? 'the resolver did not answer' : found.length === 0 ? 'no address' : `resolves to ${found.join(', ')}`,
+        ok:
+          found !== null &&
+          found.length > 0 &&
+          (expected.length === 0 || found.every((a) => expected.includes(a))),
+        detail:
+          found === null
+            ? 'the resolver did not answer'
+            : found.length === 0
+              ? 'no address'
+              : `resolves to ${found.join(', ')}`,
       });
     }
     checks.push({
@@ -134,7 +156,12 @@ export class ChallengesService {
   private async untilChallenges(cert: Certificate): Promise<Certificate> {
     const deadline = Date.now() + START_WAIT_MS;
     let current: Certificate | null = cert;
-    while (current !== null && current.challenges === null && current.status !== 'failed' && Date.now() < deadline) {
+    while (
+      current !== null &&
+      current.challenges === null &&
+      current.status !== 'failed' &&
+      Date.now() < deadline
+    ) {
       current = await this.engine.driveNow(current.id);
       if (current !== null && current.challenges === null && current.status !== 'failed') {
         await new Promise((r) => setTimeout(r, 200));

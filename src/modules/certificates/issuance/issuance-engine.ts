@@ -18,8 +18,9 @@ const RENEWAL_SCAN_MS = 30_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** Backoff of a failed renewal round: 1 h, 2 h, 4 h, ... at most a day (renewal_attempts counts rounds). */
-export const renewalBackoffMs = (attempts: number): number => Math.min(DAY, HOUR * 2 ** Math.max(0, attempts - 1));
+/** The wait after the n-th renewal round failed in a row: 1 h, 2 h, 4 h, ... at most a day. */
+export const renewalBackoffMs = (failures: number): number =>
+  Math.min(DAY, HOUR * 2 ** Math.max(0, failures - 1));
 
 /**
  * Runs certificate orders in the background: claims due jobs (several processes share them),
@@ -139,17 +140,22 @@ export class IssuanceEngine {
         result = this.failure(before, error as Error);
       }
       const now = this.ctx.clock.now();
-      const keep = result.next !== null && result.next !== 'await_user' && result.delayMs <= IN_PROCESS_WAIT_MS;
+      const keep =
+        result.next !== null && result.next !== 'await_user' && result.delayMs <= IN_PROCESS_WAIT_MS;
       cert = await this.repo.updateClaimed(before.id, this.claim, {
         ...result.patch,
         job_step: result.next,
-        next_attempt_at: result.next === null || result.next === 'await_user' ? null : new Date(now + result.delayMs),
+        next_attempt_at:
+          result.next === null || result.next === 'await_user' ? null : new Date(now + result.delayMs),
         lease_until: keep ? new Date(now + LEASE_MS) : null,
         claimed_by: keep ? this.claim : null,
         updated_at: new Date(now),
       });
       if (cert === null) return; // revoked or deleted meanwhile: it is not ours any more
-      this.ctx.log.debug({ certificate: cert.id, step: before.job_step, next: cert.job_step }, 'certificate step');
+      this.ctx.log.debug(
+        { certificate: cert.id, step: before.job_step, next: cert.job_step },
+        'certificate step',
+      );
       await this.after(before, cert);
       if (!keep) return;
       if (result.delayMs > 0) await this.sleep(result.delayMs);
@@ -163,15 +169,28 @@ export class IssuanceEngine {
   private async after(before: Certificate, cert: Certificate): Promise<void> {
     if (cert.status === 'issued' && before.status !== 'issued') {
       if (cert.registered_domain !== null) {
-        await this.repo.recordIssuance(cert.id, cert.registered_domain, cert.issued_at ?? new Date(this.ctx.clock.now()));
+        await this.repo.recordIssuance(
+          cert.id,
+          cert.registered_domain,
+          cert.issued_at ?? new Date(this.ctx.clock.now()),
+        );
       }
       this.ctx.log.info(
-        { certificate: cert.id, domain: cert.domain, issuer: cert.issuer, serial: cert.serial, expires_at: cert.expires_at },
+        {
+          certificate: cert.id,
+          domain: cert.domain,
+          issuer: cert.issuer,
+          serial: cert.serial,
+          expires_at: cert.expires_at,
+        },
         before.status === 'renewing' ? 'certificate renewed' : 'certificate issued',
       );
     }
     if (cert.status === 'failed' && before.status !== 'failed') {
-      this.ctx.log.warn({ certificate: cert.id, domain: cert.domain, error: cert.error_message }, 'certificate order failed');
+      this.ctx.log.warn(
+        { certificate: cert.id, domain: cert.domain, error: cert.error_message },
+        'certificate order failed',
+      );
     }
     const wasPublished = before.job_step !== null && PUBLISHED_STEPS.includes(before.job_step);
     const isPublished = cert.job_step !== null && PUBLISHED_STEPS.includes(cert.job_step);
@@ -198,13 +217,16 @@ export class IssuanceEngine {
     const provider = stepPatch.provider ?? cert.provider;
     const message = `${provider ?? 'certificate'}: ${error.message}`.slice(0, 1000);
     this.ctx.log.info({ certificate: cert.id, step: cert.job_step, provider }, 'certificate step failed');
-    const failedOver = provider !== null && provider !== undefined ? [...cert.failover_from, provider] : cert.failover_from;
+    const failedOver =
+      provider !== null && provider !== undefined ? [...cert.failover_from, provider] : cert.failover_from;
     const handAnswered = !cert.auto_complete || cert.challenge_method === 'dns_manual';
-    const left = this.clients
-      .order(cert.requested_provider)
-      .filter((p) => !failedOver.includes(p.name));
+    const left = this.clients.order(cert.requested_provider).filter((p) => !failedOver.includes(p.name));
     const reset: CertificatePatch = { provider: null, order_url: null, challenges: null, order_key: null };
-    if (!(error instanceof OwnCheckFailed) && !(handAnswered && cert.job_step !== 'order') && left.length > 0) {
+    if (
+      !(error instanceof OwnCheckFailed) &&
+      !(handAnswered && cert.job_step !== 'order') &&
+      left.length > 0
+    ) {
       return {
         patch: { ...stepPatch, ...reset, failover_from: failedOver, error_message: message },
         next: 'order',
@@ -213,9 +235,15 @@ export class IssuanceEngine {
     }
     if (cert.status === 'renewing' && cert.certificate_pem !== null) {
       return {
-        patch: { ...stepPatch, ...reset, failover_from: [], error_message: message },
+        patch: {
+          ...stepPatch,
+          ...reset,
+          failover_from: [],
+          error_message: message,
+          renewal_failures: cert.renewal_failures + 1,
+        },
         next: 'order',
-        delayMs: renewalBackoffMs(cert.renewal_attempts),
+        delayMs: renewalBackoffMs(cert.renewal_failures + 1),
       };
     }
     return {

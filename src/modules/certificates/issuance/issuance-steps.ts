@@ -100,7 +100,9 @@ export class IssuanceSteps {
         if (authz.status === 'valid') continue;
         const challenge = authz.challenges.find((c) => c.type === type);
         if (challenge === undefined) {
-          throw new OwnCheckFailed(`${provider.name} offers no ${type} challenge for ${authz.identifier.value}`);
+          throw new OwnCheckFailed(
+            `${provider.name} offers no ${type} challenge for ${authz.identifier.value}`,
+          );
         }
         challenges.push({
           identifier: authz.identifier.value,
@@ -156,7 +158,10 @@ export class IssuanceSteps {
     }
     return outcome(
       'await_order',
-      { status: cert.status === 'renewing' ? 'renewing' : 'validating', job_started_at: new Date(this.ctx.clock.now()) },
+      {
+        status: cert.status === 'renewing' ? 'renewing' : 'validating',
+        job_started_at: new Date(this.ctx.clock.now()),
+      },
       POLL_MS,
     );
   }
@@ -201,7 +206,10 @@ export class IssuanceSteps {
     const key = Buffer.from(this.ctx.sealer.open(cert.order_key, orderKeyContext(cert.id)));
     const [first] = cert.san_domains;
     const [, csr] = await acme.crypto.createCsr(
-      { ...(first !== undefined && first.length <= 64 ? { commonName: first } : {}), altNames: cert.san_domains },
+      {
+        ...(first !== undefined && first.length <= 64 ? { commonName: first } : {}),
+        altNames: cert.san_domains,
+      },
       key,
     );
     await client.finalizeOrder(order, csr);
@@ -226,6 +234,7 @@ export class IssuanceSteps {
       order_url: null,
       challenges: null,
       error_message: null,
+      renewal_failures: 0,
     });
   }
 
@@ -242,7 +251,8 @@ export class IssuanceSteps {
 
   private async clientOf(cert: Certificate): Promise<acme.Client> {
     const provider = cert.provider === null ? undefined : this.clients.provider(cert.provider);
-    if (provider === undefined) throw new OwnCheckFailed(`provider ${cert.provider ?? '?'} is no longer configured`);
+    if (provider === undefined)
+      throw new OwnCheckFailed(`provider ${cert.provider ?? '?'} is no longer configured`);
     return this.clients.client(provider);
   }
 }

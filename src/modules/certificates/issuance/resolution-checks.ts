@@ -32,7 +32,10 @@ export class ResolutionChecks {
     return this.ask(async (r) => (await r.resolveNs(name)).map((n) => n.toLowerCase().replace(/\.$/, '')));
   }
 
-  private async ask<T>(query: (r: Resolver) => Promise<T[]>, resolver = this.resolver()): Promise<T[] | null> {
+  private async ask<T>(
+    query: (r: Resolver) => Promise<T[]>,
+    resolver = this.resolver(),
+  ): Promise<T[] | null> {
     try {
       return await query(resolver);
     } catch (error) {

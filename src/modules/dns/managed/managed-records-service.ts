@@ -16,7 +16,9 @@ function checkModule(module: string): void {
   if (!MODULE_RE.test(module)) throw new Error(`invalid module name for managed records: "${module}"`);
 }
 
-export function hostedZone(row: Pick<ZoneRow, 'id' | 'domain' | 'user_id' | 'org_id' | 'managed_by'>): HostedZone {
+export function hostedZone(
+  row: Pick<ZoneRow, 'id' | 'domain' | 'user_id' | 'org_id' | 'managed_by'>,
+): HostedZone {
   return {
     zoneId: Number(row.id),
     domain: row.domain,

@@ -30,7 +30,11 @@ export interface ManagedZones {
    * A zone of `holder` at `domain`, directly under a platform zone of `module`, managed by
    * `module`. 409 `Zone already exists` when the name is taken.
    */
-  createDelegatedZone(module: string, holder: { readonly userId: number }, domain: string): Promise<HostedZone>;
+  createDelegatedZone(
+    module: string,
+    holder: { readonly userId: number },
+    domain: string,
+  ): Promise<HostedZone>;
   /** Deletes a zone `module` manages (and its records); false when there is none. */
   deleteZone(module: string, zoneId: number): Promise<boolean>;
 }
