@@ -10,10 +10,15 @@ import { createIdentityModule } from '../modules/identity/index.ts';
 import { createKeysModule } from '../modules/keys/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
 import { createOrgsModule } from '../modules/orgs/index.ts';
+import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
 
 /** Every module's settings section, validated together at start. */
-export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [dnsConfig, certificatesConfig];
+export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
+  dnsConfig,
+  certificatesConfig,
+  platformDomainsConfig,
+];
 
 /**
  * Every platform module, in the order they register and start; each gets what it uses of the
@@ -40,5 +45,11 @@ export function platformModules(
   const commerce = createCommerceModule(runtime);
   const webhooks = createWebhooksModule(runtime, { runEngine: true });
   const certificates = createCertificatesModule(runtime, { dns: dns.managedRecords });
-  return [identity, orgs, keys, commerce, webhooks, locations, dns, certificates];
+  const platformDomains = createPlatformDomainsModule(runtime, {
+    zones: dns.managedZones,
+    records: dns.managedRecords,
+    certificates: certificates.certificates,
+    nameservers: runtime.config.section(dnsConfig).nameservers,
+  });
+  return [identity, orgs, keys, commerce, webhooks, locations, dns, certificates, platformDomains];
 }

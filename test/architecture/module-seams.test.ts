@@ -95,7 +95,8 @@ describe('architecture: the module template (src/modules/README.md)', () => {
       const text = readFileSync(file, 'utf8');
       const body = /export interface \w+Tables\s*\{([^}]*)\}/.exec(text)?.[1] ?? '';
       for (const [, table] of body.matchAll(/^\s*([a-z_][a-z0-9_]*)\s*:/gm)) {
-        if (table !== m && !table!.startsWith(`${m}_`)) wrong.push(`modules/${m}: table ${table}`);
+        const prefix = m.replaceAll('-', '_');
+        if (table !== prefix && !table!.startsWith(`${prefix}_`)) wrong.push(`modules/${m}: table ${table}`);
       }
     }
     expect(wrong).toEqual([]);
