@@ -15,6 +15,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importSpecs } from './import-graph.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DNS = path.join(ROOT, 'src', 'dns');
@@ -57,15 +58,9 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-/** import … from, export … from, side-effect import, import(), and module augmentation. */
-const IMPORT_RE =
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|declare\s+module\s+['"]([^'"]+)['"]/g;
-
 /** Relative imports of `file`: the spec as written and the file it lands on. */
 function importsOf(file: string): { spec: string; to: string }[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT_RE)]
-    .map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4])!)
+  return importSpecs(readFileSync(file, 'utf8'))
     .filter((spec) => spec.startsWith('.'))
     .map((spec) => ({ spec, to: path.resolve(path.dirname(file), spec) }));
 }

@@ -15,12 +15,17 @@ export function sourceFiles(dir: string, withTests = false): string[] {
   });
 }
 
+/** import … from, export … from, side-effect import, import(), and module augmentation. */
 const IMPORT_RE =
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|declare\s+module\s+['"]([^'"]+)['"]/g;
+
+/** The module specifiers a source text imports, in every form an import can take. */
+export function importSpecs(text: string): string[] {
+  return [...text.matchAll(IMPORT_RE)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4])!);
+}
 
 export function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT_RE)].map((m) => (m[1] ?? m[2])!);
+  return importSpecs(readFileSync(file, 'utf8'));
 }
 
 /** Where an import lands: a path relative to src/ for project files, the package name otherwise. */
