@@ -1,14 +1,20 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { AccessTokens } from '../kernel/auth/access-token.ts';
 import { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import { resolveAuthSecret } from '../kernel/auth/auth-secret.ts';
 import { createHttpServer } from '../kernel/http/create-http-server.ts';
+import { installOpenApi } from '../kernel/http/openapi-document.ts';
 import { installAuthFailureLimit } from '../kernel/limits/auth-failure-limit.ts';
 import { exemptList, ProxyLimits } from '../kernel/limits/proxy-limits.ts';
 import { installRequestRateLimit } from '../kernel/limits/request-rate-limit.ts';
 import { registerModule, type PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { platformModules } from './platform-modules.ts';
+
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface ApiApp {
   readonly app: FastifyInstance;
@@ -34,6 +40,7 @@ export async function buildApiApp(
   app.addHook('onRoute', (route) => {
     routes.push(route);
   });
+  await installOpenApi(app, PACKAGE_VERSION);
   const exempt = exemptList(config.limitsExempt);
   if (config.proxyLimits) new ProxyLimits(runtime.clock, exempt).install(app);
   installRequestRateLimit(app, runtime.bus, runtime.clock, exempt);

@@ -8,7 +8,8 @@ import { Type, type TSchema } from 'typebox';
  */
 
 /** A registered error (error-registry.ts); its stable code is in the X-Error-Code header. */
-const errorBody = (description: string) => Type.Object({ detail: Type.String() }, { description });
+const errorBody = (description: string, example: string) =>
+  Type.Object({ detail: Type.String() }, { description, examples: [{ detail: example }] });
 
 /** One problem of a 422: its kind, where (`["body", "records", 0, "name"]`), the message, the value given. */
 export const ValidationProblem = Type.Object({
@@ -21,23 +22,45 @@ export const ValidationProblem = Type.Object({
 
 /** The statuses a route declares beside its success; each is answered in the body shown. */
 export const ERROR_BODIES = {
-  401: errorBody('Not authenticated: no token, or one that is expired, revoked or of another realm'),
-  403: errorBody('Not allowed: the role is not enough, or a limit is reached'),
-  404: errorBody('Not found, or not the caller’s'),
-  409: errorBody('Conflicts with what exists'),
-  413: errorBody('Request body is too large'),
-  415: errorBody('Content-Type must be application/json'),
+  401: errorBody(
+    'Not authenticated: no token, or one that is expired, revoked or of another realm',
+    'Not authenticated',
+  ),
+  403: errorBody('Not allowed: the role is not enough, or a limit is reached', 'Not enough permissions'),
+  404: errorBody('Not found, or not the caller’s', 'Zone not found'),
+  409: errorBody('Conflicts with what exists', 'Zone already exists'),
+  413: errorBody('Request body is too large', 'Request body is too large'),
+  415: errorBody('Content-Type must be application/json', 'Content-Type must be application/json'),
   422: Type.Object(
     { detail: Type.Array(ValidationProblem) },
-    { description: 'The request is invalid: every problem found' },
+    {
+      description: 'The request is invalid: every problem found',
+      examples: [
+        {
+          detail: [
+            {
+              type: 'missing',
+              loc: ['body', 'content'],
+              msg: 'Field required',
+              input: { name: 'www' },
+              ctx: {},
+            },
+          ],
+        },
+      ],
+    },
   ),
-  402: errorBody('Payment required'),
-  502: errorBody('An upstream service (a certificate authority, a mail server) refused or failed'),
+  402: errorBody('Payment required', 'Payment required'),
+  502: errorBody(
+    'An upstream service (a certificate authority, a mail server) refused or failed',
+    'Certificate authority unavailable',
+  ),
   429: Type.Union(
     [Type.Object({ detail: Type.String() }), Type.Object({ error: Type.Literal('Too many requests') })],
     {
       description:
         'Too many requests: see Retry-After. A budget answers {"detail"}; the per-address proxy limit {"error"}',
+      examples: [{ detail: 'Rate limit exceeded' }, { error: 'Too many requests' }],
     },
   ),
 } as const satisfies Record<number, TSchema>;

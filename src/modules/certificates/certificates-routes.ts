@@ -105,7 +105,14 @@ export function registerCertificateRoutes(
   );
   app.get(
     '/challenges/:domain/status',
-    { schema: { params: DomainParams, response: { 200: ChallengeStatusResponse, ...errorResponses(404) } } },
+    {
+      schema: {
+        description:
+          'The real-time checks, in a fixed order: each TXT record, the address check, then the certificate.',
+        params: DomainParams,
+        response: { 200: ChallengeStatusResponse, ...errorResponses(404) },
+      },
+    },
     async (request) => challenges.status(await request.owner(), request.params.domain),
   );
 }

@@ -90,6 +90,7 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
         '/lb-regions',
         {
           schema: {
+            description: 'The 11 regions, ordered by sort_order; each region’s countries sorted by code.',
             summary: 'The load-balancing regions and their countries (keys of region_pools)',
             response: { 200: Type.Array(RegionResponse), ...errorResponses(401, 429) },
           },

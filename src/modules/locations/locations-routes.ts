@@ -19,6 +19,7 @@ export function registerLocationRoutes(app: ModuleApp, repo: LocationsRepository
     '/',
     {
       schema: {
+        description: 'The locations (PoPs), ordered by sort_order, then id.',
         summary: 'The PoPs, active ones only unless active_only=false',
         querystring: LocationsQuery,
         response: { 200: Type.Array(LocationResponse), ...errorResponses(422, 429) },

@@ -26,6 +26,8 @@ export function registerLoadBalancerRoutes(
     base,
     {
       schema: {
+        description:
+          'The zone’s load balancers, ordered by id (oldest first); pool lists in the order they were given (their priority).',
         summary: "The zone's load balancers",
         params: ZoneIdParams,
         response: { 200: Type.Array(LoadBalancerResponse), ...errorResponses(401, 404, 422, 429) },
@@ -52,6 +54,7 @@ export function registerLoadBalancerRoutes(
     `${base}/:lb_id`,
     {
       schema: {
+        description: 'One load balancer; its pool lists in the order they were given (their priority).',
         summary: 'One load balancer',
         params: LoadBalancerParams,
         response: { 200: LoadBalancerResponse, ...errorResponses(401, 404, 422, 429) },

@@ -25,6 +25,7 @@ export function registerPoolRoutes(app: ModuleApp, service: PoolsService): void 
       base,
       {
         schema: {
+          description: 'The zone’s pools, ordered by id (oldest first); each pool’s members by id.',
           summary: "The zone's origin pools, members included",
           params: ZoneIdParams,
           response: { 200: Type.Array(PoolResponse), ...errorResponses(401, 404, 422, 429) },
@@ -56,6 +57,7 @@ export function registerPoolRoutes(app: ModuleApp, service: PoolsService): void 
       `${base}/:pool_id`,
       {
         schema: {
+          description: 'One pool; its members ordered by id (oldest first).',
           summary: 'One origin pool, members included',
           params: PoolParams,
           response: { 200: PoolResponse, ...errorResponses(401, 404, 422, 429) },

@@ -13,6 +13,7 @@ export function registerTransferRoutes(app: ModuleApp, service: TransfersService
     {
       schema: {
         summary: 'Zone transfer settings: allowed addresses, TSIG key, NOTIFY targets',
+        description: 'Address lists in the order they were given.',
         params: ZoneIdParams,
         response: { 200: TransfersResponse, ...errorResponses(401, 404, 422, 429) },
       },

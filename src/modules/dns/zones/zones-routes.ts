@@ -88,6 +88,7 @@ export function registerZoneRoutes(app: ModuleApp, service: ZonesService): void 
     '/zones/:zone_id/dnssec',
     {
       schema: {
+        description: 'The zone’s signing state; ds_records in the order of the keys (oldest KSK first).',
         summary: 'DNSSEC state of a zone: algorithm, key tags, the DS for the parent',
         params: ZoneIdParams,
         response: { 200: ZoneDnssecResponse, ...errorResponses(401, 404, 422, 429) },

@@ -31,7 +31,11 @@ export function registerOrgMemberRoutes(app: ModuleApp, service: OrgMembersServi
   app.get(
     '/:org_slug/members',
     {
-      schema: { params: OrgSlugParams, response: { 200: Type.Array(MemberView) } },
+      schema: {
+        description: 'The organization’s members, ordered by when they joined (id).',
+        params: OrgSlugParams,
+        response: { 200: Type.Array(MemberView) },
+      },
       config: { auth: 'org:member' },
     },
     async (request) => service.list(request.principal),

@@ -42,8 +42,15 @@ export function registerOrganizationRoutes(
         .send(await service.create(request.principal.userId!, request.body.slug, request.body.name)),
   );
 
-  app.get('', { schema: { response: { 200: Type.Array(OrganizationViewSchema) } } }, async (request) =>
-    service.listOfUser(request.principal.userId!),
+  app.get(
+    '',
+    {
+      schema: {
+        description: 'The caller’s organizations, ordered by name, then id.',
+        response: { 200: Type.Array(OrganizationViewSchema) },
+      },
+    },
+    async (request) => service.listOfUser(request.principal.userId!),
   );
 
   app.get(
@@ -103,6 +110,8 @@ export function registerOrganizationRoutes(
     '/:org_slug/deletion',
     {
       schema: {
+        description:
+          'What deleting the organization would remove: its live products, grouped by kind in a fixed order.',
         params: OrgSlugParams,
         response: { 200: Type.Object({ products: Type.Array(LiveProductSchema) }) },
       },
@@ -115,6 +124,7 @@ export function registerOrganizationRoutes(
     '/:org_slug/audit-log',
     {
       schema: {
+        description: 'The organization’s audit log, newest first (ties by id, newest first).',
         params: OrgSlugParams,
         querystring: limitOffsetQuery(50, 200),
         response: { 200: Type.Array(AuditEntrySchema) },

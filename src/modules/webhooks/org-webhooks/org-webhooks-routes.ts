@@ -29,7 +29,14 @@ export function registerOrgWebhookRoutes(app: ModuleApp, service: OrgWebhooksSer
   const config = { auth: 'org:admin' } as const;
   app.get(
     '/:org_slug/webhooks',
-    { schema: { params: Slug, response: { 200: Type.Array(WebhookView) } }, config },
+    {
+      schema: {
+        description: 'The organization’s webhooks, ordered by id (oldest first).',
+        params: Slug,
+        response: { 200: Type.Array(WebhookView) },
+      },
+      config,
+    },
     async (request) => service.list(request.principal.orgId!),
   );
   app.post(

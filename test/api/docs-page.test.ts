@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
+
+/** Debian's Chromium (`.ci/run` installs it), started as the machine's network allows. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+describe('the interactive API reference at /docs, in a real browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install chromium`);
+    t = await startTestApp();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('lists the DNS routes, each with its method, and opens one to show its answers', async () => {
+    const page = await browser.newPage();
+    const failed: string[] = [];
+    page.on('requestfailed', (r) => failed.push(r.url()));
+    await page.goto(`${t.url}/docs`);
+    const zonesPost = page.locator('.opblock-post .opblock-summary-path', {
+      hasText: /^\/api\/v1\/dns\/zones$/,
+    });
+    await zonesPost.first().waitFor({ timeout: 20_000 });
+    const paths = await page.locator('.opblock-summary-path').allInnerTexts();
+    expect(paths.filter((p) => p.startsWith('/api/v1/dns/')).length).toBeGreaterThan(30);
+    expect(paths).toContain('/api/v1/dns/zones/{zone_id}/records');
+    await zonesPost.first().click();
+    await page.locator('.responses-table').first().waitFor({ timeout: 10_000 });
+    const statuses = await page.locator('.responses-table .response-col_status').allInnerTexts();
+    expect(statuses.map((s) => s.trim())).toEqual(
+      expect.arrayContaining(['201', '401', '409', '422', '429']),
+    );
+    expect(failed).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
