@@ -56,11 +56,34 @@ export const ERROR_BODIES = {
     'Certificate authority unavailable',
   ),
   429: Type.Union(
-    [Type.Object({ detail: Type.String() }), Type.Object({ error: Type.Literal('Too many requests') })],
+    [
+      Type.Object({ detail: Type.String() }),
+      Type.Object({
+        detail: Type.Object({
+          error: Type.Literal('rate_limited'),
+          message: Type.String(),
+          action: Type.String(),
+          retry_after_seconds: Type.Integer(),
+        }),
+      }),
+      Type.Object({ error: Type.Literal('Too many requests') }),
+    ],
     {
       description:
-        'Too many requests: see Retry-After. A budget answers {"detail"}; the per-address proxy limit {"error"}',
-      examples: [{ detail: 'Rate limit exceeded' }, { error: 'Too many requests' }],
+        'Too many requests: see Retry-After. The per-address request limit answers {"detail": "<message>"}, ' +
+        'a per-action budget {"detail": {error, message, action, retry_after_seconds}}, the proxy limit {"error"}',
+      examples: [
+        { detail: 'Rate limit exceeded' },
+        {
+          detail: {
+            error: 'rate_limited',
+            message: 'Too many requests for this action. Please wait and try again.',
+            action: 'user.mfa_verify',
+            retry_after_seconds: 300,
+          },
+        },
+        { error: 'Too many requests' },
+      ],
     },
   ),
 } as const satisfies Record<number, TSchema>;
