@@ -3,6 +3,7 @@ import { invalidFields, type ValidationProblem } from '../../../kernel/errors/ap
 import { resolveRecordName } from '../shared/record-name.ts';
 import { typeRefusal } from '../shared/record-types.ts';
 import type { NewRecord } from './records-repository.ts';
+import { plainTxtRdata } from './txt-content.ts';
 
 export interface RecordBody {
   name: string;
@@ -14,7 +15,8 @@ export interface RecordBody {
 /**
  * A record as the API receives it → the stored record: FQDN owner, upper-case type mnemonic,
  * RDATA parsed and validated for its type (names in it completed with the zone's origin) and
- * written back in canonical presentation form. Every bad field is reported at once (422).
+ * written back in canonical presentation form (TXT content without quotes is one string:
+ * txt-content.ts). Every bad field is reported at once (422).
  */
 export function prepareRecord(domain: string, defaultTtl: number, body: RecordBody): NewRecord {
   const problems: ValidationProblem[] = [];
@@ -34,7 +36,7 @@ export function prepareRecord(domain: string, defaultTtl: number, body: RecordBo
   let rdata: Uint8Array | null = null;
   if (typeCode !== null && problems.length === 0) {
     try {
-      rdata = parseRdataText(typeCode, body.content, domain);
+      rdata = plainTxtRdata(typeCode, body.content) ?? parseRdataText(typeCode, body.content, domain);
     } catch (error) {
       if (!(error instanceof RdataError)) throw error;
       problem('content', error.message, body.content);
