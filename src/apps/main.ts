@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../kernel/config/load-config.ts';
 import { CONFIG_SECTIONS } from './platform-modules.ts';
+import { StartRefused } from '../kernel/db/data-dir-lock.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { startNode, type RunningNode } from './node.ts';
 
@@ -30,7 +31,16 @@ async function main(): Promise<void> {
     // Passed on to the DNS workers, which change nothing either.
     node?.dnsWorkers?.hangUp();
   });
-  const started = await startNode(config, log);
+  let started: RunningNode;
+  try {
+    started = await startNode(config, log);
+  } catch (error) {
+    if (error instanceof StartRefused) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
   node = started;
   let stopping = false;
   const stop = (signal: string): void => {

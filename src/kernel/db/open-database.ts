@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './database.ts';
+import { lockDataDir, shownPath, StartRefused } from './data-dir-lock.ts';
 
 // int8 (COUNT(*), BIGSERIAL) and numeric arrive as strings from pg; every int8 we store fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -82,14 +83,26 @@ async function openPostgres<Schema>(
 
 async function openPglite<Schema>(dataDir: string | null): Promise<Database<Schema>> {
   let client: PGlite;
+  let unlock = (): void => undefined;
   if (dataDir === null) {
     client = new PGlite();
+    await client.waitReady;
   } else {
+    unlock = lockDataDir(dataDir);
     const dir = path.join(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    try {
+      client = new PGlite(dir);
+      await client.waitReady;
+    } catch (error) {
+      unlock();
+      const shown = shownPath(path.join(dataDir, 'pglite'));
+      throw new StartRefused(
+        `the embedded database in ${shown} cannot be opened (${(error as Error).message.split('\n')[0]}); ` +
+          `restore that directory from a backup, or move it away to start with an empty database`,
+      );
+    }
   }
-  await client.waitReady;
   const db = new Kysely<Schema>({ dialect: new PGliteDialect(client) });
   return {
     db,
@@ -104,6 +117,7 @@ async function openPglite<Schema>(dataDir: string | null): Promise<Database<Sche
     async close() {
       await db.destroy();
       if (!client.closed) await client.close();
+      unlock();
     },
   };
 }
