@@ -59,6 +59,24 @@ describe('DNS load balancer preview route', () => {
     expect(res.body.trace[0]).toMatchObject({ stage: 'location', key: 'FRA' });
   });
 
+  it('takes no body, or a zero-byte JSON one, as every field left out', async () => {
+    const url = `${ZONES}/${z}/load-balancers/${lb}/preview`;
+    const none = await t.request('POST', url, { token: alice });
+    const empty = await t.request('POST', url, { token: alice, rawBody: '' });
+    for (const res of [none, empty]) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ reason: 'ok', pool: { id: expect.any(Number) } });
+    }
+    expect(empty.body.pool).toEqual(none.body.pool);
+    const member = us.members[0]!.id;
+    const now = await t.request('POST', `${ZONES}/${z}/pools/${us.id}/members/${member}/health-check`, {
+      token: alice,
+      rawBody: '',
+    });
+    expect(now.status, now.text).toBe(200);
+    expect(now.body).toMatchObject({ member_id: member });
+  });
+
   it('falls through country, region and default; overrides set the context source', async () => {
     expect((await preview({ pop: 'IAD', country: 'jp' })).body).toMatchObject({
       cascade_hit: 'country',

@@ -101,6 +101,8 @@ export function registerLoadBalancerRoutes(
         body: PreviewBody,
         response: { 200: PreviewResponse, ...errorResponses(401, 404, 413, 415, 422, 429) },
       },
+      // Every field is optional: no body, or a zero-byte JSON one, previews the defaults.
+      config: { optionalBody: true },
     },
     async (request) =>
       preview.preview(
