@@ -16,6 +16,13 @@ export interface RuleRow {
   type_code: number;
 }
 
+/** A record as a zone import compares it: identity, TTL, and whether another module owns it. */
+export interface ImportRow extends RuleRow {
+  rdata: Uint8Array;
+  ttl: number;
+  managed_by: string | null;
+}
+
 type Db = Kysely<DnsTables> | Transaction<DnsTables>;
 
 /**
@@ -89,12 +96,23 @@ export class RecordsRepository {
    * Every record of the zone, with its RDATA for identity checks: a zone import compares a whole
    * file against these, and comparing octets in memory is cheaper than hashing every new record.
    */
-  async forRulesAll(zoneId: number): Promise<(RuleRow & { rdata: Uint8Array })[]> {
+  async forRulesAll(zoneId: number): Promise<ImportRow[]> {
     return this.db
       .selectFrom('dns_records')
-      .select(['id', 'name', 'type_code', 'rdata'])
+      .select(['id', 'name', 'type_code', 'rdata', 'ttl', 'managed_by'])
       .where('zone_id', '=', zoneId)
-      .execute() as Promise<(RuleRow & { rdata: Uint8Array })[]>;
+      .execute() as Promise<ImportRow[]>;
+  }
+
+  /** Deletes records by id (a zone import in `replace` mode), in batches. */
+  async deleteMany(zoneId: number, ids: readonly number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += INSERT_BATCH) {
+      await this.db
+        .deleteFrom('dns_records')
+        .where('zone_id', '=', zoneId)
+        .where('id', 'in', ids.slice(i, i + INSERT_BATCH))
+        .execute();
+    }
   }
 
   async findIdentical(zoneId: number, r: NewRecord, exceptId: number | null): Promise<number | null> {

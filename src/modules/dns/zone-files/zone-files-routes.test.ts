@@ -288,6 +288,68 @@ alias   30 CNAME www
     expect((await zoneOf(z.id)).record_count).toBe(1);
   });
 
+  it('replaces: the zone’s records become exactly the file’s, in one change, managed records kept', async () => {
+    const z = await zone('replace.example');
+    expect(
+      (await importFile(z.id, 'www 300 IN A 192.0.2.1\nold 300 IN A 192.0.2.9\n@ 300 IN MX 10 mail\n'))
+        .status,
+    ).toBe(200);
+    const dns = t.node.modules.find((m) => m.name === 'dns') as unknown as {
+      managedRecords: {
+        put(
+          module: string,
+          zoneId: number,
+          records: { name: string; type: string; content: string }[],
+        ): Promise<unknown>;
+      };
+    };
+    await dns.managedRecords.put('certificates', z.id, [
+      { name: '_acme-challenge', type: 'TXT', content: '"token"' },
+    ]);
+    const serial = (await zoneOf(z.id)).serial as number;
+    const replaceFile = (zone_file: string) =>
+      t.request('POST', `${ZONES}/${z.id}/import`, { token: alice, body: { zone_file, mode: 'replace' } });
+
+    // A bad line: 422, and nothing moved.
+    const bad = await replaceFile('www 300 IN A 192.0.2.1\nnew 300 IN A 300.0.0.1\n');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'zone_file', 2] })]);
+    expect(shape(await records(z.id))).toHaveLength(4);
+
+    const res = await replaceFile(
+      [
+        'www 300 IN A 192.0.2.1', // kept as it is
+        'new 300 IN A 192.0.2.2', // added
+        '@ 600 IN MX 10 mail', // another TTL: the old one goes, this one comes
+        '_acme-challenge 300 IN TXT "token"', // another module's: left as it is
+      ].join('\n'),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      imported: 2,
+      added: 2,
+      removed: 2,
+      unchanged: 1,
+      skipped: [{ line: 4, reason: 'record is managed by another module' }],
+    });
+    expect(shape(await records(z.id)).sort()).toEqual([
+      '_acme-challenge.replace.example 300 TXT "token"',
+      'new.replace.example 300 A 192.0.2.2',
+      'replace.example 600 MX 10 mail.replace.example.',
+      'www.replace.example 300 A 192.0.2.1',
+    ]);
+    expect((await zoneOf(z.id)).serial).toBeGreaterThan(serial);
+    // The default stays merge: nothing is removed.
+    expect((await importFile(z.id, 'more 300 IN A 192.0.2.3\n')).body).toEqual({ imported: 1, skipped: [] });
+    expect(await records(z.id)).toHaveLength(5);
+    const unknown = await t.request('POST', `${ZONES}/${z.id}/import`, {
+      token: alice,
+      body: { zone_file: '', mode: 'overwrite' },
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0]).toMatchObject({ loc: ['body', 'mode'] });
+  });
+
   it('exports $ORIGIN, SOA, NS then records as text/plain, and import(export) is a fixed point', async () => {
     const src = await zone('fixed.example');
     const file = String.raw`$ORIGIN fixed.example.

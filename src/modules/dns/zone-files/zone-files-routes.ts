@@ -21,7 +21,13 @@ export function registerZoneFileRoutes(
         response: { 200: ImportResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
       },
     },
-    async (request) => importer.import(await request.owner(), request.params.zone_id, request.body.zone_file),
+    async (request) =>
+      importer.import(
+        await request.owner(),
+        request.params.zone_id,
+        request.body.zone_file,
+        request.body.mode ?? 'merge',
+      ),
   );
 
   app.get(
