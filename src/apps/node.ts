@@ -72,6 +72,9 @@ export async function startNode(
     throw error;
   });
   started = true;
+  // The shared backends, named under /readyz's `degraded` while they do not answer.
+  if (config.databaseUrl !== null) readiness.setBackend('postgres', () => databaseAnswers(runtime.database));
+  if (config.redisUrl !== null) readiness.setBackend('redis', () => runtime.bus.reachable?.() ?? true);
   let apiUrl: string | null = null;
   let dns: DnsRole | null = null;
   let dnsWorkers: DnsWorkerRole | null = null;

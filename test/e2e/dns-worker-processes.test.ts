@@ -6,20 +6,15 @@
  * stops everything with exit code 0. Needs DATABASE_URL and REDIS_URL (workers need a shared
  * database and bus); skipped without them.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import dnsPacket from 'dns-packet';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
-import { queryTcp, queryUdp, type DnsExchange } from '../../src/testing/dns-client.ts';
+import { ask, killProductProcesses, startProcess, type Proc } from '../../src/testing/product-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 const ZONES = '/api/v1/dns/zones';
@@ -30,82 +25,6 @@ const CHANGE_TO_ANSWER_MS = 2_000;
 
 if (!DATABASE_URL || !REDIS_URL) {
   console.warn('dns-workers e2e skipped: needs DATABASE_URL and REDIS_URL (real PostgreSQL and Redis)');
-}
-
-type LogLine = Record<string, unknown> & { msg?: string };
-
-interface Proc {
-  readonly child: ChildProcessByStdio<null, Readable, Readable>;
-  readonly lines: LogLine[];
-  readonly exited: Promise<number | null>;
-  /** Resolves with the first log line (seen or to come) that `match` accepts. */
-  waitFor(match: (line: LogLine) => boolean, timeoutMs: number): Promise<LogLine>;
-}
-
-const procs: Proc[] = [];
-
-function startProcess(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/apps/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, API_PORT: '0', DNS_PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: LogLine[] = [];
-  const waiters = new Set<{ match: (l: LogLine) => boolean; resolve: (l: LogLine) => void }>();
-  let rest = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.on('data', (chunk: Buffer) => {
-    rest += chunk.toString();
-    const parts = rest.split('\n');
-    rest = parts.pop()!;
-    for (const text of parts) {
-      let line: LogLine;
-      try {
-        line = JSON.parse(text) as LogLine;
-      } catch {
-        continue;
-      }
-      lines.push(line);
-      for (const w of waiters) {
-        if (w.match(line)) {
-          waiters.delete(w);
-          w.resolve(line);
-        }
-      }
-    }
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const proc: Proc = {
-    child,
-    lines,
-    exited,
-    waitFor(match, timeoutMs) {
-      const seen = lines.find(match);
-      if (seen) return Promise.resolve(seen);
-      return new Promise<LogLine>((resolve, reject) => {
-        const w = {
-          match,
-          resolve: (l: LogLine) => {
-            clearTimeout(timer);
-            resolve(l);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(w);
-          reject(new Error(`log line not seen in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
-        }, timeoutMs);
-        waiters.add(w);
-        void exited.then((code) => {
-          if (!waiters.delete(w)) return;
-          clearTimeout(timer);
-          reject(new Error(`exited with ${code} before the log line; stderr: ${stderr.slice(-2000)}`));
-        });
-      });
-    },
-  };
-  procs.push(proc);
-  return proc;
 }
 
 function alive(pid: number): boolean {
@@ -130,33 +49,6 @@ async function until<T>(
     if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
-}
-
-let qid = 1;
-function aQuery(name: string): Buffer {
-  qid = (qid % 0xffff) + 1;
-  return dnsPacket.encode({ type: 'query', id: qid, questions: [{ name, type: 'A', class: 'IN' }] });
-}
-
-/** The A addresses answered for `name` (fresh socket or connection each time), or null for none. */
-async function ask(
-  port: number,
-  name: string,
-  transport: 'udp' | 'tcp',
-  timeoutMs = 500,
-): Promise<string[] | null> {
-  const ex: DnsExchange =
-    transport === 'udp'
-      ? await queryUdp(aQuery(name), { host: '127.0.0.1', port, timeoutMs, retries: 0 })
-      : await queryTcp(aQuery(name), { host: '127.0.0.1', port, timeoutMs }).catch(() => ({
-          response: null,
-          decoded: null,
-        }));
-  if (ex.decoded === null) return null;
-  return ((ex.decoded.answers ?? []) as { type: string; data: unknown }[])
-    .filter((a) => a.type === 'A')
-    .map((a) => String(a.data))
-    .sort();
 }
 
 /** Samples of `name{labels}` in a Prometheus text body, summed over series matching `labels`. */
@@ -241,10 +133,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('DNS role on several cores (DNS_WOR
   }, 120_000);
 
   afterAll(async () => {
-    for (const p of procs) {
-      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-      await p.exited;
-    }
+    await killProductProcesses();
     const admin = new pg.Client({ connectionString: DATABASE_URL });
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -34,6 +34,8 @@ export interface Bus {
 
   /** false while subscriptions cannot receive (connection lost); absent: always live. */
   subscriptionsLive?(): boolean;
+  /** Whether the bus's server answers now (Redis connected); an in-process bus always does. */
+  reachable?(): boolean;
 }
 
 export interface WindowResult {

@@ -30,6 +30,9 @@ end
 return {allowed, count, retry}
 `;
 
+/** How long a subscription waits for a connection being made before going on without it. */
+const SUBSCRIBE_WAIT_MS = 3_000;
+
 const UNLOCK_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 /** The bus over Redis: pub/sub on a dedicated subscriber connection, the rest on a command one. */
@@ -61,7 +64,20 @@ export class RedisBus implements Bus {
     let set = this.handlers.get(full);
     if (!set) {
       this.handlers.set(full, (set = new Set()));
-      await sub.subscribe(full);
+      // While Redis is away the SUBSCRIBE waits in the connection's queue and is sent when it
+      // comes back: a process starting without Redis goes on (and catches up by resync). A
+      // connection still being made is given a moment, so a live Redis subscribes before this
+      // returns (a publish right after must be heard).
+      const subscribed = sub.subscribe(full);
+      subscribed.catch(() => undefined);
+      if (sub.status !== 'reconnecting' && sub.status !== 'end') {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          subscribed.catch(() => undefined),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS))),
+        ]);
+        clearTimeout(timer);
+      }
     }
     set.add(handler);
     return async () => {
@@ -117,6 +133,10 @@ export class RedisBus implements Bus {
     return this.subscriber === null || this.subscriber.status === 'ready';
   }
 
+  reachable(): boolean {
+    return this.commands.status === 'ready' && this.subscriptionsLive();
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
     await Promise.allSettled([this.commands.quit(), this.subscriber?.quit()]);
@@ -140,7 +160,8 @@ export class RedisBus implements Bus {
 
   private subscriberConnection(): Redis {
     if (this.subscriber) return this.subscriber;
-    const sub = new Redis(this.url, { lazyConnect: false });
+    // No retry limit per request: a subscription must survive any outage, however long.
+    const sub = new Redis(this.url, { lazyConnect: false, maxRetriesPerRequest: null });
     sub.on('error', () => undefined);
     sub.on('message', (channel: string, text: string) => {
       const set = this.handlers.get(channel);

@@ -11,7 +11,9 @@ const WINDOW_MS = 60_000;
 /**
  * The seed's shared limit: 2400 requests per IP over a sliding 60 s window, counted in the bus
  * (Redis when configured, so every API process shares one count). Retry-After is the whole
- * seconds until the oldest counted request is a minute old.
+ * seconds until the oldest counted request is a minute old. It counts the API (/api/v1), not the
+ * probes' endpoints (/healthz, /readyz, /metrics), and it fails open: while Redis does not answer,
+ * requests pass (logged once a minute) rather than all failing with 500.
  */
 export function installRequestRateLimit(
   app: FastifyInstance,
@@ -19,14 +21,25 @@ export function installRequestRateLimit(
   clock: Clock,
   exempt: BlockList,
 ): void {
+  let warnedAt = -Infinity;
   app.addHook('onRequest', async (request) => {
-    if (isExempt(exempt, request.ip)) return;
-    const result = await bus.slidingWindowHit(
-      `rl:req:${request.ip}`,
-      clock.now(),
-      WINDOW_MS,
-      REQUESTS_PER_MINUTE,
-    );
+    if (!request.url.startsWith('/api/') || isExempt(exempt, request.ip)) return;
+    let result;
+    try {
+      if (bus.reachable?.() === false) throw new Error('bus unreachable');
+      result = await bus.slidingWindowHit(
+        `rl:req:${request.ip}`,
+        clock.now(),
+        WINDOW_MS,
+        REQUESTS_PER_MINUTE,
+      );
+    } catch (error) {
+      if (clock.now() - warnedAt >= WINDOW_MS) {
+        warnedAt = clock.now();
+        request.log.warn({ err: error }, 'request rate limit not counted: the bus does not answer');
+      }
+      return;
+    }
     if (!result.allowed) {
       throw rateLimitExceeded(Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
     }

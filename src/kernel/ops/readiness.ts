@@ -6,16 +6,34 @@ export const READINESS_CHECK_TIMEOUT_MS = 2_000;
 
 export class Readiness {
   private readonly checks = new Map<string, ReadinessCheck>();
+  private readonly backends = new Map<string, ReadinessCheck>();
 
   set(name: string, check: ReadinessCheck): void {
     this.checks.set(name, check);
   }
 
+  /**
+   * A backend this node can serve without for a while (a DNS node answers from its snapshot):
+   * when its check fails, /readyz still answers 200 and names it under `degraded`.
+   */
+  setBackend(name: string, check: ReadinessCheck): void {
+    this.backends.set(name, check);
+  }
+
   /** Names of the checks that fail now; empty when ready. */
-  async notReady(): Promise<string[]> {
+  notReady(): Promise<string[]> {
+    return Readiness.failing(this.checks);
+  }
+
+  /** Names of the backends unreachable now; empty when all answer. */
+  degraded(): Promise<string[]> {
+    return Readiness.failing(this.backends);
+  }
+
+  private static async failing(checks: Map<string, ReadinessCheck>): Promise<string[]> {
     const failing: string[] = [];
     await Promise.all(
-      [...this.checks].map(async ([name, check]) => {
+      [...checks].map(async ([name, check]) => {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<boolean>((resolve) => {
           timer = setTimeout(() => resolve(false), READINESS_CHECK_TIMEOUT_MS);

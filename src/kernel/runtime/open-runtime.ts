@@ -11,6 +11,8 @@ import type { Config } from '../config/config.ts';
 import { sealerFromConfig } from '../crypto/sealing.ts';
 import { migrate } from '../db/run-migrations.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { databaseAnswers } from '../db/database-ping.ts';
+import type { Database } from '../db/database.ts';
 import { eventBus } from '../events/domain-events.ts';
 import type { Logger } from '../log/logger.ts';
 import type { NoTables, Runtime } from './runtime.ts';
@@ -55,20 +57,43 @@ export async function openRuntime(
   };
   // A DNS-only node can serve its snapshot file while PostgreSQL is down: start without it.
   const tolerant = (config.role === 'dns' || options.dnsWorker === true) && config.databaseUrl !== null;
-  const database = await openDatabase<NoTables>(databaseOptions).catch(async (error: unknown) => {
-    if (!tolerant) throw error;
-    log.warn({ err: error }, 'database unreachable at start');
-    return openDatabase<NoTables>({ ...databaseOptions, createSchema: false });
-  });
+  let database: Database<NoTables>;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      database = await openDatabase<NoTables>(databaseOptions);
+      break;
+    } catch (error) {
+      if (tolerant) {
+        log.warn({ err: error }, 'database unreachable at start');
+        database = await openDatabase<NoTables>({ ...databaseOptions, createSchema: false });
+        break;
+      }
+      // Any other role waits for PostgreSQL instead of exiting (a supervisor would only restart
+      // it into the same wall): /readyz answers 503 meanwhile. The embedded database has no outage.
+      if (config.databaseUrl === null) throw error;
+      const delayMs = startRetryDelayMs(attempt);
+      log.warn({ err: error, attempt, retryInMs: delayMs }, 'database unreachable at start, retrying');
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
+  }
   // A DNS worker skips them: the primary applied them before it forked the worker.
   if (options.dnsWorker !== true) {
-    try {
-      const applied = await migrate(database);
-      if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
-    } catch (error) {
-      if (!tolerant) throw error;
-      // Migrations are the API's to apply; this node only reads.
-      log.warn({ err: error }, 'migrations not checked: database unreachable');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const applied = await migrate(database);
+        if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+        break;
+      } catch (error) {
+        if (tolerant) {
+          // Migrations are the API's to apply; this node only reads.
+          log.warn({ err: error }, 'migrations not checked: database unreachable');
+          break;
+        }
+        if (config.databaseUrl === null || !(await unreachable(database))) throw error;
+        const delayMs = startRetryDelayMs(attempt);
+        log.warn({ err: error, attempt, retryInMs: delayMs }, 'database unreachable at start, retrying');
+        await new Promise((r) => setTimeout(r, delayMs));
+      }
     }
   }
   const bus = openBus(config.redisUrl, clock, options.busPrefix ?? '');
@@ -96,6 +121,21 @@ export async function openRuntime(
       caFile: config.outboundCaFile,
     }),
   };
+}
+
+/** 1 s, 2 s, 4 s … then every 30 s: how long a starting process waits between two tries. */
+export function startRetryDelayMs(attempt: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.min(attempt - 1, 5));
+}
+
+/** Whether a failure was the server's absence (retry) rather than a migration's own error (exit). */
+async function unreachable(database: Database<NoTables>): Promise<boolean> {
+  try {
+    await databaseAnswers(database);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 export async function closeRuntime(runtime: Runtime): Promise<void> {

@@ -1,0 +1,123 @@
+/**
+ * Test helper: the product as a real process (`npm start`'s entry point) with its JSON log read
+ * line by line, for end-to-end tests of roles, workers and outages. Every process started here is
+ * in `productProcesses`, for the test's afterAll to kill.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import dnsPacket from 'dns-packet';
+import { queryTcp, queryUdp, type DnsExchange } from './dns-client.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export type LogLine = Record<string, unknown> & { msg?: string };
+
+export interface Proc {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  readonly lines: LogLine[];
+  readonly exited: Promise<number | null>;
+  /** Resolves with the first log line (seen or to come) that `match` accepts. */
+  waitFor(match: (line: LogLine) => boolean, timeoutMs: number): Promise<LogLine>;
+}
+
+export const productProcesses: Proc[] = [];
+
+export function startProcess(env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/apps/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, API_PORT: '0', DNS_PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: LogLine[] = [];
+  const waiters = new Set<{ match: (l: LogLine) => boolean; resolve: (l: LogLine) => void }>();
+  let rest = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    rest += chunk.toString();
+    const parts = rest.split('\n');
+    rest = parts.pop()!;
+    for (const text of parts) {
+      let line: LogLine;
+      try {
+        line = JSON.parse(text) as LogLine;
+      } catch {
+        continue;
+      }
+      lines.push(line);
+      for (const w of waiters) {
+        if (w.match(line)) {
+          waiters.delete(w);
+          w.resolve(line);
+        }
+      }
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const proc: Proc = {
+    child,
+    lines,
+    exited,
+    waitFor(match, timeoutMs) {
+      const seen = lines.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise<LogLine>((resolve, reject) => {
+        const w = {
+          match,
+          resolve: (l: LogLine) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(w);
+          reject(new Error(`log line not seen in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+        }, timeoutMs);
+        waiters.add(w);
+        void exited.then((code) => {
+          if (!waiters.delete(w)) return;
+          clearTimeout(timer);
+          reject(new Error(`exited with ${code} before the log line; stderr: ${stderr.slice(-2000)}`));
+        });
+      });
+    },
+  };
+  productProcesses.push(proc);
+  return proc;
+}
+
+/** Kills what is still running of `productProcesses` and waits for each to exit. */
+export async function killProductProcesses(): Promise<void> {
+  for (const p of productProcesses.splice(0)) {
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await p.exited;
+  }
+}
+
+let qid = 1;
+export function aQuery(name: string): Buffer {
+  qid = (qid % 0xffff) + 1;
+  return dnsPacket.encode({ type: 'query', id: qid, questions: [{ name, type: 'A', class: 'IN' }] });
+}
+
+/** The A addresses answered for `name` (fresh socket or connection each time), or null for none. */
+export async function ask(
+  port: number,
+  name: string,
+  transport: 'udp' | 'tcp',
+  timeoutMs = 500,
+): Promise<string[] | null> {
+  const ex: DnsExchange =
+    transport === 'udp'
+      ? await queryUdp(aQuery(name), { host: '127.0.0.1', port, timeoutMs, retries: 0 })
+      : await queryTcp(aQuery(name), { host: '127.0.0.1', port, timeoutMs }).catch(() => ({
+          response: null,
+          decoded: null,
+        }));
+  if (ex.decoded === null) return null;
+  return ((ex.decoded.answers ?? []) as { type: string; data: unknown }[])
+    .filter((a) => a.type === 'A')
+    .map((a) => String(a.data))
+    .sort();
+}

@@ -1,0 +1,174 @@
+/**
+ * A DNS node's cold start with its backends down, on real processes: `npm start`'s entry point
+ * with ROLE=dns and two cluster workers, its PostgreSQL and Redis reached through TCP proxies the
+ * test cuts and restores (the servers themselves are shared by the suite), beside a ROLE=api
+ * process that reaches them directly. With a snapshot file from an earlier run, the node starts
+ * and answers while both are down, /readyz says 200 and names them under `degraded`, and once they
+ * return it catches up (resync and bus) with what changed meanwhile. Needs DATABASE_URL and
+ * REDIS_URL; skipped without them.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
+import { eventually } from '../../src/testing/eventually.ts';
+import { ask, killProductProcesses, startProcess, type Proc } from '../../src/testing/product-process.ts';
+import { startTcpProxy, type TcpProxy } from '../../src/testing/tcp-proxy.ts';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+const ZONES = '/api/v1/dns/zones';
+const DOMAIN = 'cold.example';
+
+if (!DATABASE_URL || !REDIS_URL) {
+  console.warn('dns cold-start e2e skipped: needs DATABASE_URL and REDIS_URL (real PostgreSQL and Redis)');
+}
+
+/** `url` with its host and port replaced by a local proxy's. */
+function through(url: string, port: number): string {
+  const u = new URL(url);
+  u.hostname = '127.0.0.1';
+  u.port = String(port);
+  return u.toString();
+}
+
+describe.skipIf(!DATABASE_URL || !REDIS_URL)(
+  'DNS node cold start while PostgreSQL and Redis are down',
+  () => {
+    const schema = `cold_${randomBytes(5).toString('hex')}`;
+    const dirs: string[] = [];
+    let db: TcpProxy;
+    let redis: TcpProxy;
+    let apiUrl: string;
+    let token: string;
+    let zoneId: number;
+    let dnsDataDir: string;
+    let shared: Record<string, string>;
+
+    const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
+      const res = await fetch(apiUrl + p, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+      return JSON.parse(text) as T;
+    };
+    const addA = (name: string, content: string) =>
+      call('POST', `${ZONES}/${zoneId}/records`, { name, type: 'A', content, ttl: 60 });
+    const startDns = (): Proc =>
+      startProcess({
+        ...shared,
+        ROLE: 'dns',
+        DNS_WORKERS: '2',
+        DATA_DIR: dnsDataDir,
+        DATABASE_URL: through(shared.DATABASE_URL!, db.port),
+        REDIS_URL: through(REDIS_URL!, redis.port),
+      });
+
+    beforeAll(async () => {
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.end();
+      const url = new URL(DATABASE_URL!);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      shared = {
+        DATABASE_URL: url.toString(),
+        REDIS_URL: REDIS_URL!,
+        SEALING_KEY: randomBytes(32).toString('base64'),
+      };
+      const pgUrl = new URL(DATABASE_URL!);
+      const redisUrl = new URL(REDIS_URL!);
+      db = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
+      redis = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+      const dir = (): string => {
+        const d = mkdtempSync(path.join(tmpdir(), 'dns-cold-'));
+        dirs.push(d);
+        return d;
+      };
+      const api = startProcess({ ...shared, ROLE: 'api', DATA_DIR: dir() });
+      apiUrl = String((await api.waitFor((l) => l.msg === 'API listening', 60_000)).url);
+      const credentials = { email: `c-${schema}@example.com`, password: 'correct horse battery' };
+      await call('POST', '/api/v1/auth/register', credentials);
+      token = (await call<{ access_token: string }>('POST', '/api/v1/auth/login', credentials)).access_token;
+      zoneId = (await call<{ id: number }>('POST', ZONES, { domain: DOMAIN })).id;
+      await addA('www', '192.0.2.1');
+      dnsDataDir = dir();
+    }, 120_000);
+
+    afterAll(async () => {
+      await db?.restore().catch(() => undefined);
+      await redis?.restore().catch(() => undefined);
+      await killProductProcesses();
+      await db?.close();
+      await redis?.close();
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    }, 30_000);
+
+    it('starts with two workers from the snapshot file, says what is degraded, and catches up', async () => {
+      // An earlier run with everything up leaves its snapshot file.
+      const first = startDns();
+      const firstPort = Number((await first.waitFor((l) => l.msg === 'DNS listening', 90_000)).port);
+      await eventually(async () =>
+        expect(await ask(firstPort, `www.${DOMAIN}`, 'udp')).toEqual(['192.0.2.1']),
+      );
+      await eventually(
+        async () => expect(existsSync(path.join(dnsDataDir, SNAPSHOT_FILE_NAME))).toBe(true),
+        10_000,
+      );
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+
+      await db.cut();
+      await redis.cut();
+      const cold = startDns();
+      const opsUrl = String((await cold.waitFor((l) => l.msg === 'ops endpoints listening', 60_000)).url);
+      const port = Number((await cold.waitFor((l) => l.msg === 'DNS listening', 90_000)).port);
+      for (const transport of ['udp', 'tcp'] as const) {
+        for (let i = 0; i < 10; i++)
+          expect(await ask(port, `www.${DOMAIN}`, transport)).toEqual(['192.0.2.1']);
+      }
+      const degraded = await fetch(`${opsUrl}/readyz`);
+      expect(degraded.status).toBe(200);
+      expect(await degraded.json()).toEqual({ status: 'ready', degraded: ['postgres', 'redis'] });
+
+      // A change committed while the node cannot see it; it keeps answering what it knows.
+      await addA('meanwhile', '192.0.2.2');
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(cold.child.exitCode).toBeNull();
+      expect(await ask(port, `meanwhile.${DOMAIN}`, 'udp')).toEqual([]);
+
+      await db.restore();
+      await redis.restore();
+      // Caught up by resync, on every worker (TCP alternates between them).
+      await eventually(async () => {
+        for (const transport of ['udp', 'tcp', 'tcp'] as const)
+          expect(await ask(port, `meanwhile.${DOMAIN}`, transport)).toEqual(['192.0.2.2']);
+      }, 30_000);
+      await eventually(async () => {
+        const ready = await fetch(`${opsUrl}/readyz`);
+        expect(await ready.json()).toEqual({ status: 'ready' });
+      }, 30_000);
+      // And the bus again: a new change arrives as an event, well before the next periodic resync.
+      await addA('after', '192.0.2.3');
+      await eventually(async () => {
+        for (const transport of ['udp', 'tcp', 'tcp'] as const)
+          expect(await ask(port, `after.${DOMAIN}`, transport)).toEqual(['192.0.2.3']);
+      }, 5_000);
+      cold.child.kill('SIGTERM');
+      expect(await cold.exited).toBe(0);
+    }, 240_000);
+  },
+);
