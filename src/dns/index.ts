@@ -52,6 +52,7 @@ export { zoneDataFromText } from './zone/zone-data-from-text.ts';
 // Answering: bytes in, bytes out, over a ZoneStore; the outcome tells stats and RRL what happened.
 export type { ClientInfo, MessageHandlerOptions, MessageOutcome } from './server/handle-message.ts';
 export { createMessageHandler, createOutcome } from './server/handle-message.ts';
+export { ServerCookies } from './server/server-cookies.ts';
 
 // Listening: UDP and TCP in this process, or in N cluster workers under a supervisor. A worker's
 // entry script calls runDnsWorker with the app's zone loading.

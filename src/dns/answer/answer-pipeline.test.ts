@@ -482,6 +482,7 @@ describe('answer pipeline (expected values recorded from Knot DNS 3.2.6)', () =>
       zoneApex: 'example.com',
       kind: 'wildcard',
       truncated: false,
+      cookieValid: false,
     });
     handle(buildQuery({ name: 'x.deleg.example.com', type: 'A' }), UDP, out);
     expect(out.kind).toBe('referral');

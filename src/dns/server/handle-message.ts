@@ -8,7 +8,9 @@ import { clientSubnetEchoSize, writeClientSubnetEcho } from '../wire/message/cli
 import {
   EDE_NOT_AUTHORITATIVE,
   EDNS_OPTION_CLIENT_SUBNET,
+  EDNS_OPTION_COOKIE,
   EDNS_OPTION_EDE,
+  EDNS_OPTION_NSID,
   EDNS_PAYLOAD_OURS,
   HEADER_SIZE,
   OPCODE_NOTIFY,
@@ -33,6 +35,12 @@ import type { SteeringRuntime } from '../steering/steered-answer.ts';
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
+import {
+  addressOctets,
+  CLIENT_COOKIE_SIZE,
+  SERVER_COOKIE_SIZE,
+  type ServerCookies,
+} from './server-cookies.ts';
 
 export interface ClientInfo {
   transport: 'udp' | 'tcp';
@@ -49,10 +57,20 @@ export interface MessageOutcome {
   zoneApex: string; // stored form of the zone apex ('' when none) — RRL keys on it
   kind: 'positive' | 'nodata' | 'nxdomain' | 'referral' | 'wildcard' | 'error' | 'refused' | 'dropped';
   truncated: boolean;
+  /** The query carried a valid server cookie of ours (RFC 7873 §5.2.4): exempt from RRL. */
+  cookieValid: boolean;
 }
 
 export function createOutcome(): MessageOutcome {
-  return { rcode: 0, qtype: -1, zoneId: -1, zoneApex: '', kind: 'dropped', truncated: false };
+  return {
+    rcode: 0,
+    qtype: -1,
+    zoneId: -1,
+    zoneApex: '',
+    kind: 'dropped',
+    truncated: false,
+    cookieValid: false,
+  };
 }
 
 /** Opcodes whose header-only (QDCOUNT 0) message is FORMERR rather than NOTIMP (Knot 3.2). */
@@ -60,6 +78,9 @@ const FORMERR_OPCODES: ReadonlySet<number> = new Set([OPCODE_QUERY, OPCODE_NOTIF
 
 /** Extended DNS Error option (RFC 8914 §2) with no EXTRA-TEXT. */
 const EDE_OPTION_SIZE = 6;
+/** COOKIE option answered: code, length, client cookie (8), server cookie (16). */
+const COOKIE_OPTION_SIZE = 4 + CLIENT_COOKIE_SIZE + SERVER_COOKIE_SIZE;
+const EMPTY_ADDRESS = new Uint8Array(0);
 
 /**
  * Per-handler state reused for every message: the parsed query (its `ecs` is the Client Subnet
@@ -73,6 +94,15 @@ export interface MessageContext extends AnswerContext {
   withEde: boolean;
   /** Answers IXFR over UDP for zones with a transfer policy (RFC 1995 §2); null: none. */
   transfer: Pick<TransferHandler, 'handleUdp'> | null;
+  /** This server's identity for NSID (RFC 5001); null: not answered. */
+  nsid: Uint8Array | null;
+  /** DNS cookies (RFC 7873, RFC 9018); null: COOKIE options are ignored. */
+  cookies: ServerCookies | null;
+  /** The current response carries a COOKIE option for `cookieAddress`. */
+  withCookie: boolean;
+  cookieAddress: Uint8Array;
+  /** The query being answered (the COOKIE option is copied from it). */
+  queryBytes: Uint8Array;
 }
 
 export function createMessageContext(): MessageContext {
@@ -90,6 +120,11 @@ export function createMessageContext(): MessageContext {
     opt: { doBit: false, writeOptions: null },
     withEde: false,
     transfer: null,
+    nsid: null,
+    cookies: null,
+    withCookie: false,
+    cookieAddress: EMPTY_ADDRESS,
+    queryBytes: EMPTY_ADDRESS,
   };
   ctx.opt.writeOptions = (buf, pos) => writeOptions(ctx, buf, pos);
   return ctx;
@@ -123,11 +158,31 @@ function kindOf(ctx: MessageContext): MessageOutcome['kind'] {
   }
 }
 
-/** EDNS options of an answer (RFC 6891 §6.1.2): the ECS echo when asked, EDE when set. */
+/**
+ * EDNS options of an answer (RFC 6891 §6.1.2): the ECS echo when asked, NSID when asked and set
+ * (RFC 5001 §2.2), the COOKIE answer (RFC 7873 §5.2), EDE when set.
+ */
 function writeOptions(ctx: MessageContext, buf: Buffer, pos: number): number {
-  const ecs: ClientSubnet = ctx.query.ecs;
+  const q = ctx.query;
+  const ecs: ClientSubnet = q.ecs;
   let p = pos;
   if (ecs.present) p = writeClientSubnetEcho(buf, p, ecs, ctx.ecsScope, EDNS_OPTION_CLIENT_SUBNET);
+  if (q.nsid && ctx.nsid !== null) {
+    buf[p] = 0;
+    buf[p + 1] = EDNS_OPTION_NSID;
+    buf[p + 2] = ctx.nsid.length >> 8;
+    buf[p + 3] = ctx.nsid.length & 0xff;
+    buf.set(ctx.nsid, p + 4);
+    p += 4 + ctx.nsid.length;
+  }
+  if (ctx.withCookie && ctx.cookies !== null) {
+    buf[p] = 0;
+    buf[p + 1] = EDNS_OPTION_COOKIE;
+    buf[p + 2] = 0;
+    buf[p + 3] = CLIENT_COOKIE_SIZE + SERVER_COOKIE_SIZE;
+    buf.set(ctx.queryBytes.subarray(q.cookieAt, q.cookieAt + CLIENT_COOKIE_SIZE), p + 4);
+    p = ctx.cookies.write(ctx.queryBytes, q.cookieAt, ctx.cookieAddress, buf, p + 4 + CLIENT_COOKIE_SIZE);
+  }
   if (ctx.withEde) {
     buf[p] = EDNS_OPTION_EDE >> 8;
     buf[p + 1] = EDNS_OPTION_EDE & 0xff;
@@ -175,8 +230,13 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   }
   const withEde = plan.edeNotAuthoritative && q.edns;
   ctx.withEde = withEde;
+  const withNsid = q.nsid && ctx.nsid !== null;
   const reserve = q.edns
-    ? OPT_FIXED_SIZE + (q.ecs.present ? clientSubnetEchoSize(q.ecs) : 0) + (withEde ? EDE_OPTION_SIZE : 0)
+    ? OPT_FIXED_SIZE +
+      (q.ecs.present ? clientSubnetEchoSize(q.ecs) : 0) +
+      (withEde ? EDE_OPTION_SIZE : 0) +
+      (withNsid ? 4 + ctx.nsid!.length : 0) +
+      (ctx.withCookie ? COOKIE_OPTION_SIZE : 0)
     : 0;
   const w = ctx.writer;
   w.begin(query, q, responseLimit(q, ctx.transport), reserve);
@@ -195,7 +255,13 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   out.rcode = plan.rcode;
   out.kind = kindOf(ctx);
   ctx.opt.doBit = q.ednsDo;
-  return w.finish(q, plan.rcode, plan.aa, q.edns ? ctx.opt : null, q.ecs.present || withEde);
+  return w.finish(
+    q,
+    plan.rcode,
+    plan.aa,
+    q.edns ? ctx.opt : null,
+    q.ecs.present || withEde || withNsid || ctx.withCookie,
+  );
 }
 
 function handle(
@@ -211,8 +277,11 @@ function handle(
   out.zoneApex = '';
   out.kind = 'dropped';
   out.truncated = false;
+  out.cookieValid = false;
   ctx.transport = client.transport;
   ctx.clientAddress = client.address;
+  ctx.withCookie = false;
+  ctx.queryBytes = query;
   const q = ctx.query;
   const status = parseQuery(query, q);
   if (q.hasQuestion) out.qtype = q.qtype;
@@ -232,6 +301,26 @@ function handle(
     out.rcode = RCODE_BADVERS;
     out.kind = 'error';
     return shortResponse(ctx, query, RCODE_BADVERS, true, true);
+  }
+  if (ctx.cookies !== null && q.cookieAt >= 0) {
+    // RFC 7873 §5.2.2: a client cookie alone (8 octets), or with a server cookie of 8 to 32.
+    const length = q.cookieLength;
+    if (length < CLIENT_COOKIE_SIZE || (length > CLIENT_COOKIE_SIZE && length < 16) || length > 40) {
+      out.rcode = RCODE_FORMERR;
+      out.kind = 'error';
+      return shortResponse(ctx, query, RCODE_FORMERR, true);
+    }
+    ctx.withCookie = true;
+    ctx.cookieAddress = addressOctets(client.address);
+    if (length > CLIENT_COOKIE_SIZE) {
+      out.cookieValid = ctx.cookies.valid(
+        query,
+        q.cookieAt,
+        q.cookieAt + CLIENT_COOKIE_SIZE,
+        length - CLIENT_COOKIE_SIZE,
+        ctx.cookieAddress,
+      );
+    }
   }
   if (ctx.transfer !== null && q.qtype === RR_TYPE.IXFR && client.transport === 'udp') {
     const r = ctx.transfer.handleUdp(query, client.address);
@@ -257,6 +346,10 @@ export interface MessageHandlerOptions {
   random?: () => number;
   /** Zone transfers: IXFR over UDP is answered here (TCP transfers go to the TCP listener). */
   transfer?: Pick<TransferHandler, 'handleUdp'> | null;
+  /** NSID answered to queries that ask (RFC 5001); default none. */
+  nsid?: Uint8Array | null;
+  /** DNS cookies answered and checked (RFC 7873, RFC 9018); default none (options ignored). */
+  cookies?: ServerCookies | null;
 }
 
 function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
@@ -290,6 +383,9 @@ export function createMessageHandlerWithContext(
   const ctx = createMessageContext();
   ctx.steering = steeringRuntime(options);
   ctx.transfer = options.transfer ?? null;
+  ctx.nsid =
+    options.nsid !== undefined && options.nsid !== null && options.nsid.length > 0 ? options.nsid : null;
+  ctx.cookies = options.cookies ?? null;
   const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
     try {
       return handle(ctx, store, query, client, out);

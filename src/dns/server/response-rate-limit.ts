@@ -154,7 +154,8 @@ export function createResponseRateLimiter(opts: RrlOptions): ResponseRateLimiter
   return {
     enabled,
     decide(client, out, response) {
-      if (!enabled) return RRL_SEND;
+      // A valid server cookie proves the source address (RFC 7873 §5.3): not rate limited (as Knot).
+      if (!enabled || out.cookieValid) return RRL_SEND;
       if (client.address !== lastAddress) remember(client.address);
       if (lastExempt) return RRL_SEND;
       const key = hashKey(client, out, response, classOf(out.kind));

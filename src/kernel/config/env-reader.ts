@@ -32,6 +32,14 @@ export class EnvReader {
     return this.raw(name) ?? fallback;
   }
 
+  /** A setting whose empty value means "off": unset → `fallback`, empty → '' (trimmed otherwise). */
+  orEmpty(name: string, fallback: string): string {
+    const v = this.env[name];
+    if (v === undefined) return fallback;
+    this.seen.set(name, v);
+    return v.trim();
+  }
+
   optional(name: string): string | null {
     return this.raw(name) ?? null;
   }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { locationByCode } from '../../geo/geo-data.ts';
 import { DEFAULT_GEOIP_DB } from '../../geo/ip-locator.ts';
@@ -32,6 +33,12 @@ export interface DnsSettings {
   readonly dnssecZskRollDays: number;
   /** Seconds between checks of the DNSSEC key schedule. */
   readonly dnssecKeyCheckIntervalS: number;
+  /** NSID answered to queries that ask (RFC 5001): the host name by default, '' = off. */
+  readonly dnsNsid: string;
+  /** Answer and check DNS cookies (RFC 7873, RFC 9018). */
+  readonly dnsCookies: boolean;
+  /** 16-octet master secret of the server cookies (hex); null → a key file in DATA_DIR. */
+  readonly dnsCookieSecret: string | null;
 }
 
 export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
@@ -40,6 +47,11 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     env.problem(`POP must be a known location code (see geo/locations.json), got "${pop}"`);
   const nameservers = env.hostnames('NAMESERVERS', 'ns1.example.net,ns2.example.net');
   if (nameservers.length === 0) env.problem('NAMESERVERS must list at least one host name');
+  const nsid = env.orEmpty('DNS_NSID', hostname());
+  if (Buffer.byteLength(nsid) > 512) env.problem('DNS_NSID must be at most 512 octets');
+  const cookieSecret = env.optional('DNS_COOKIE_SECRET');
+  if (cookieSecret !== null && !/^[0-9a-f]{32}$/i.test(cookieSecret))
+    env.problem('DNS_COOKIE_SECRET must be 16 octets in hex (32 hex digits)');
   return {
     dnsHost: env.host('DNS_HOST', '127.0.0.1'),
     dnsPort: env.int('DNS_PORT', 5300, 0, 65535),
@@ -54,5 +66,8 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     dnsWorkers: env.countOrAuto('DNS_WORKERS', MAX_DNS_WORKERS),
     dnssecZskRollDays: env.int('DNSSEC_ZSK_ROLL_DAYS', 30, 1, 3650),
     dnssecKeyCheckIntervalS: env.int('DNSSEC_KEY_CHECK_INTERVAL_S', 60, 1, 86_400),
+    dnsNsid: nsid,
+    dnsCookies: env.bool('DNS_COOKIES', true),
+    dnsCookieSecret: cookieSecret,
   };
 });

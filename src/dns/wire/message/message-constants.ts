@@ -41,7 +41,11 @@ export const CLASS_ANY = 255;
 // RR type codes are not here: RR_TYPE (wire/rr-type.ts) is the one vocabulary of types.
 
 /** EDNS option codes (IANA "DNS EDNS0 Option Codes"). */
+/** RFC 5001 §2.3. */
+export const EDNS_OPTION_NSID = 3;
 export const EDNS_OPTION_CLIENT_SUBNET = 8;
+/** RFC 7873 §4. */
+export const EDNS_OPTION_COOKIE = 10;
 export const EDNS_OPTION_EDE = 15;
 /** RFC 8914 §4.21: "Not Authoritative". */
 export const EDE_NOT_AUTHORITATIVE = 20;

@@ -2,6 +2,8 @@ import type { ClientSubnet } from './client-subnet.ts';
 import { createClientSubnet, parseClientSubnet } from './client-subnet.ts';
 import {
   EDNS_OPTION_CLIENT_SUBNET,
+  EDNS_OPTION_COOKIE,
+  EDNS_OPTION_NSID,
   HEADER_SIZE,
   LABEL_MAX,
   NAME_MAX,
@@ -45,6 +47,11 @@ export interface ParsedQuery {
   /** Client UDP payload size, values below 512 raised to 512 (RFC 6891 §6.2.5). */
   udpSize: number;
   readonly ecs: ClientSubnet;
+  /** The query asked for the server's identity (RFC 5001 §2.1: an empty NSID option). */
+  nsid: boolean;
+  /** Offset and length of the COOKIE option's data (RFC 7873 §4); -1 and 0 without one. */
+  cookieAt: number;
+  cookieLength: number;
 }
 
 /**
@@ -75,6 +82,9 @@ export function createParsedQuery(): ParsedQuery {
     ednsDo: false,
     udpSize: UDP_PLAIN_MAX,
     ecs: createClientSubnet(),
+    nsid: false,
+    cookieAt: -1,
+    cookieLength: 0,
   };
 }
 
@@ -159,10 +169,16 @@ function readOpt(buf: Uint8Array, pos: number, rdlen: number, q: ParsedQuery): '
     const code = (buf[p]! << 8) | buf[p + 1]!;
     const len = (buf[p + 2]! << 8) | buf[p + 3]!;
     if (p + 4 + len > end) return 'bad';
-    // Only the last Client Subnet option counts (Knot 3.2); cookies and unknown options are ignored.
+    // Only the last Client Subnet option counts (Knot 3.2); unknown options are ignored. NSID
+    // and COOKIE are noted for the server to answer, when it is set to (handle-message.ts).
     if (code === EDNS_OPTION_CLIENT_SUBNET) {
       ecsAt = p + 4;
       ecsLen = len;
+    } else if (code === EDNS_OPTION_NSID) {
+      q.nsid = true;
+    } else if (code === EDNS_OPTION_COOKIE) {
+      q.cookieAt = p + 4;
+      q.cookieLength = len;
     }
     p += 4 + len;
   }
@@ -189,6 +205,9 @@ export function parseQuery(buf: Uint8Array, q: ParsedQuery): ParseStatus {
   q.ednsDo = false;
   q.udpSize = UDP_PLAIN_MAX;
   q.ecs.present = false;
+  q.nsid = false;
+  q.cookieAt = -1;
+  q.cookieLength = 0;
   q.qnameEnd = HEADER_SIZE;
   q.questionEnd = HEADER_SIZE;
   if (buf.length < HEADER_SIZE) return 'drop';

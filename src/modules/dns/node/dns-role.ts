@@ -7,7 +7,7 @@ import { createResponseRateLimiter, type ResponseRateLimiter } from '../../../dn
 import { MemberHealthTable } from '../../../dns/index.ts';
 import { createTransferHandler, type TransferHandler } from '../../../dns/index.ts';
 import { TransferZones } from '../../../dns/index.ts';
-import { ZoneStore } from '../../../dns/index.ts';
+import { ServerCookies, ZoneStore } from '../../../dns/index.ts';
 import { openIpLocator } from '../../../geo/ip-locator.ts';
 import { moduleContext } from '../../../kernel/module/module-context.ts';
 import type { Runtime } from '../../../kernel/runtime/runtime.ts';
@@ -22,6 +22,7 @@ import { zoneStatsSink } from '../stats/zone-stats-sink.ts';
 import { TransferZoneSource } from '../transfers/transfer-zone-source.ts';
 import { TransfersRepository } from '../transfers/transfers-repository.ts';
 import { ZoneVersions } from '../transfers/zone-versions.ts';
+import { cookieMasterSecret } from './cookie-secret.ts';
 import { MemberHealthSync } from './member-health-sync.ts';
 import { SnapshotFile } from './snapshot-file.ts';
 import { ZoneSync } from './zone-sync.ts';
@@ -122,7 +123,16 @@ export async function buildDnsPipeline(
     sync,
     healthTable,
     handler: counters.wrapHandler(
-      createMessageHandler(store, { health: healthTable, pop: ctx.settings.pop, locator, transfer }),
+      createMessageHandler(store, {
+        health: healthTable,
+        pop: ctx.settings.pop,
+        locator,
+        transfer,
+        nsid: ctx.settings.dnsNsid === '' ? null : new TextEncoder().encode(ctx.settings.dnsNsid),
+        cookies: ctx.settings.dnsCookies
+          ? new ServerCookies(cookieMasterSecret(ctx.settings.dnsCookieSecret, ctx.config.dataDir))
+          : null,
+      }),
     ),
     rrl: counters.wrapLimiter(
       createResponseRateLimiter({ rate: ctx.settings.rrlRate, exempt: ctx.settings.rrlExempt }),
