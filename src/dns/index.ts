@@ -53,6 +53,7 @@ export { zoneDataFromText } from './zone/zone-data-from-text.ts';
 export type { ClientInfo, MessageHandlerOptions, MessageOutcome } from './server/handle-message.ts';
 export { createMessageHandler, createOutcome } from './server/handle-message.ts';
 export { ServerCookies } from './server/server-cookies.ts';
+export { chaosIdentity } from './answer/chaos-identity.ts';
 
 // Listening: UDP and TCP in this process, or in N cluster workers under a supervisor. A worker's
 // entry script calls runDnsWorker with the app's zone loading.

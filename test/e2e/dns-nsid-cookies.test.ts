@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
 
 const run = promisify(execFile);
 
-describe('NSID and DNS cookies, asked with kdig', () => {
+describe('NSID, DNS cookies and the CHAOS identity, asked with kdig', () => {
   let t: TestApp;
   let port: number;
   const kdig = async (...args: string[]): Promise<string> =>
@@ -20,7 +20,9 @@ describe('NSID and DNS cookies, asked with kdig', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    t = await startTestApp({ env: { DNS_PORT: String(port), DNS_NSID: 'ns-fra-1' } });
+    t = await startTestApp({
+      env: { DNS_PORT: String(port), DNS_NSID: 'ns-fra-1', DNS_IDENTITY: 'ns-fra-1.example.net' },
+    });
     const { token } = await t.signUp();
     const zone = await createZone(t, token, 'cookies.example');
     await t.request('POST', `${ZONES}/${zone.id}/records`, {
@@ -48,5 +50,17 @@ describe('NSID and DNS cookies, asked with kdig', () => {
     const again = await kdig('www.cookies.example', 'A', `+cookie=${cookie![1]}${cookie![2]}`);
     expect(again).toContain('192.0.2.10');
     expect(again).toMatch(new RegExp(`COOKIE: ${cookie![1]}01000000[0-9a-f]{24}$`, 'im'));
+  });
+
+  it('answers its identity in class CH when set, and refuses what is not set (the version)', async () => {
+    for (const name of ['id.server', 'hostname.bind']) {
+      const out = await kdig('-c', 'CH', '-t', 'TXT', name);
+      expect(out).toContain('status: NOERROR');
+      expect(out).toMatch(
+        new RegExp(`${name.replace('.', '\\.')}\\.\\s+0\\s+CH\\s+TXT\\s+"ns-fra-1\\.example\\.net"`),
+      );
+      expect(out).toMatch(/flags: qr aa/i);
+    }
+    expect(await kdig('-c', 'CH', '-t', 'TXT', 'version.bind')).toContain('status: REFUSED');
   });
 });

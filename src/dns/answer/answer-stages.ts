@@ -13,16 +13,19 @@ import {
   CLASS_ANY,
   CLASS_CH,
   CLASS_IN,
+  HEADER_SIZE,
   OPCODE_NOTIFY,
   OPCODE_QUERY,
   OPCODE_UPDATE,
   RCODE_FORMERR,
+  RCODE_NOERROR,
   RCODE_NOTAUTH,
   RCODE_NOTIMP,
   RCODE_REFUSED,
   RCODE_SERVFAIL,
 } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
+import type { ChaosIdentity } from './chaos-identity.ts';
 
 /** Everything a stage reads or writes; one object per call site, reused between queries. */
 export interface AnswerContext {
@@ -38,6 +41,8 @@ export interface AnswerContext {
   clientAddress?: string | null;
   /** SCOPE PREFIX-LENGTH for the ECS echo (RFC 7871 §7.2.1): set by steering, else 0. */
   ecsScope: number;
+  /** Identity and version answered in class CHAOS; null or absent = none (REFUSED). */
+  chaos?: ChaosIdentity | null;
 }
 
 /** A stage either settles the answer (returns true) or passes to the next one. */
@@ -66,8 +71,10 @@ const classStage: AnswerStage = {
 };
 
 /**
- * CHAOS class: no identity/version is served (as Knot with `identity: ""`, `version: ""`).
- * A non-QUERY opcode, QTYPE 0, AXFR or IXFR → NOTIMP; everything else → REFUSED (checked with knotd 3.2).
+ * CHAOS class: a non-QUERY opcode, QTYPE 0, AXFR or IXFR → NOTIMP; TXT (or ANY) at id.server,
+ * hostname.bind, version.server or version.bind → the configured identity or version (RFC 4892),
+ * authoritative; everything else → REFUSED (checked with knotd 3.2, whose defaults are these
+ * with `identity: ""`, `version: ""`).
  */
 const chaosStage: AnswerStage = {
   name: 'chaos',
@@ -81,6 +88,17 @@ const chaosStage: AnswerStage = {
       q.qtype === RR_TYPE.IXFR
     )
       return settle(ctx.plan, 'error', RCODE_NOTIMP);
+    const known = q.qtype === RR_TYPE.TXT || q.qtype === RR_TYPE.ANY ? ctx.chaos?.answers : undefined;
+    if (known !== undefined && known.size > 0) {
+      const rrset = known.get(q.qnameLower.toString('latin1', 0, q.qnameEnd - HEADER_SIZE));
+      if (rrset !== undefined) {
+        planAdd(ctx.plan, 0, null, rrset);
+        ctx.plan.kind = 'found';
+        ctx.plan.rcode = RCODE_NOERROR;
+        ctx.plan.aa = true;
+        return true;
+      }
+    }
     return settle(ctx.plan, 'refused', RCODE_REFUSED);
   },
 };

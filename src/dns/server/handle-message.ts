@@ -1,4 +1,5 @@
 import type { AnswerContext } from '../answer/answer-stages.ts';
+import type { ChaosIdentity } from '../answer/chaos-identity.ts';
 import { runAnswerPipeline } from '../answer/answer-stages.ts';
 import { signIfRequested } from '../answer/signing-stage.ts';
 import { createPlan, resetPlan } from '../answer/answer-plan.ts';
@@ -350,6 +351,8 @@ export interface MessageHandlerOptions {
   nsid?: Uint8Array | null;
   /** DNS cookies answered and checked (RFC 7873, RFC 9018); default none (options ignored). */
   cookies?: ServerCookies | null;
+  /** Identity and version answered in class CHAOS (chaosIdentity()); default none (REFUSED). */
+  chaos?: ChaosIdentity | null;
 }
 
 function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
@@ -386,6 +389,7 @@ export function createMessageHandlerWithContext(
   ctx.nsid =
     options.nsid !== undefined && options.nsid !== null && options.nsid.length > 0 ? options.nsid : null;
   ctx.cookies = options.cookies ?? null;
+  ctx.chaos = options.chaos ?? null;
   const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
     try {
       return handle(ctx, store, query, client, out);

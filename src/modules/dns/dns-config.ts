@@ -39,6 +39,10 @@ export interface DnsSettings {
   readonly dnsCookies: boolean;
   /** 16-octet master secret of the server cookies (hex); null → a key file in DATA_DIR. */
   readonly dnsCookieSecret: string | null;
+  /** Answered at id.server / hostname.bind in class CH (RFC 4892); '' = not answered. */
+  readonly dnsIdentity: string;
+  /** Answered at version.server / version.bind in class CH; '' = not answered. */
+  readonly dnsVersion: string;
 }
 
 export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
@@ -69,5 +73,7 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     dnsNsid: nsid,
     dnsCookies: env.bool('DNS_COOKIES', true),
     dnsCookieSecret: cookieSecret,
+    dnsIdentity: env.orEmpty('DNS_IDENTITY', ''),
+    dnsVersion: env.orEmpty('DNS_VERSION', ''),
   };
 });

@@ -7,7 +7,7 @@ import { createResponseRateLimiter, type ResponseRateLimiter } from '../../../dn
 import { MemberHealthTable } from '../../../dns/index.ts';
 import { createTransferHandler, type TransferHandler } from '../../../dns/index.ts';
 import { TransferZones } from '../../../dns/index.ts';
-import { ServerCookies, ZoneStore } from '../../../dns/index.ts';
+import { chaosIdentity, ServerCookies, ZoneStore } from '../../../dns/index.ts';
 import { openIpLocator } from '../../../geo/ip-locator.ts';
 import { moduleContext } from '../../../kernel/module/module-context.ts';
 import type { Runtime } from '../../../kernel/runtime/runtime.ts';
@@ -129,6 +129,7 @@ export async function buildDnsPipeline(
         locator,
         transfer,
         nsid: ctx.settings.dnsNsid === '' ? null : new TextEncoder().encode(ctx.settings.dnsNsid),
+        chaos: chaosIdentity(ctx.settings.dnsIdentity, ctx.settings.dnsVersion),
         cookies: ctx.settings.dnsCookies
           ? new ServerCookies(cookieMasterSecret(ctx.settings.dnsCookieSecret, ctx.config.dataDir))
           : null,
