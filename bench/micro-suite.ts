@@ -16,7 +16,13 @@ import { HEADER_SIZE } from '../src/dns/wire/message/message-constants.ts';
 import { parseQuery } from '../src/dns/wire/message/query-parser.ts';
 import { OPT_FIXED_SIZE } from '../src/dns/wire/message/response-writer.ts';
 import { createMessageContext } from '../src/dns/server/handle-message.ts';
-import { MemberHealthTable, ZoneStore, createMessageHandler, createOutcome } from '../src/dns/index.ts';
+import {
+  MemberHealthTable,
+  ServerCookies,
+  ZoneStore,
+  createMessageHandler,
+  createOutcome,
+} from '../src/dns/index.ts';
 import type { ClientInfo, ZoneData } from '../src/dns/index.ts';
 import { DEFAULT_GEOIP_DB, openIpLocator } from '../src/geo/ip-locator.ts';
 import { createSeededRandom } from '../src/testing/seeded-random.ts';
@@ -174,6 +180,37 @@ async function buildCases(): Promise<Case[]> {
     edns: { payload: 1232, options: [[OPTION_CLIENT_SUBNET, ecs]] },
   });
   cases.push(full('steered LB (geo, ECS)', lbEcs, handle, client, { ratioOf: 'ECS query' }));
+
+  // NSID and cookies on, as the product runs: a plain query must not pay for them (target ≤ 3 %);
+  // one that asks for both, for what answering them costs.
+  const withOptions = createMessageHandler(store, {
+    health: new MemberHealthTable(),
+    pop: 'FRA',
+    locator,
+    random: createSeededRandom(1).next,
+    nsid: new TextEncoder().encode('ns1.bench.example'),
+    cookies: new ServerCookies(new Uint8Array(16).fill(7)),
+  });
+  cases.push(
+    full('static A, NSID and cookies on', staticA, withOptions, client, {
+      ratioOf: 'static A',
+      note: 'target ≥ 0.97× static A',
+    }),
+  );
+  const askingBoth = buildQuery({
+    name: `${host}.${ORIGIN}`,
+    qtype: TYPE_A,
+    edns: {
+      payload: 1232,
+      options: [
+        [3, new Uint8Array(0)],
+        [10, new Uint8Array(8).fill(1)],
+      ],
+    },
+  });
+  cases.push(
+    full('static A asking NSID and a cookie', askingBoth, withOptions, client, { ratioOf: 'static A' }),
+  );
 
   const signedA = buildQuery({ name: `${host}.${ORIGIN}`, qtype: TYPE_A, edns: { payload: 1232, do: true } });
   const signedNx = buildQuery({

@@ -102,6 +102,8 @@ export interface MessageContext extends AnswerContext {
   /** The current response carries a COOKIE option for `cookieAddress`. */
   withCookie: boolean;
   cookieAddress: Uint8Array;
+  /** The address `cookieAddress` was read from. */
+  cookieAddressText: string;
   /** The query being answered (the COOKIE option is copied from it). */
   queryBytes: Uint8Array;
 }
@@ -125,6 +127,7 @@ export function createMessageContext(): MessageContext {
     cookies: null,
     withCookie: false,
     cookieAddress: EMPTY_ADDRESS,
+    cookieAddressText: '',
     queryBytes: EMPTY_ADDRESS,
   };
   ctx.opt.writeOptions = (buf, pos) => writeOptions(ctx, buf, pos);
@@ -312,7 +315,11 @@ function handle(
       return shortResponse(ctx, query, RCODE_FORMERR, true);
     }
     ctx.withCookie = true;
-    ctx.cookieAddress = addressOctets(client.address);
+    // A client usually sends many: its address is read into octets once, not per query.
+    if (client.address !== ctx.cookieAddressText) {
+      ctx.cookieAddress = addressOctets(client.address);
+      ctx.cookieAddressText = client.address;
+    }
     if (length > CLIENT_COOKIE_SIZE) {
       out.cookieValid = ctx.cookies.valid(
         query,
