@@ -75,6 +75,7 @@ export async function buildDnsPipeline(
   const transferZones = new TransferZones();
   // Serving through outages: the zones served, on disk for a start while the database is down.
   const snapshot = SnapshotFile.inDir(ctx.config.dataDir, {
+    sealer: ctx.sealer,
     onError: (error) => ctx.log.warn({ err: error }, 'DNS snapshot file not written'),
   });
   const writeSnapshot = options.writeSnapshot ?? true;

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ZoneData } from '../../../dns/index.ts';
+import { Sealer } from '../../../kernel/crypto/sealing.ts';
 import { RECORDS_PER_PIECE, SnapshotFile } from './snapshot-file.ts';
 
 const dirs: string[] = [];
@@ -23,8 +25,13 @@ const zone = (id: number, serial: number): ZoneData =>
     serial,
     records: [{ name: `www.z${id}.example`, type: 1, ttl: 60, rdata: new Uint8Array([192, 0, 2, id]) }],
     steering: { pools: [], loadBalancers: [] },
-    // Stand-ins for signing keys and a TSIG secret: neither may reach the file.
-    dnssec: { privateKeyPem: 'PRIVATE-KEY-MATERIAL' },
+    // Signing keys (written sealed only) and a TSIG secret (never written).
+    dnssec: {
+      algorithm: 13,
+      nsecTtl: 300,
+      ksk: { algorithm: 13, keyTag: 11, privateKeyPkcs8: new TextEncoder().encode('PRIVATE-KSK-MATERIAL') },
+      zsk: { algorithm: 13, keyTag: 22, privateKeyPkcs8: new TextEncoder().encode('PRIVATE-ZSK-MATERIAL') },
+    },
     transfer: { allowFrom: [], tsig: { name: 'k', algorithm: 'hmac-sha256', secret: Buffer.from(SECRET) } },
   }) as unknown as ZoneData;
 
@@ -47,15 +54,37 @@ describe('SnapshotFile', () => {
     ]);
   });
 
-  it('never writes DNSSEC keys or TSIG secrets', async () => {
+  it('never writes DNSSEC keys in clear nor TSIG secrets; without a sealer, no keys at all', async () => {
     const file = SnapshotFile.inDir(dir(), { debounceMs: 10 });
     file.replaceAll([zone(1, 1)]);
     await file.flush();
     const text = readFileSync(file.file, 'utf8');
-    expect(text).not.toContain('PRIVATE-KEY-MATERIAL');
+    expect(text).not.toContain('PRIVATE-');
+    expect(text).not.toContain(Buffer.from('PRIVATE-KSK-MATERIAL').toString('base64'));
     expect(text).not.toContain(Buffer.from(SECRET).toString('base64'));
     expect(text).not.toContain('dnssec');
     expect(text).not.toContain('transfer');
+  });
+
+  it('keeps signing keys sealed as the database does, so a cold start answers signed', async () => {
+    const sealer = new Sealer(randomBytes(32));
+    const file = SnapshotFile.inDir(dir(), { debounceMs: 10, sealer });
+    file.replaceAll([zone(1, 1)]);
+    await file.flush();
+    const text = readFileSync(file.file, 'utf8');
+    expect(text).toContain('"dnssec"');
+    expect(text).not.toContain('PRIVATE-');
+    expect(text).not.toContain(Buffer.from('PRIVATE-KSK-MATERIAL').toString('base64'));
+    const [read] = (await new SnapshotFile(file.file, { sealer }).read())!;
+    expect(read!.dnssec).toEqual(zone(1, 1).dnssec);
+    // Sealed under the key and the zone's own context: another key, or the keys moved to
+    // another zone, open nothing (served unsigned until the database answers).
+    expect(
+      (await new SnapshotFile(file.file, { sealer: new Sealer(randomBytes(32)) }).read())![0]!.dnssec,
+    ).toBe(undefined);
+    const moved = text.replace('"id":1', '"id":9');
+    writeFileSync(file.file, moved);
+    expect((await new SnapshotFile(file.file, { sealer }).read())![0]!.dnssec).toBe(undefined);
   });
 
   it('writes within the debounce after a change, and answers null without a file', async () => {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import type { ZoneData } from '../../../dns/index.ts';
+import type { DnssecSigningKey, ZoneData, ZoneDnssec } from '../../../dns/index.ts';
+import type { Sealer } from '../../../kernel/crypto/sealing.ts';
+import { keyContext } from '../dnssec/dnssec-key-sealing.ts';
 import type { ZoneMirror } from './zone-sync.ts';
 
 export const SNAPSHOT_FILE_NAME = 'dns-snapshot.json';
@@ -20,12 +22,27 @@ interface StoredRecord {
   readonly rdata: string;
 }
 
+/** A signing key as the database keeps it: the private key sealed (base64) under its zone and role. */
+interface StoredKey {
+  readonly algorithm: DnssecSigningKey['algorithm'];
+  readonly keyTag: number;
+  readonly sealed: string;
+}
+
+interface StoredDnssec {
+  readonly algorithm: ZoneDnssec['algorithm'];
+  readonly nsecTtl: number;
+  readonly ksk: StoredKey;
+  readonly zsk: StoredKey;
+}
+
 interface StoredZone {
   readonly id: number;
   readonly domain: string;
   readonly serial: number;
   readonly records: readonly StoredRecord[];
   readonly steering?: ZoneData['steering'];
+  readonly dnssec?: StoredDnssec;
 }
 
 interface StoredSnapshot {
@@ -35,9 +52,10 @@ interface StoredSnapshot {
 }
 
 /*
- * DNSSEC private keys (`dnssec`) and TSIG secrets (`transfer`) are left out on purpose: the file
- * sits in DATA_DIR in clear, and a node cold-started from it only needs to keep answering until
- * the database returns (those zones are then served unsigned and not transferred meanwhile).
+ * DNSSEC private keys are written sealed exactly as the database keeps them (SEALING_KEY, the
+ * key's zone and role as context), so a node cold-started from the file answers signed at once;
+ * without a sealer they are left out (the zone is then served unsigned until the database
+ * returns). TSIG secrets (`transfer`) are never written: transfers wait for the database.
  */
 function toStoredRecord(r: ZoneData['records'][number]): StoredRecord {
   return {
@@ -48,18 +66,60 @@ function toStoredRecord(r: ZoneData['records'][number]): StoredRecord {
   };
 }
 
+function sealKey(sealer: Sealer, zoneId: number, role: 'ksk' | 'zsk', key: DnssecSigningKey): StoredKey {
+  const sealed = sealer.seal(key.privateKeyPkcs8, keyContext(zoneId, role));
+  return { algorithm: key.algorithm, keyTag: key.keyTag, sealed: Buffer.from(sealed).toString('base64') };
+}
+
+function openKey(sealer: Sealer, zoneId: number, role: 'ksk' | 'zsk', key: StoredKey): DnssecSigningKey {
+  return {
+    algorithm: key.algorithm,
+    keyTag: key.keyTag,
+    privateKeyPkcs8: sealer.open(new Uint8Array(Buffer.from(key.sealed, 'base64')), keyContext(zoneId, role)),
+  };
+}
+
 /** A StoredZone without its records, as JSON missing the closing brace (records follow). */
-function zoneHeadJson(zone: ZoneData): string {
+function zoneHeadJson(zone: ZoneData, sealer: Sealer | null): string {
+  const d = zone.dnssec;
   const head: Omit<StoredZone, 'records'> = {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
     ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
+    ...(d !== undefined && sealer !== null
+      ? {
+          dnssec: {
+            algorithm: d.algorithm,
+            nsecTtl: d.nsecTtl,
+            ksk: sealKey(sealer, zone.id, 'ksk', d.ksk),
+            zsk: sealKey(sealer, zone.id, 'zsk', d.zsk),
+          },
+        }
+      : {}),
   };
   return JSON.stringify(head).slice(0, -1);
 }
 
-function fromStored(zone: StoredZone): ZoneData {
+/** The zone's signing material, or none when there is no sealer or the keys do not open. */
+function dnssecOf(zone: StoredZone, sealer: Sealer | null): { dnssec?: ZoneDnssec } {
+  if (zone.dnssec === undefined || sealer === null) return {};
+  try {
+    const d = zone.dnssec;
+    return {
+      dnssec: {
+        algorithm: d.algorithm,
+        nsecTtl: d.nsecTtl,
+        ksk: openKey(sealer, zone.id, 'ksk', d.ksk),
+        zsk: openKey(sealer, zone.id, 'zsk', d.zsk),
+      },
+    };
+  } catch {
+    return {}; // sealed under another key: served unsigned until the database answers
+  }
+}
+
+function fromStored(zone: StoredZone, sealer: Sealer | null): ZoneData {
   return {
     id: zone.id,
     domain: zone.domain,
@@ -71,10 +131,13 @@ function fromStored(zone: StoredZone): ZoneData {
       rdata: new Uint8Array(Buffer.from(r.rdata, 'base64')),
     })),
     ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
+    ...dnssecOf(zone, sealer),
   };
 }
 
 export interface SnapshotFileOptions {
+  /** Seals DNSSEC private keys into the file (and opens them back); none: they are left out. */
+  readonly sealer?: Sealer | null;
   /** Longest a change waits before it is on disk (debounce: bursts of changes make one write). */
   readonly debounceMs?: number;
   readonly onError?: (error: unknown) => void;
@@ -113,7 +176,7 @@ export class SnapshotFile implements ZoneMirror {
     try {
       const parsed = JSON.parse(text) as StoredSnapshot;
       if (parsed.format !== FORMAT || !Array.isArray(parsed.zones)) return null;
-      return parsed.zones.map(fromStored);
+      return parsed.zones.map((z) => fromStored(z, this.options.sealer ?? null));
     } catch {
       return null;
     }
@@ -172,7 +235,9 @@ export class SnapshotFile implements ZoneMirror {
       await out.write(`{"format":${FORMAT},"writtenAt":${writtenAt},"zones":[`);
       for (let z = 0; z < zones.length; z++) {
         const zone = zones[z]!;
-        await out.write(`${z === 0 ? '' : ','}${zoneHeadJson(zone)},"records":[`);
+        await out.write(
+          `${z === 0 ? '' : ','}${zoneHeadJson(zone, this.options.sealer ?? null)},"records":[`,
+        );
         for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
           const piece = zone.records.slice(i, i + RECORDS_PER_PIECE).map(toStoredRecord);
           await out.write(`${i === 0 ? '' : ','}${JSON.stringify(piece).slice(1, -1)}`);
