@@ -241,6 +241,11 @@ function printScale(s: ScaleResult): void {
         ]
       : [],
   );
+  printTable(
+    'scale: idle resident memory 5 s after start, per process (main first, then DNS workers), MiB',
+    ['setup', 'records', 'per process', 'total'],
+    s.idle.map((m) => [m.setup, m.records, m.processesMiB.join(' + '), m.totalMiB]),
+  );
   for (const e of s.errors) console.log(`scale error: ${e}`);
 }
 

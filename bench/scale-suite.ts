@@ -2,7 +2,8 @@
  * Scale part of `npm run bench`: snapshot build time and resident memory per zone size (each size
  * in its own process, bench/snapshot-scale-child.ts), the time from an API change to the new
  * answer on the wire (product started by startTestApp, queries from src/testing/dns-client.ts), and
- * the import of a 100,000-record zone file (bench/zone-import.bench.ts, run as it is).
+ * the import of a 100,000-record zone file (bench/zone-import.bench.ts, run as it is), and idle
+ * resident memory per process of `npm start` and of `ROLE=dns` (bench/idle-memory.ts).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { queryUdp } from '../src/testing/dns-client.ts';
 import { startTestApp } from '../src/testing/test-app.ts';
 import { percentile } from './dnsperf-measure.ts';
 import type { SnapshotScaleResult } from './snapshot-scale-child.ts';
+import { measureIdleMemory, type IdleMemory } from './idle-memory.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Room for the 1M-record build, so an over-budget snapshot is measured instead of crashing. */
@@ -57,6 +59,7 @@ export interface ScaleResult {
   snapshots: SnapshotScaleResult[];
   change: ChangeLatency | null;
   import: ImportResult | null;
+  idle: IdleMemory[];
   errors: string[];
 }
 
@@ -182,5 +185,17 @@ export async function runScale(options: ScaleOptions, log: (line: string) => voi
   } catch (error) {
     errors.push(`import: ${String(error)}`);
   }
-  return { options, snapshots, change, import: imported, errors };
+  let idle: IdleMemory[] = [];
+  try {
+    // ROLE=dns alone needs PostgreSQL and Redis: measured when the environment names them.
+    idle = await measureIdleMemory(
+      10_000,
+      process.env.DATABASE_URL ?? null,
+      process.env.REDIS_URL ?? null,
+      log,
+    );
+  } catch (error) {
+    errors.push(`idle memory: ${String(error)}`);
+  }
+  return { options, snapshots, change, import: imported, idle, errors };
 }
