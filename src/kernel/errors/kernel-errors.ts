@@ -25,3 +25,10 @@ export const unsupportedMediaType = defineError(
   'Content-Type must be application/json',
 );
 export const internalError = defineError('http.internal', 500, 'Internal Server Error');
+/** PostgreSQL or Redis does not answer: the request may succeed once it is back. */
+export const backendUnavailable = defineError(
+  'http.backend_unavailable',
+  503,
+  'Service temporarily unavailable',
+  { 'Retry-After': '5' },
+);

@@ -4,7 +4,13 @@ import addFormats from 'ajv-formats';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../log/logger.ts';
 import { AppError, type ValidationProblem } from '../errors/app-error.ts';
-import { bodyTooLarge, internalError, routeNotFound, unsupportedMediaType } from '../errors/kernel-errors.ts';
+import {
+  backendUnavailable,
+  bodyTooLarge,
+  internalError,
+  routeNotFound,
+  unsupportedMediaType,
+} from '../errors/kernel-errors.ts';
 import { redactProblem } from './secret-fields.ts';
 import { toValidationProblems } from './validation-problems.ts';
 
@@ -147,9 +153,29 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       answer(reply, fe.statusCode, { detail: fe.message });
       return;
     }
+    if (isBackendOutage(error)) {
+      request.log.warn({ err: error }, 'request failed: a backend does not answer');
+      send(reply, backendUnavailable());
+      return;
+    }
     request.log.error({ err: error }, 'request failed');
     send(reply, internalError());
   });
 
   return app as unknown as FastifyInstance;
+}
+
+/**
+ * Whether a failure is PostgreSQL or Redis being away (refused, reset, timed out, ioredis giving up
+ * on a command) rather than a bug: answered 503 with Retry-After, not 500.
+ */
+function isBackendOutage(error: unknown): boolean {
+  const e = error as { name?: unknown; code?: unknown; message?: unknown };
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  if (typeof e.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code))
+    return true;
+  return (
+    typeof e.message === 'string' &&
+    /Connection terminated|Connection is closed|timeout exceeded when trying to connect/i.test(e.message)
+  );
 }

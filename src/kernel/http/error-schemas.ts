@@ -51,6 +51,10 @@ export const ERROR_BODIES = {
     },
   ),
   402: errorBody('Payment required', 'Payment required'),
+  503: errorBody(
+    'PostgreSQL or Redis does not answer for now: try again after Retry-After',
+    'Service temporarily unavailable',
+  ),
   502: errorBody(
     'An upstream service (a certificate authority, a mail server) refused or failed',
     'Certificate authority unavailable',
@@ -112,7 +116,8 @@ export function kernelErrorResponses(route: {
   readonly config?: { readonly auth?: unknown };
 }): Partial<typeof ERROR_BODIES> {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
-  const statuses: ErrorStatus[] = [429];
+  // 503: any route may meet PostgreSQL or Redis away.
+  const statuses: ErrorStatus[] = [429, 503];
   const auth = route.config?.auth;
   if (auth !== 'public') statuses.push(401);
   if (typeof auth === 'object' || (typeof auth === 'string' && auth.startsWith('org:')))
