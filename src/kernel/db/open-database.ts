@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './database.ts';
 import { lockDataDir, shownPath, StartRefused } from './data-dir-lock.ts';
@@ -82,6 +81,12 @@ async function openPostgres<Schema>(
 }
 
 async function openPglite<Schema>(dataDir: string | null): Promise<Database<Schema>> {
+  // Loaded only here: the embedded database (its WASM build) costs ~45 MiB resident per process,
+  // which a node on PostgreSQL (every DNS worker) must not pay.
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('kysely-pglite-dialect'),
+  ]);
   let client: PGlite;
   let unlock = (): void => undefined;
   if (dataDir === null) {

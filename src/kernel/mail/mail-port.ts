@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter, TransportOptions } from 'nodemailer';
 import type { Logger } from '../log/logger.ts';
 
 /** One transactional e-mail (password reset, notices). */
@@ -27,13 +27,25 @@ export interface MailPortOptions {
   readonly log: Logger;
 }
 
+/**
+ * A nodemailer transport made on first use: nodemailer is loaded only by a process that sends
+ * mail (a DNS worker never does, and need not carry it).
+ */
+function lazyTransport(
+  options: string | TransportOptions | Record<string, unknown>,
+): () => Promise<Transporter> {
+  let made: Promise<Transporter> | null = null;
+  return () =>
+    (made ??= import('nodemailer').then((m) => m.default.createTransport(options as TransportOptions)));
+}
+
 export function createMailPort(options: MailPortOptions): MailPort {
   if (options.smtpUrl !== null) return new SmtpMailPort(options.smtpUrl, options.from);
   return new FileMailPort(path.join(options.dataDir, 'mail'), options.from, options.log);
 }
 
 class SmtpMailPort implements MailPort {
-  private readonly transport: Transporter;
+  private readonly transport: () => Promise<Transporter>;
 
   constructor(
     url: string,
@@ -41,11 +53,13 @@ class SmtpMailPort implements MailPort {
   ) {
     // A local relay without TLS is the common case in tests and behind a smarthost; STARTTLS is
     // used when the server offers it (smtps:// for implicit TLS).
-    this.transport = nodemailer.createTransport(url);
+    this.transport = lazyTransport(url);
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({
+    await (
+      await this.transport()
+    ).sendMail({
       from: this.from,
       to: message.to,
       subject: message.subject,
@@ -55,18 +69,20 @@ class SmtpMailPort implements MailPort {
 }
 
 class FileMailPort implements MailPort {
-  private readonly transport: Transporter;
+  private readonly transport: () => Promise<Transporter>;
 
   constructor(
     private readonly dir: string,
     private readonly from: string,
     private readonly log: Logger,
   ) {
-    this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    this.transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
   async send(message: MailMessage): Promise<void> {
-    const info = await this.transport.sendMail({
+    const info = await (
+      await this.transport()
+    ).sendMail({
       from: this.from,
       to: message.to,
       subject: message.subject,
