@@ -121,3 +121,24 @@ export async function ask(
     .map((a) => String(a.data))
     .sort();
 }
+
+/**
+ * Calls the API of a product process: JSON in and out, the bearer token when given; a status of
+ * 300 or more throws with the answer's text.
+ */
+export async function callApi<T>(
+  apiUrl: string,
+  method: string,
+  p: string,
+  body?: unknown,
+  bearer?: string,
+): Promise<T> {
+  const res = await fetch(apiUrl + p, {
+    method,
+    headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}

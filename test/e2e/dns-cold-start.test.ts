@@ -15,7 +15,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
 import { eventually } from '../../src/testing/eventually.ts';
-import { ask, killProductProcesses, startProcess, type Proc } from '../../src/testing/product-process.ts';
+import {
+  ask,
+  callApi,
+  killProductProcesses,
+  startProcess,
+  type Proc,
+} from '../../src/testing/product-process.ts';
 import { startTcpProxy, type TcpProxy } from '../../src/testing/tcp-proxy.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -48,19 +54,8 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)(
     let dnsDataDir: string;
     let shared: Record<string, string>;
 
-    const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-      const res = await fetch(apiUrl + p, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-      return JSON.parse(text) as T;
-    };
+    const call = <T>(method: string, p: string, body?: unknown): Promise<T> =>
+      callApi<T>(apiUrl, method, p, body, token);
     const addA = (name: string, content: string) =>
       call('POST', `${ZONES}/${zoneId}/records`, { name, type: 'A', content, ttl: 60 });
     const startDns = (): Proc =>

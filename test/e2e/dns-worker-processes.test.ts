@@ -13,7 +13,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
-import { ask, killProductProcesses, startProcess, type Proc } from '../../src/testing/product-process.ts';
+import {
+  ask,
+  callApi,
+  killProductProcesses,
+  startProcess,
+  type Proc,
+} from '../../src/testing/product-process.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -100,19 +106,8 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('DNS role on several cores (DNS_WOR
     };
     api = startProcess({ ...shared, ROLE: 'api', DATA_DIR: dataDir() });
     apiUrl = String((await api.waitFor((l) => l.msg === 'API listening', 60_000)).url);
-    const call = async <T>(method: string, p: string, body?: unknown, bearer = token): Promise<T> => {
-      const res = await fetch(apiUrl + p, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-      return JSON.parse(text) as T;
-    };
+    const call = <T>(method: string, p: string, body?: unknown, bearer = token): Promise<T> =>
+      callApi<T>(apiUrl, method, p, body, bearer);
     const credentials = { email: `w-${schema}@example.com`, password: 'correct horse battery' };
     await call('POST', '/api/v1/auth/register', credentials);
     token = (await call<{ access_token: string }>('POST', '/api/v1/auth/login', credentials)).access_token;

@@ -81,13 +81,17 @@ export class ServerCookies {
     if (age > MAX_AGE_S || age < -MAX_EARLY_S) return false;
     this.secretsAt(now);
     const length = this.fill(msg, clientAt, ip, timestamp);
-    for (const secret of [this.current, this.previous]) {
-      siphash24(secret, this.input, length, this.hash, 0);
-      let same = true;
-      for (let i = 0; i < 8; i++) if (this.hash[i] !== msg[serverAt + 8 + i]) same = false;
-      if (same) return true;
-    }
-    return false;
+    return (
+      this.hashMatches(this.current, length, msg, serverAt + 8) ||
+      this.hashMatches(this.previous, length, msg, serverAt + 8)
+    );
+  }
+
+  private hashMatches(secret: Uint8Array, length: number, msg: Uint8Array, at: number): boolean {
+    siphash24(secret, this.input, length, this.hash, 0);
+    let diff = 0;
+    for (let i = 0; i < 8; i++) diff |= this.hash[i]! ^ msg[at + i]!;
+    return diff === 0;
   }
 
   /** Writes a fresh server cookie (16 octets) for this client at `out[at]`; answers the end. */

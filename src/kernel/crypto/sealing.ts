@@ -7,8 +7,7 @@
  * suits a single host: several hosts sharing a database must set it.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readOrCreateKeyFile } from './key-file.ts';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -18,20 +17,10 @@ export const SEALING_KEY_FILE = 'dnssec-key-encryption-key';
 
 export function resolveSealingKey(configured: string | null, dataDir: string): Buffer {
   if (configured !== null) return Buffer.from(configured, 'base64');
-  const file = path.join(dataDir, SEALING_KEY_FILE);
-  const read = (): Buffer => Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  try {
-    return read();
-  } catch {
-    mkdirSync(dataDir, { recursive: true });
-    try {
-      writeFileSync(file, randomBytes(KEY_BYTES).toString('base64'), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      // Another process of this node created it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    return read();
-  }
+  return Buffer.from(
+    readOrCreateKeyFile(dataDir, SEALING_KEY_FILE, () => randomBytes(KEY_BYTES).toString('base64')),
+    'base64',
+  );
 }
 
 export class Sealer {
