@@ -1,8 +1,8 @@
 /**
  * Idle resident memory of the product as an operator starts it: `npm start` on the embedded
  * default, and `ROLE=dns` alone on PostgreSQL (with its DNS workers), each with 0 and 10,000
- * records, measured 5 s after it listens, per process of the group (wrappers included) from
- * /proc. The records are imported through the API first (a ROLE=api process for PostgreSQL).
+ * records, measured 5 s after it listens, per process of the group from /proc: npm and its shell
+ * included, then the bundle `npm start` builds and runs, and its DNS workers. The records are imported through the API first (a ROLE=api process for PostgreSQL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -47,7 +47,7 @@ function group(root: number): number[] {
 }
 
 function start(env: Record<string, string>): { child: ChildProcess; listening: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/apps/main.ts'], {
+  const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', API_PORT: '0', DNS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

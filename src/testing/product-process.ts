@@ -23,11 +23,30 @@ export interface Proc {
 
 export const productProcesses: Proc[] = [];
 
-export function startProcess(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/apps/main.ts'], {
+/**
+ * How the product is started: its entry point under tsx (the sources, as the tests run them), or
+ * exactly as an operator does, `npm start` (which builds and runs the bundle in dist/). The latter
+ * runs in its own process group, so killing it kills npm's child too.
+ */
+export type Launcher = 'tsx' | 'npm start';
+
+export function startProcess(env: Record<string, string>, launcher: Launcher = 'tsx'): Proc {
+  const [command, args] =
+    launcher === 'tsx'
+      ? [process.execPath, ['--import', 'tsx', 'src/apps/main.ts']]
+      : ['npm', ['start', '--silent']];
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, API_PORT: '0', DNS_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME ?? ROOT,
+      API_PORT: '0',
+      DNS_PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: launcher === 'npm start',
   });
   const lines: LogLine[] = [];
   const waiters = new Set<{ match: (l: LogLine) => boolean; resolve: (l: LogLine) => void }>();
@@ -90,7 +109,14 @@ export function startProcess(env: Record<string, string>): Proc {
 /** Kills what is still running of `productProcesses` and waits for each to exit. */
 export async function killProductProcesses(): Promise<void> {
   for (const p of productProcesses.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    if (p.child.exitCode === null && p.child.signalCode === null) {
+      try {
+        // The whole group when it has one (`npm start`), so npm's child does not outlive it.
+        process.kill(-p.child.pid!, 'SIGKILL');
+      } catch {
+        p.child.kill('SIGKILL');
+      }
+    }
     await p.exited;
   }
 }

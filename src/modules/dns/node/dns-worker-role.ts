@@ -6,6 +6,7 @@
  * sums over workers.
  */
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DnsCounters } from '../../../dns/index.ts';
 import {
@@ -31,8 +32,15 @@ import type { RuntimeOptions } from '../../../kernel/runtime/open-runtime.ts';
 /** How long a scrape waits for the workers' counters; a late worker counts with its last reply. */
 export const WORKER_COUNTERS_TIMEOUT_MS = 1_000;
 
-/** The script each worker runs (cluster exec). */
-const WORKER_ENTRY = fileURLToPath(new URL('./dns-worker-entry.ts', import.meta.url));
+/** Set by tools/bundle.mjs to dist/ when this code runs bundled (`npm start`); absent under tsx. */
+declare const __PRODUCT_BUNDLE_DIR__: string | undefined;
+const BUNDLE_DIR = typeof __PRODUCT_BUNDLE_DIR__ === 'string' ? __PRODUCT_BUNDLE_DIR__ : null;
+
+/** The script each worker runs (cluster exec): the bundle's worker, or the source under tsx. */
+const WORKER_ENTRY =
+  BUNDLE_DIR !== null
+    ? path.join(BUNDLE_DIR, 'dns-worker.js')
+    : fileURLToPath(new URL('./dns-worker-entry.ts', import.meta.url));
 
 /** How many DNS workers this configuration runs, and why none when it asked for some. */
 export function dnsWorkerPlan(
@@ -89,10 +97,12 @@ export async function startDnsWorkerRole(
     ...(runtime.databaseSchema !== undefined ? { databaseSchema: runtime.databaseSchema } : {}),
     ...(runtime.busPrefix !== undefined ? { busPrefix: runtime.busPrefix } : {}),
   };
-  // Workers must load .ts: `npm start` (tsx) passes its loader in execArgv; a test runner may not.
-  const execArgv = process.execArgv.some((a) => a.includes('tsx'))
-    ? process.execArgv
-    : [...process.execArgv, '--import', 'tsx'];
+  // Workers of the source must load .ts: a tsx start passes its loader in execArgv, a test runner
+  // may not. The bundle's workers are plain JavaScript.
+  const execArgv =
+    BUNDLE_DIR !== null || process.execArgv.some((a) => a.includes('tsx'))
+      ? process.execArgv
+      : [...process.execArgv, '--import', 'tsx'];
   const dns = await startDnsWorkers({
     host: config.dnsHost,
     port: config.dnsPort,
