@@ -47,11 +47,16 @@ export interface Running {
 }
 
 /** Starts bench/serve-zone-file.ts on a free port; resolves once it prints `ready`. */
-export async function startOurs(zoneFile: string, workers: number, native: boolean): Promise<Running> {
+export async function startOurs(
+  zoneFile: string,
+  workers: number,
+  native: boolean,
+  extraArgs: string[] = [],
+): Promise<Running> {
   const port = await freePort();
   const script = path.join(HERE, 'serve-zone-file.ts');
   const args = ['--import', 'tsx', script, '--zone', zoneFile, '--origin', ORIGIN, '--port', String(port)];
-  args.push('--workers', String(workers));
+  args.push('--workers', String(workers), ...extraArgs);
   if (native) args.push('--native');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });

@@ -1,9 +1,10 @@
 /**
  * Serves one zone file the way a user would: ZoneStore + core handler + startDnsServer.
  * `tsx bench/serve-zone-file.ts --zone FILE --origin example.com [--port 5300] [--host 127.0.0.1]
- *  [--workers N] [--native]`. --native serves UDP through the batch addon when it is built. N = 1 serves in this process; N > 1 runs startDnsWorkers (cluster workers
- * sharing the port). Prints `ready <port>` on stdout once every worker listens. RRL is off
- * (benchmarks run on loopback, which is exempt anyway).
+ *  [--workers N] [--native] [--rrl RATE]`. --native serves UDP through the batch addon when it is built. N = 1 serves in this process; N > 1 runs startDnsWorkers (cluster workers
+ * sharing the port). Prints `ready <port>` on stdout once every worker listens. RRL is off unless
+ * --rrl gives a rate (loopback, where benchmarks run, is exempt: the limiter only looks; with
+ * workers on the native path it turns on steering by source network, see bench/rrl-steering.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     workers: { type: 'string', default: '1' },
     native: { type: 'boolean', default: false },
+    rrl: { type: 'string', default: '0' },
   },
 });
 if (!values.zone || !values.origin) throw new Error('--zone and --origin are required');
@@ -26,6 +28,7 @@ const workers = Math.max(1, Number(values.workers));
 const zoneOptions: ZoneFileZonesOptions = { zoneFile: values.zone, origin: values.origin };
 const host = values.host!;
 const port = Number(values.port);
+const rrl = Number(values.rrl) > 0 ? { rate: Number(values.rrl) } : null;
 
 let close: () => Promise<void>;
 if (workers === 1) {
@@ -33,7 +36,7 @@ if (workers === 1) {
     host,
     port,
     handler: createMessageHandler(loadZones(zoneOptions).store),
-    rrl: null,
+    rrl,
     nativeUdp: values.native,
   });
   close = () => server.close();
@@ -46,7 +49,7 @@ if (workers === 1) {
     workers,
     workerEntry: fileURLToPath(new URL('./zone-file-worker.ts', import.meta.url)),
     zoneOptions,
-    rrl: null,
+    rrl,
     nativeUdp: values.native,
   });
   close = () => dns.close();

@@ -10,12 +10,15 @@
  *   start(handle, onBatch(n) -> m)   onBatch reads n queries from rx/meta, writes m answers to
  *                                    tx/meta (tx length + which query they answer), returns m.
  *   close(handle, onClosed?)        onClosed runs once the fd is closed (port free again)
+ *   steer(handle, group)            attaches the reuseport program below: each datagram goes to
+ *                                    socket hash(source network) % group of the port's group
  * meta per message i (Int32 words at i*META_INTS): [0] rx length, [1] family (4|6), [2] port,
  * [3..6] address bytes (16, IPv4 in the first 4), [7] tx length (set by JS), [8] rx index the
  * tx slot answers (set by JS).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <linux/filter.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <node_api.h>
@@ -316,13 +319,65 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/*
+ * Steering by source network (SO_ATTACH_REUSEPORT_CBPF, Linux 4.5): the kernel runs this classic
+ * BPF program for each datagram and hands it to the socket at the index it returns, so every
+ * query of one client network reaches the same worker and that worker's response rate limiter
+ * sees the network's whole rate. The network is the one RRL buckets by (/24 of IPv4, /56 of IPv6,
+ * src/dns/server/response-rate-limit.ts), read from the IP header (SKF_NET_OFF), mixed by a
+ * multiplicative hash, then taken modulo the group size. An index at or beyond the group's live
+ * sockets (a worker being replaced) makes the kernel fall back to its own hash for that datagram.
+ */
+#define NET(k) ((uint32_t)(SKF_NET_OFF + (k)))
+static napi_value js_steer(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  batch_sock *s = get_sock(env, argv[0]);
+  int32_t group;
+  if (s == NULL || s->closing) {
+    napi_throw_error(env, NULL, "bad handle");
+    return NULL;
+  }
+  CHECK(napi_get_value_int32(env, argv[1], &group));
+  if (group < 1 || group > 1024) {
+    napi_throw_range_error(env, NULL, "bad group size");
+    return NULL;
+  }
+  struct sock_filter code[] = {
+      /* 0 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, NET(0)), /* version and IHL */
+      /* 1 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 4),
+      /* 2 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 6, 3, 0), /* IPv6: to 6 */
+      /* IPv4: the source address's first three octets (the /24). */
+      /* 3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NET(12)),
+      /* 4 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 8),
+      /* 5 */ BPF_JUMP(BPF_JMP | BPF_JA, 5, 0, 0), /* to 11 */
+      /* IPv6: the source address's first seven octets (the /56), folded into one word. */
+      /* 6 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NET(8)),
+      /* 7 */ BPF_STMT(BPF_MISC | BPF_TAX, 0),
+      /* 8 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NET(12)),
+      /* 9 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 8),
+      /* 10 */ BPF_STMT(BPF_ALU | BPF_XOR | BPF_X, 0),
+      /* Both: mix, keep the high half, modulo the group. */
+      /* 11 */ BPF_STMT(BPF_ALU | BPF_MUL | BPF_K, 0x9e3779b1u),
+      /* 12 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 16),
+      /* 13 */ BPF_STMT(BPF_ALU | BPF_MOD | BPF_K, (uint32_t)group),
+      /* 14 */ BPF_STMT(BPF_RET | BPF_A, 0),
+  };
+  struct sock_fprog prog = {.len = sizeof code / sizeof code[0], .filter = code};
+  if (setsockopt(s->fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog, sizeof prog) < 0)
+    return throw_errno(env, "SO_ATTACH_REUSEPORT_CBPF");
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"open", NULL, js_open, NULL, NULL, NULL, napi_default, NULL},
       {"start", NULL, js_start, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
+      {"steer", NULL, js_steer, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 3, props);
+  napi_define_properties(env, exports, 4, props);
   return exports;
 }
 

@@ -25,6 +25,8 @@ export interface UdpQueryOptions {
   port: number;
   timeoutMs?: number;
   retries?: number;
+  /** Local address to send from (e.g. 127.0.5.1: another client network on loopback). */
+  source?: string;
 }
 
 export function decodeOrNull(buf: Buffer | null): Packet | null {
@@ -42,6 +44,15 @@ export async function queryUdp(query: Uint8Array, opts: UdpQueryOptions): Promis
   const timeoutMs = opts.timeoutMs ?? DEFAULT_UDP_TIMEOUT_MS;
   const family = net.isIPv6(opts.host) ? 'udp6' : 'udp4';
   const socket = dgram.createSocket(family);
+  if (opts.source !== undefined) {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(0, opts.source, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+  }
   try {
     for (let i = 0; i < tries; i++) {
       const got = await new Promise<Buffer | null>((resolve) => {

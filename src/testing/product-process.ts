@@ -133,10 +133,17 @@ export async function ask(
   name: string,
   transport: 'udp' | 'tcp',
   timeoutMs = 500,
+  source?: string,
 ): Promise<string[] | null> {
   const ex: DnsExchange =
     transport === 'udp'
-      ? await queryUdp(aQuery(name), { host: '127.0.0.1', port, timeoutMs, retries: 0 })
+      ? await queryUdp(aQuery(name), {
+          host: '127.0.0.1',
+          port,
+          timeoutMs,
+          retries: 0,
+          ...(source !== undefined ? { source } : {}),
+        })
       : await queryTcp(aQuery(name), { host: '127.0.0.1', port, timeoutMs }).catch(() => ({
           response: null,
           decoded: null,

@@ -33,6 +33,11 @@ export interface DnsServerOptions {
    * built and loads (native/); otherwise, or when false (default), through node:dgram.
    */
   nativeUdp?: boolean;
+  /**
+   * How many processes share the port (DNS workers): above 1, the native path steers datagrams by
+   * source network so one client network always reaches one worker (see bindUdpBatch).
+   */
+  udpSteerGroup?: number;
   /** Zone transfers out over TCP (AXFR/IXFR, signed SOA); absent: none. */
   transfer?: TransferHandler;
 }
@@ -72,7 +77,7 @@ export async function startDnsServer(opts: DnsServerOptions): Promise<DnsServer>
     try {
       udp =
         addon !== null
-          ? bindUdpBatch(addon, opts.host, tcp.port, ctx)
+          ? bindUdpBatch(addon, opts.host, tcp.port, ctx, opts.udpSteerGroup ?? 1)
           : await bindUdp(opts.host, tcp.port, ctx);
     } catch (err) {
       await tcp.close();

@@ -16,6 +16,7 @@ import type {
   DnsWorkerZoneLoader,
 } from './dns-workers.ts';
 import { createMessageHandler } from './handle-message.ts';
+import { loadUdpBatchAddon } from './udp-batch-native.ts';
 
 function send(m: DnsWorkerMessage): void {
   process.send?.(m);
@@ -25,18 +26,36 @@ async function main(loadZones: DnsWorkerZoneLoader): Promise<void> {
   if (!cluster.isWorker) throw new Error('runDnsWorker runs only in a cluster worker');
   const spec = JSON.parse(process.env[WORKER_SPEC_ENV] ?? 'null') as DnsWorkerSpec | null;
   if (spec === null) throw new Error(`${WORKER_SPEC_ENV} is not set`);
-  const identity: DnsWorkerIdentity = { index: Number(process.env[WORKER_INDEX_ENV] ?? '0') };
+  const workers = spec.workers;
+  // On the native path each worker has its own socket and the port can steer by source network,
+  // so one worker sees all of a client network's queries: its limiter allows the node's rate.
+  const steerable = workers > 1 && spec.nativeUdp && loadUdpBatchAddon() !== null;
+  const identity: DnsWorkerIdentity = {
+    index: Number(process.env[WORKER_INDEX_ENV] ?? '0'),
+    workers,
+    rrlShare: steerable || workers <= 1 ? 1 : 1 / workers,
+  };
   const zones = await loadZones(spec.zoneOptions, identity);
+  const rrl =
+    zones.rrl !== undefined
+      ? zones.rrl
+      : spec.rrl === null
+        ? null
+        : { ...spec.rrl, rate: spec.rrl.rate * identity.rrlShare };
+  // Steered only while rate limiting is on: without it the kernel's port hash spreads even one
+  // client's queries over every worker (a benchmark from one address uses every core).
+  const limiting = rrl !== null && ('enabled' in rrl ? rrl.enabled : rrl.rate > 0);
   let server: DnsServer;
   try {
     server = await startDnsServer({
       host: spec.host,
       port: spec.port,
       handler: zones.handler ?? createMessageHandler(zones.store),
-      rrl: zones.rrl !== undefined ? zones.rrl : spec.rrl,
+      rrl,
       stats: zones.stats,
       limits: spec.limits,
       nativeUdp: spec.nativeUdp,
+      ...(steerable && limiting ? { udpSteerGroup: workers } : {}),
       ...(zones.transfer !== undefined ? { transfer: zones.transfer } : {}),
     });
   } catch (err) {

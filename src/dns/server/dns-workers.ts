@@ -28,7 +28,9 @@
  *   MAX_RESTART_DELAY_MS) while workers keep dying young, so a crash loop does not spin a core.
  * - UDP: Node 20's dgram has no `reusePort`; cluster workers share one UDP socket handle (the
  *   kernel hands each datagram to whichever worker reads first; the primary does not relay UDP).
- *   With `nativeUdp` (and the addon built) each worker has its own SO_REUSEPORT socket instead.
+ *   With `nativeUdp` (and the addon built) each worker has its own SO_REUSEPORT socket instead,
+ *   and while RRL is on the port steers by source network (one network → one worker), so each
+ *   worker's limiter allows the node's whole rate; on the shared socket each allows rate/workers.
  *   TCP connections are accepted by the primary and passed round-robin (cluster's default).
  * - Workers get the primary's execArgv unless `execArgv` is given (they must load .ts files).
  * - `request(message)` asks every live worker's `zones.onRequest` and gathers the replies (metrics
@@ -47,6 +49,14 @@ import type { ResponseRateLimiter, RrlOptions } from './response-rate-limit.ts';
 /** Which worker `loadZones` runs in: 0..workers-1, kept by a replacement. */
 export interface DnsWorkerIdentity {
   readonly index: number;
+  /** How many workers share the port. */
+  readonly workers: number;
+  /**
+   * The part of the node's response rate this worker's limiter allows: 1 when the port steers by
+   * source network (native path: a client network reaches one worker only), 1/workers otherwise
+   * (node:dgram: the workers share one socket and take turns, so each sees about 1/workers).
+   */
+  readonly rrlShare: number;
 }
 
 /** What a worker's `loadZones(options, worker)` returns. */
@@ -82,7 +92,7 @@ export interface DnsWorkersOptions {
   zoneOptions?: unknown;
   /** Default `availableParallelism()`. */
   workers?: number;
-  /** RRL options (plain data), or null/absent for none. Each worker limits on its own. */
+  /** RRL options (plain data), or null/absent for none: one rate per node (see DnsWorkerIdentity.rrlShare). */
   rrl?: Omit<RrlOptions, 'now'> | null;
   limits?: Partial<ServerLimits>;
   /** See DnsServerOptions.nativeUdp: per-worker SO_REUSEPORT sockets with batched syscalls. */
@@ -135,6 +145,8 @@ export interface DnsWorkerSpec {
   rrl: Omit<RrlOptions, 'now'> | null;
   limits: Partial<ServerLimits>;
   nativeUdp: boolean;
+  /** How many workers share the port. */
+  workers: number;
 }
 
 /** IPC messages between primary and worker (plain objects tagged with `dnsWorker`). */
@@ -170,6 +182,7 @@ export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorke
     rrl: opts.rrl ?? null,
     limits: opts.limits ?? {},
     nativeUdp: opts.nativeUdp ?? false,
+    workers: count,
   };
   cluster.setupPrimary({
     exec: opts.workerEntry,

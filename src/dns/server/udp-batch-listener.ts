@@ -36,14 +36,27 @@ function ipv6Text(b: Uint8Array, off: number): string {
   return s;
 }
 
-/** Binds `host:port` through the addon; throws like bind (EADDRINUSE, ...). */
+/**
+ * Binds `host:port` through the addon; throws like bind (EADDRINUSE, ...). With `steerGroup` > 1
+ * (the workers sharing the port), datagrams are steered by source network (UdpBatchAddon.steer),
+ * so each worker's rate limiter sees all of a client network's queries.
+ */
 export function bindUdpBatch(
   addon: UdpBatchAddon,
   host: string,
   port: number,
   ctx: ListenerContext,
+  steerGroup = 1,
 ): UdpListener {
   const sock = addon.open(host, port, UDP_BATCH_SIZE, UDP_BATCH_SLOT, UDP_SOCKET_BUFFER_BYTES);
+  if (steerGroup > 1) {
+    try {
+      addon.steer(sock.handle, steerGroup);
+    } catch (error) {
+      addon.close(sock.handle);
+      throw error;
+    }
+  }
   const rx = Buffer.from(sock.rx);
   const tx = new Uint8Array(sock.tx);
   const meta = new Int32Array(sock.meta);

@@ -31,6 +31,12 @@ export interface UdpBatchAddon {
   start(handle: object, onBatch: (n: number) => number): void;
   /** Stops polling; `onClosed` runs once the socket is closed (the port is free again). */
   close(handle: object, onClosed?: () => void): void;
+  /**
+   * Steers the port's datagrams by source network: each goes to socket hash(/24 or /56) % `group`
+   * of the port's SO_REUSEPORT group (SO_ATTACH_REUSEPORT_CBPF), so one client network always
+   * reaches one worker. Throws (errno) when the kernel refuses.
+   */
+  steer(handle: object, group: number): void;
 }
 
 const ADDON_PATH = '../../../native/build/Release/dns_udp_batch.node';

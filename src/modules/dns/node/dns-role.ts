@@ -43,6 +43,8 @@ export interface DnsPipelineOptions {
    * writes it; every worker still reads it as the cold-start fallback.
    */
   readonly writeSnapshot?: boolean;
+  /** The part of RRL_RATE this process allows (DnsWorkerIdentity.rrlShare); default 1. */
+  readonly rrlShare?: number;
 }
 
 /** What serves queries, ready to hand to a DNS server (in this process or in a cluster worker). */
@@ -137,7 +139,10 @@ export async function buildDnsPipeline(
       }),
     ),
     rrl: counters.wrapLimiter(
-      createResponseRateLimiter({ rate: ctx.settings.rrlRate, exempt: ctx.settings.rrlExempt }),
+      createResponseRateLimiter({
+        rate: ctx.settings.rrlRate * (options.rrlShare ?? 1),
+        exempt: ctx.settings.rrlExempt,
+      }),
     ),
     stats,
     transfer,

@@ -58,12 +58,13 @@ export async function loadZones(options: unknown, worker: DnsWorkerIdentity): Pr
     ...(o.busPrefix !== undefined ? { busPrefix: o.busPrefix } : {}),
   });
   const counters = createDnsCounters();
-  const pipeline = await buildDnsPipeline(ctx, counters, { writeSnapshot: worker.index === 0 }).catch(
-    async (error: unknown) => {
-      await closeRuntime(ctx);
-      throw error;
-    },
-  );
+  const pipeline = await buildDnsPipeline(ctx, counters, {
+    writeSnapshot: worker.index === 0,
+    rrlShare: worker.rrlShare,
+  }).catch(async (error: unknown) => {
+    await closeRuntime(ctx);
+    throw error;
+  });
   return {
     store: pipeline.store,
     stats: pipeline.stats,
