@@ -63,8 +63,16 @@ export interface Unbound {
   stop(): Promise<void>;
 }
 
-/** Starts unbound trusting `dsRecord` for `zone`, stub-forwarding the zone to 127.0.0.1@`serverPort`. */
-export async function startUnbound(zone: string, dsRecord: string, serverPort: number): Promise<Unbound> {
+/**
+ * Starts unbound trusting `dsRecord` for `zone`, stub-forwarding the zone (and `moreZones`, e.g.
+ * a child zone served by the same server) to 127.0.0.1@`serverPort`.
+ */
+export async function startUnbound(
+  zone: string,
+  dsRecord: string,
+  serverPort: number,
+  moreZones: readonly string[] = [],
+): Promise<Unbound> {
   const dir = mkdtempSync(path.join(tmpdir(), 'unbound-'));
   const port = await freePort();
   const conf = path.join(dir, 'unbound.conf');
@@ -89,9 +97,11 @@ export async function startUnbound(zone: string, dsRecord: string, serverPort: n
       '  qname-minimisation: no',
       // The RFC 6761 names are served locally by default; the tests' zones may use them.
       '  local-zone: "test." nodefault',
-      'stub-zone:',
-      `  name: "${zone}"`,
-      `  stub-addr: 127.0.0.1@${serverPort}`,
+      ...[zone, ...moreZones].flatMap((z) => [
+        'stub-zone:',
+        `  name: "${z}"`,
+        `  stub-addr: 127.0.0.1@${serverPort}`,
+      ]),
       '',
     ].join('\n'),
   );

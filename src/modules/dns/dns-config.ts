@@ -3,6 +3,7 @@ import path from 'node:path';
 import { locationByCode } from '../../geo/geo-data.ts';
 import { DEFAULT_GEOIP_DB } from '../../geo/ip-locator.ts';
 import { defineConfigSection } from '../../kernel/config/config-section.ts';
+import { parseResolverAddress, systemResolver, type ResolverAddress } from './dnssec/parent-ds-lookup.ts';
 
 /** Upper bound of DNS_WORKERS: more processes than this only cost memory. */
 export const MAX_DNS_WORKERS = 256;
@@ -33,6 +34,10 @@ export interface DnsSettings {
   readonly dnssecZskRollDays: number;
   /** Seconds between checks of the DNSSEC key schedule. */
   readonly dnssecKeyCheckIntervalS: number;
+  /** Days between automatic KSK rollovers (RFC 7583 double-DS); 0 = only when asked for. */
+  readonly dnssecKskRollDays: number;
+  /** Where a KSK rollover asks for the parent's DS RRset (host:port); default the system resolver. */
+  readonly dnssecParentResolver: ResolverAddress;
   /** NSID answered to queries that ask (RFC 5001): the host name by default, '' = off. */
   readonly dnsNsid: string;
   /** Answer and check DNS cookies (RFC 7873, RFC 9018). */
@@ -53,6 +58,13 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
   if (nameservers.length === 0) env.problem('NAMESERVERS must list at least one host name');
   const nsid = env.orEmpty('DNS_NSID', hostname());
   if (Buffer.byteLength(nsid) > 512) env.problem('DNS_NSID must be at most 512 octets');
+  const parentResolverText = env.optional('DNSSEC_PARENT_RESOLVER');
+  const parentResolver =
+    parentResolverText === null ? systemResolver() : parseResolverAddress(parentResolverText);
+  if (parentResolver === null)
+    env.problem(
+      'DNSSEC_PARENT_RESOLVER must be an IP address with an optional port (127.0.0.1:53, [::1]:53)',
+    );
   const cookieSecret = env.optional('DNS_COOKIE_SECRET');
   if (cookieSecret !== null && !/^[0-9a-f]{32}$/i.test(cookieSecret))
     env.problem('DNS_COOKIE_SECRET must be 16 octets in hex (32 hex digits)');
@@ -70,6 +82,8 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     dnsWorkers: env.countOrAuto('DNS_WORKERS', MAX_DNS_WORKERS),
     dnssecZskRollDays: env.int('DNSSEC_ZSK_ROLL_DAYS', 30, 1, 3650),
     dnssecKeyCheckIntervalS: env.int('DNSSEC_KEY_CHECK_INTERVAL_S', 60, 1, 86_400),
+    dnssecKskRollDays: env.int('DNSSEC_KSK_ROLL_DAYS', 365, 0, 36_500),
+    dnssecParentResolver: parentResolver ?? { host: '127.0.0.1', port: 53 },
     dnsNsid: nsid,
     dnsCookies: env.bool('DNS_COOKIES', true),
     dnsCookieSecret: cookieSecret,

@@ -81,3 +81,16 @@ export const hostnameHasRecords = defineError(
 /** Answered to a record write at a load balancer's hostname (and as an import line's problem). */
 export const RECORD_AT_LB = 'A load balancer owns this hostname; A/AAAA/CNAME records cannot be added there';
 export const PRIVATE_TARGET = 'health-check target targets a private or reserved network';
+
+/** POST /zones/{id}/dnssec/rollover on a zone that is not signed. */
+export const dnssecNotEnabled = defineError(
+  'dns.dnssec_not_enabled',
+  409,
+  'DNSSEC is not enabled for this zone',
+);
+/** POST /zones/{id}/dnssec/rollover while one runs. */
+export const kskRolloverRunning = defineError(
+  'dns.ksk_rollover_running',
+  409,
+  'A KSK rollover is already in progress',
+);

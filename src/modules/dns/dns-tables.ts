@@ -103,6 +103,8 @@ export interface LoadBalancerRow {
 /** migrations/202611220005_dns_dnssec_keys.sql */
 export type KeyRole = 'ksk' | 'zsk';
 export type KeyState = 'published' | 'active' | 'retired';
+/** A running KSK rollover's step (dnssec/ksk-rollover.ts). */
+export type KskRolloverState = 'waiting_for_parent_ds' | 'parent_ds_seen' | 'retiring_old_key';
 
 export interface DnssecZoneRow {
   zone_id: number;
@@ -110,6 +112,12 @@ export interface DnssecZoneRow {
   disabling_since: Date | null;
   zsk_rotated_at: Date | null;
   created_at: Date;
+  /** migrations/202611240004_dns_ksk_rollover.sql: null while no KSK rollover runs. */
+  ksk_rollover_state?: KskRolloverState | null;
+  ksk_rollover_started_at?: Date | null;
+  ksk_parent_check_at?: Date | null;
+  ksk_parent_ds_seen_at?: Date | null;
+  ksk_parent_ds_ttl?: number | null;
 }
 
 export interface DnssecKeyRow {

@@ -6,8 +6,7 @@
  * 2. activate: once it has been published PREPUBLISH (every cached DNSKEY RRset holds it) and the
  *    old one is due, it signs and the old one is retired (zsk_rotated_at);
  * 3. withdraw: a retired ZSK leaves the DNSKEY RRset once every signature it made has expired.
- * The KSK is not rolled automatically (that needs the parent's DS to change, RFC 7344 does it with
- * CDS). Turning DNSSEC off keeps the zone signed with the RFC 8078 delete CDS/CDNSKEY for
+ * The KSK rolls on its own schedule, which waits for the parent's DS (ksk-rollover.ts). Turning DNSSEC off keeps the zone signed with the RFC 8078 delete CDS/CDNSKEY for
  * DISABLE_GRACE, then drops keys and signatures.
  */
 import { SIGNATURE_VALIDITY_MAX_S } from '../../../dns/index.ts';

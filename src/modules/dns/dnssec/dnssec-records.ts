@@ -1,6 +1,7 @@
 /**
  * The DNSSEC records a signed zone publishes at its apex, derived from its keys: DNSKEY (every key
- * but the withdrawn), CDS (digest type 2) and CDNSKEY for the active KSK (RFC 7344 §3), or their
+ * but the withdrawn), CDS (digest type 2) and CDNSKEY for each KSK the parent should have a DS of
+ * (the active one, and the incoming one of a KSK rollover; RFC 7344 §3, RFC 7583 §3.3), or their
  * RFC 8078 §4 delete forms while signing is being turned off; and the DS the owner gives the parent.
  */
 import {
@@ -26,20 +27,26 @@ export function apexDnssecRecords(
     ttl,
     rdata: k.dnskey,
   }));
-  const ksk = keys.find((k) => k.role === 'ksk' && k.state === 'active');
   if (disabling) {
     records.push({ name: domain, type: RR_TYPE.CDS, ttl, rdata: CDS_DELETE_RDATA });
     records.push({ name: domain, type: RR_TYPE.CDNSKEY, ttl, rdata: CDNSKEY_DELETE_RDATA });
-  } else if (ksk) {
-    records.push({
-      name: domain,
-      type: RR_TYPE.CDS,
-      ttl,
-      rdata: dsRdata(wireNameFromText(domain).wire, ksk.dnskey),
-    });
-    records.push({ name: domain, type: RR_TYPE.CDNSKEY, ttl, rdata: ksk.dnskey });
+  } else {
+    for (const ksk of parentKsks(keys)) {
+      records.push({
+        name: domain,
+        type: RR_TYPE.CDS,
+        ttl,
+        rdata: dsRdata(wireNameFromText(domain).wire, ksk.dnskey),
+      });
+      records.push({ name: domain, type: RR_TYPE.CDNSKEY, ttl, rdata: ksk.dnskey });
+    }
   }
   return records;
+}
+
+/** The KSKs the parent should hold a DS of, oldest first: the active one and an incoming one. */
+export function parentKsks(keys: readonly StoredKey[]): StoredKey[] {
+  return keys.filter((k) => k.role === 'ksk' && (k.state === 'active' || k.state === 'published'));
 }
 
 /** Presentation form of the DS for `dnskey` ("example.com. 3600 IN DS 12345 13 2 <hex>"). */

@@ -56,7 +56,18 @@ export class DnssecRepository {
 
   async updateZone(
     zoneId: number,
-    set: Partial<Pick<DnssecZoneRow, 'disabling_since' | 'zsk_rotated_at'>>,
+    set: Partial<
+      Pick<
+        DnssecZoneRow,
+        | 'disabling_since'
+        | 'zsk_rotated_at'
+        | 'ksk_rollover_state'
+        | 'ksk_rollover_started_at'
+        | 'ksk_parent_check_at'
+        | 'ksk_parent_ds_seen_at'
+        | 'ksk_parent_ds_ttl'
+      >
+    >,
   ): Promise<void> {
     await this.db.updateTable('dns_dnssec_zones').set(set).where('zone_id', '=', zoneId).execute();
   }

@@ -178,6 +178,8 @@ describe('DNS zones routes', () => {
       zsk_key_tag: null,
       ds_records: [],
       zsk_rotated_at: null,
+      keys: [],
+      rollover: null,
     });
   });
 

@@ -7,6 +7,7 @@ import {
   ListZonesQuery,
   UpdateZoneBody,
   ZoneDnssecResponse,
+  RolloverBody,
   ZoneIdParams,
   ZoneResponse,
 } from './zones-schemas.ts';
@@ -95,5 +96,24 @@ export function registerZoneRoutes(app: ModuleApp, service: ZonesService): void 
       },
     },
     async (request) => service.dnssec(await request.owner(), request.params.zone_id),
+  );
+
+  app.post(
+    '/zones/:zone_id/dnssec/rollover',
+    {
+      config: { audit: 'dns.dnssec.ksk_rollover_start' },
+      schema: {
+        description:
+          'Publishes a new KSK beside the active one (DNSKEY, CDS and CDNSKEY name both; ds_records lists both ' +
+          'DS). The zone then asks the parent for the new DS once an hour through DNSSEC_PARENT_RESOLVER and moves ' +
+          'on only once it has seen it for the DS TTL: rollover.state waiting_for_parent_ds → parent_ds_seen → ' +
+          'retiring_old_key (the new KSK signs alone) → done (the old key leaves one DNSKEY TTL later).',
+        summary: 'Start a KSK rollover (RFC 7583 double-DS)',
+        params: ZoneIdParams,
+        body: RolloverBody,
+        response: { 200: ZoneDnssecResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => service.startKskRollover(await request.owner(), request.params.zone_id),
   );
 }

@@ -54,8 +54,44 @@ export const ZoneDnssecResponse = describes<DnssecInfo>()(
     algorithm: Nullable(Type.String()),
     ksk_key_tag: Nullable(Type.Integer()),
     zsk_key_tag: Nullable(Type.Integer()),
-    /** The DS the owner gives the parent zone, in presentation form. */
+    /**
+     * The DS the owner gives the parent zone, in presentation form: one per KSK the parent should
+     * have (two while a KSK rollover waits for the parent), oldest first.
+     */
     ds_records: Type.Array(Type.String()),
     zsk_rotated_at: Nullable(IsoTime),
+    /** Every key in the DNSKEY RRset, oldest first. */
+    keys: Type.Array(
+      Type.Object({
+        key_tag: Type.Integer(),
+        role: Type.Union([Type.Literal('ksk'), Type.Literal('zsk')]),
+        state: Type.Union([Type.Literal('published'), Type.Literal('active'), Type.Literal('retired')], {
+          description: 'published: in the DNSKEY RRset, not signing yet; active: signing; retired: leaving',
+        }),
+        created_at: IsoTime,
+      }),
+    ),
+    /** The running KSK rollover, or null. */
+    rollover: Nullable(
+      Type.Object({
+        key: Type.Literal('ksk'),
+        state: Type.Union([
+          Type.Literal('waiting_for_parent_ds'),
+          Type.Literal('parent_ds_seen'),
+          Type.Literal('retiring_old_key'),
+        ]),
+        started_at: Nullable(IsoTime),
+        last_parent_check_at: Nullable(IsoTime),
+      }),
+    ),
   }),
+);
+
+export const RolloverBody = Type.Object(
+  {
+    key: Type.Literal('ksk', {
+      description: 'The key to roll: only the KSK (the ZSK rolls on its own schedule).',
+    }),
+  },
+  { additionalProperties: false },
 );

@@ -164,4 +164,13 @@ export class ZonesService {
   async dnssec(owner: OwnerScope, zoneId: number): Promise<DnssecInfo> {
     return this.dnssecKeys.info(await this.repo.findAccessible(owner, zoneId));
   }
+
+  /** Starts a KSK rollover of a signed zone (409 when it is not signed or one runs). */
+  async startKskRollover(owner: OwnerScope, zoneId: number): Promise<DnssecInfo> {
+    await this.changes.apply(owner, zoneId, async (trx, zone) => {
+      await this.dnssecKeys.startKskRollover(trx, zone);
+      return { value: undefined, changed: true };
+    });
+    return this.dnssec(owner, zoneId);
+  }
 }
