@@ -14,6 +14,8 @@ export interface DnsSettings {
   readonly dnsPort: number;
   /** Location code of the PoP this node serves from. */
   readonly pop: string;
+  /** Location codes of every PoP of this deployment (POP included), for the linter. */
+  readonly deploymentPops: ReadonlySet<string>;
   /** Host names of the zones' name servers; the first is the SOA MNAME. */
   readonly nameservers: readonly string[];
   readonly geoipDb: string;
@@ -54,6 +56,9 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
   const pop = env.str('POP', 'FRA').toUpperCase();
   if (!locationByCode(pop))
     env.problem(`POP must be a known location code (see geo/locations.json), got "${pop}"`);
+  const deploymentPops = new Set([pop, ...env.list('DEPLOYMENT_POPS', '').map((c) => c.toUpperCase())]);
+  for (const code of deploymentPops)
+    if (!locationByCode(code)) env.problem(`DEPLOYMENT_POPS: "${code}" is no known location code`);
   const nameservers = env.hostnames('NAMESERVERS', 'ns1.example.net,ns2.example.net');
   if (nameservers.length === 0) env.problem('NAMESERVERS must list at least one host name');
   const nsid = env.orEmpty('DNS_NSID', hostname());
@@ -72,6 +77,7 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     dnsHost: env.host('DNS_HOST', '127.0.0.1'),
     dnsPort: env.int('DNS_PORT', 5300, 0, 65535),
     pop,
+    deploymentPops,
     nameservers,
     geoipDb: path.resolve(env.str('GEOIP_DB', DEFAULT_GEOIP_DB)),
     rrlRate: env.int('RRL_RATE', 20, 0, 1_000_000),

@@ -44,7 +44,10 @@ describe('DNS load balancers routes', () => {
     const z = await zone();
     const res = await create(z.id, { hostname: 'www', default_pools: [z.pools[1], z.pools[0]] });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({
+    // The create answer carries the linter's findings; GET answers the object alone.
+    const { warnings, ...created } = res.body;
+    expect(warnings).toEqual([expect.objectContaining({ code: 'no_enabled_members', severity: 'error' })]);
+    expect(created).toEqual({
       id: expect.any(Number),
       zone_id: z.id,
       name: `www.${z.domain}`,
@@ -64,9 +67,9 @@ describe('DNS load balancers routes', () => {
       updated_at: expect.any(String),
     });
     const got = await t.request('GET', `${ZONES}/${z.id}/load-balancers/${res.body.id}`, { token: alice });
-    expect(got.body).toEqual(res.body);
+    expect(got.body).toEqual(created);
     expect((await t.request('GET', `${ZONES}/${z.id}/load-balancers`, { token: alice })).body).toEqual([
-      res.body,
+      created,
     ]);
     // The pool in its default list now reports the hostname.
     const pool = await t.request('GET', `${ZONES}/${z.id}/pools/${z.pools[1]}`, { token: alice });
@@ -408,5 +411,32 @@ describe('DNS load balancers routes', () => {
     serial = await serialOf();
     await t.request('DELETE', `${ZONES}/${z.id}/load-balancers/${lb.body.id}`, { token: alice });
     expect(await serialOf()).toBeGreaterThan(serial);
+  });
+
+  it('lints a load balancer and the zone over the API; the update answer carries the findings', async () => {
+    const z = await zone(2);
+    const lb = (await create(z.id, { hostname: 'lint', default_pools: [z.pools[0]] })).body;
+    const changed = await update(z.id, lb.id, {
+      ttl: 10,
+      session_affinity: 'client_ip',
+      steering_policy: 'geo',
+      location_pools: { SYD: [z.pools[0]] },
+    });
+    expect(changed.status).toBe(200);
+    const codes = (changed.body.warnings as { code: string }[]).map((w) => w.code).sort();
+    expect(codes).toEqual(['no_enabled_members', 'short_ttl_with_affinity', 'unknown_pop']);
+    const lint = await t.request('GET', `${ZONES}/${z.id}/load-balancers/${lb.id}/lint`, { token: alice });
+    expect(lint.status).toBe(200);
+    expect(lint.body).toEqual(changed.body.warnings);
+    const all = await t.request('GET', `${ZONES}/${z.id}/lint`, { token: alice });
+    expect(all.body.map((f: { path: string }) => f.path)).toEqual([
+      ...lint.body.map((f: { path: string }) => `load_balancers.${lb.id}.${f.path}`),
+      `pools.${z.pools[1]}`,
+    ]);
+    // Another account's zone is not found.
+    expect((await t.request('GET', `${ZONES}/${z.id}/lint`, { token: bob })).status).toBe(404);
+    expect(
+      (await t.request('GET', `${ZONES}/${z.id}/load-balancers/${lb.id}/lint`, { token: bob })).status,
+    ).toBe(404);
   });
 });

@@ -4,10 +4,13 @@ import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { Type } from 'typebox';
 import { ZoneIdParams } from '../zones/zones-schemas.ts';
 import type { LoadBalancerPreviewService } from './lb-preview-service.ts';
+import type { LoadBalancingLintService } from './lb-lint-service.ts';
 import {
   CreateLoadBalancerBody,
   LoadBalancerParams,
+  LintFindingResponse,
   LoadBalancerResponse,
+  LoadBalancerWriteResponse,
   PreviewBody,
   PreviewResponse,
   UpdateLoadBalancerBody,
@@ -19,6 +22,7 @@ export function registerLoadBalancerRoutes(
   app: ModuleApp,
   service: LoadBalancersService,
   preview: LoadBalancerPreviewService,
+  lint: LoadBalancingLintService,
 ): void {
   const base = '/zones/:zone_id/load-balancers';
 
@@ -43,11 +47,16 @@ export function registerLoadBalancerRoutes(
         summary: 'Create a load balancer: a hostname answered from pools instead of records',
         params: ZoneIdParams,
         body: CreateLoadBalancerBody,
-        response: { 201: LoadBalancerResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+        response: {
+          201: LoadBalancerWriteResponse,
+          ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429),
+        },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await service.create(await request.owner(), request.params.zone_id, request.body)),
+    async (request, reply) => {
+      const lb = await service.create(await request.owner(), request.params.zone_id, request.body);
+      return reply.code(201).send({ ...lb, warnings: await lint.ofLoadBalancer(lb.zone_id, lb.id) });
+    },
   );
 
   app.get(
@@ -70,11 +79,45 @@ export function registerLoadBalancerRoutes(
         summary: 'Change a load balancer',
         params: LoadBalancerParams,
         body: UpdateLoadBalancerBody,
-        response: { 200: LoadBalancerResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+        response: {
+          200: LoadBalancerWriteResponse,
+          ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429),
+        },
       },
     },
-    async (request) =>
-      service.update(await request.owner(), request.params.zone_id, request.params.lb_id, request.body),
+    async (request) => {
+      const { zone_id, lb_id } = request.params;
+      const lb = await service.update(await request.owner(), zone_id, lb_id, request.body);
+      return { ...lb, warnings: await lint.ofLoadBalancer(lb.zone_id, lb.id) };
+    },
+  );
+
+  app.get(
+    `${base}/:lb_id/lint`,
+    {
+      schema: {
+        description:
+          'Mistakes that save fine and answer wrong (README "Load-balancing linter"), in the order the checks run.',
+        summary: 'What the linter finds in a load balancer',
+        params: LoadBalancerParams,
+        response: { 200: Type.Array(LintFindingResponse), ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => lint.loadBalancer(await request.owner(), request.params.zone_id, request.params.lb_id),
+  );
+
+  app.get(
+    '/zones/:zone_id/lint',
+    {
+      schema: {
+        description:
+          'Every finding of the zone’s load balancers then pools, by id; each path starts with the object (`load_balancers.3.ttl`).',
+        summary: 'What the linter finds in a zone’s load balancing',
+        params: ZoneIdParams,
+        response: { 200: Type.Array(LintFindingResponse), ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => lint.zone(await request.owner(), request.params.zone_id),
   );
 
   app.delete(

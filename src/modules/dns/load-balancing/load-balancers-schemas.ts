@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { LintFinding } from './lb-linter.ts';
 import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
 import type { PreviewView } from './lb-preview-view.ts';
 import type { LoadBalancerView } from './load-balancer-view.ts';
@@ -121,3 +122,25 @@ export const PreviewResponse = describes<PreviewView>()(
     ),
   }),
 );
+
+/** One finding of the load-balancing linter (lb-linter.ts). */
+export const LintFindingResponse = describes<LintFinding>()(
+  Type.Object({
+    severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
+    code: Type.String({
+      description:
+        'pool_unreachable, country_same_as_region, unknown_pop, proximity_pool_without_location, ' +
+        'fallback_is_only_default, no_enabled_members, no_members_of_family, short_ttl_with_affinity, ' +
+        'failover_member_unmonitored, pool_unreferenced',
+    }),
+    message: Type.String(),
+    /** Dotted path into the object's body (`country_pools.BR`); the zone's list starts with the object. */
+    path: Type.String(),
+  }),
+);
+
+/** A create or update answer: the object, with what the linter finds in it. */
+export const LoadBalancerWriteResponse = Type.Object({
+  ...LoadBalancerResponse.properties,
+  warnings: Type.Array(LintFindingResponse),
+});

@@ -15,6 +15,7 @@ import type { RecordsService } from '../records/records-service.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { LoadBalancerPreviewService } from './lb-preview-service.ts';
+import { LoadBalancingLintService } from './lb-lint-service.ts';
 import { LoadBalancersRepository } from './load-balancers-repository.ts';
 import { registerLoadBalancerRoutes } from './load-balancers-routes.ts';
 import { LoadBalancersService } from './load-balancers-service.ts';
@@ -38,9 +39,11 @@ export function registerLoadBalancing(app: ModuleApp, ctx: DnsContext, deps: Loa
   const allowPrivate = ctx.settings.healthAllowPrivateTargets;
   const loadBalancers = new LoadBalancersService(lbRepo, poolsRepo, zones, changes);
   records.addNameClaimSource(loadBalancers.nameClaims);
+  const lint = new LoadBalancingLintService(db, zones, membersRepo, ctx.settings.deploymentPops);
   registerPoolRoutes(
     app,
     new PoolsService(poolsRepo, membersRepo, lbRepo, loadBalancers, zones, changes, allowPrivate),
+    lint,
   );
   const healthChecks = new MemberHealthCheckService(zones, poolsRepo, membersRepo, ctx.clock, {
     probe: createMemberProber({ guard: memberProbeGuard(allowPrivate), clock: ctx.clock }),
@@ -60,6 +63,7 @@ export function registerLoadBalancing(app: ModuleApp, ctx: DnsContext, deps: Loa
     app,
     loadBalancers,
     new LoadBalancerPreviewService(db, membersRepo, loadBalancers, ctx.settings.pop, openLocator),
+    lint,
   );
 }
 

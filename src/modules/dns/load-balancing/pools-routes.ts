@@ -8,14 +8,20 @@ import {
   CreatePoolBody,
   PoolParams,
   PoolResponse,
+  PoolWriteResponse,
   UpdatePoolBody,
 } from './pools-schemas.ts';
+import type { LoadBalancingLintService } from './lb-lint-service.ts';
 import { LB_POOLS_FAMILY, POOLS_FAMILY, type PoolsService } from './pools-service.ts';
 
 /** The pools under both addresses: `/pools` and `/lb-pools` (the latter also takes `hostname`). */
 export const POOL_SEGMENTS = ['pools', 'lb-pools'] as const;
 
-export function registerPoolRoutes(app: ModuleApp, service: PoolsService): void {
+export function registerPoolRoutes(
+  app: ModuleApp,
+  service: PoolsService,
+  lint: LoadBalancingLintService,
+): void {
   for (const segment of POOL_SEGMENTS) {
     const base = `/zones/:zone_id/${segment}`;
     const family = segment === 'pools' ? POOLS_FAMILY : LB_POOLS_FAMILY;
@@ -44,13 +50,18 @@ export function registerPoolRoutes(app: ModuleApp, service: PoolsService): void 
               : 'Create an origin pool, with its members and (with hostname) a load balancer answering from it',
           params: ZoneIdParams,
           body: createBody,
-          response: { 201: PoolResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+          response: { 201: PoolWriteResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
         },
       },
-      async (request, reply) =>
-        reply
-          .code(201)
-          .send(await service.create(await request.owner(), request.params.zone_id, request.body, family)),
+      async (request, reply) => {
+        const pool = await service.create(
+          await request.owner(),
+          request.params.zone_id,
+          request.body,
+          family,
+        );
+        return reply.code(201).send({ ...pool, warnings: await lint.ofPool(pool.zone_id, pool.id) });
+      },
     );
 
     app.get(
@@ -73,17 +84,14 @@ export function registerPoolRoutes(app: ModuleApp, service: PoolsService): void 
           summary: "Change an origin pool's settings",
           params: PoolParams,
           body: UpdatePoolBody,
-          response: { 200: PoolResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
+          response: { 200: PoolWriteResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
         },
       },
-      async (request) =>
-        service.update(
-          await request.owner(),
-          request.params.zone_id,
-          request.params.pool_id,
-          request.body,
-          family,
-        ),
+      async (request) => {
+        const { zone_id, pool_id } = request.params;
+        const pool = await service.update(await request.owner(), zone_id, pool_id, request.body, family);
+        return { ...pool, warnings: await lint.ofPool(pool.zone_id, pool.id) };
+      },
     );
 
     app.delete(

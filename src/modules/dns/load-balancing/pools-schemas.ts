@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LintFindingResponse } from './load-balancers-schemas.ts';
 import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
 import { CreateMemberBody, MemberResponse } from './members-schemas.ts';
 import type { PoolView } from './pool-view.ts';
@@ -58,3 +59,9 @@ export const PoolResponse = describes<PoolView>()(
     updated_at: IsoTime,
   }),
 );
+
+/** A create or update answer: the pool, with what the linter finds in it. */
+export const PoolWriteResponse = Type.Object({
+  ...PoolResponse.properties,
+  warnings: Type.Array(LintFindingResponse),
+});
