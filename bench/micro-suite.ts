@@ -21,6 +21,7 @@ import {
   ServerCookies,
   ZoneStore,
   createMessageHandler,
+  LbAnswerCounts,
   createOutcome,
 } from '../src/dns/index.ts';
 import type { ClientInfo, ZoneData } from '../src/dns/index.ts';
@@ -180,6 +181,20 @@ async function buildCases(): Promise<Case[]> {
     edns: { payload: 1232, options: [[OPTION_CLIENT_SUBNET, ecs]] },
   });
   cases.push(full('steered LB (geo, ECS)', lbEcs, handle, client, { ratioOf: 'ECS query' }));
+  // As the product runs: every answer at a load balancer counted for dns_lb_answers_total.
+  const counted = createMessageHandler(store, {
+    health: new MemberHealthTable(),
+    pop: 'FRA',
+    locator,
+    random: createSeededRandom(1).next,
+    lbAnswers: new LbAnswerCounts(),
+  });
+  cases.push(
+    full('steered LB, answers counted', lbQuery, counted, resolver, {
+      ratioOf: 'steered LB (geo, resolver IP)',
+      note: 'target ≥ 0.95× steered',
+    }),
+  );
 
   // NSID and cookies on, as the product runs: a plain query must not pay for them (target ≤ 3 %);
   // one that asks for both, for what answering them costs.

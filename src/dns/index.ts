@@ -150,3 +150,4 @@ export type {
 export { parseZoneFile } from './zonefile/zone-file-parser.ts';
 export type { ZoneFileRecord } from './zonefile/zone-file-writer.ts';
 export { writeZoneFile } from './zonefile/zone-file-writer.ts';
+export { LbAnswerCounts, lbAnswerLabels } from './steering/lb-answer-counts.ts';

@@ -19,6 +19,7 @@ function targets(n: number): HealthTarget[] {
   return Array.from({ length: n }, (_, i) => ({
     memberId: i + 1,
     zoneId: 7,
+    poolId: 3,
     address: '192.0.2.1',
     mode: 'tcp' as const,
     path: '/',

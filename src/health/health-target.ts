@@ -10,6 +10,8 @@ export type ProbeMode = Exclude<HealthMode, 'none'>;
 export interface HealthTarget {
   readonly memberId: number;
   readonly zoneId: number;
+  /** The member's pool (metrics label). */
+  readonly poolId: number;
   /** An IP literal (IPv4 or IPv6): members never carry host names. */
   readonly address: string;
   readonly mode: ProbeMode;

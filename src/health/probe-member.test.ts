@@ -20,6 +20,7 @@ function target(over: Partial<HealthTarget>): HealthTarget {
   return {
     memberId: 1,
     zoneId: 1,
+    poolId: 1,
     address: '127.0.0.1',
     mode: 'http',
     path: '/',

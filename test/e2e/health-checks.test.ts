@@ -200,6 +200,22 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
       'b back',
     );
     expect(backAt - recoveredAt).toBeLessThan(PROPAGATION_MS);
+
+    // The checker's metrics saw both verdicts; the member's gauge shows its last one.
+    const metrics = (await s.t.request('GET', '/metrics')).text as string;
+    const sample = (series: string): number =>
+      Number(
+        metrics
+          .split('\n')
+          .find((l) => l.startsWith(`${series} `))
+          ?.split(' ')[1] ?? NaN,
+      );
+    expect(sample('health_probe_results_total{pop="FRA",result="unhealthy"}')).toBeGreaterThanOrEqual(1);
+    expect(sample('health_probe_results_total{pop="FRA",result="healthy"}')).toBeGreaterThanOrEqual(2);
+    expect(sample(`health_member_status{zone="${z.id}",pool="${p.id}",member="${p.memberIds[1]}"}`)).toBe(1);
+    expect(
+      sample(`dns_lb_answers_total{zone="${z.domain}",lb="${name}",cascade_hit="default",reason="ok"}`),
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it('a load balancer steps default → fallback → serve_last (or SERVFAIL) as its targets fail', async () => {

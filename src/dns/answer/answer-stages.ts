@@ -220,6 +220,7 @@ const steeringStage: AnswerStage = {
     if (lb === undefined) return false;
     const family = qtype === RR_TYPE.A ? 4 : 6;
     const decision = steerDnsQuery(lb, family, ctx.steering, ctx.query.ecs, ctx.clientAddress ?? null);
+    ctx.steering.answers?.count(ctx.plan.zone!.domain, lb, decision);
     planSteeredAnswer(ctx.plan, lb, decision, family);
     ctx.ecsScope = decision.ecsScope;
     return true;

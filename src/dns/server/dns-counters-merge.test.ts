@@ -26,13 +26,42 @@ function workerCounters(n: number, changedMs: number, buildS: number) {
   return c;
 }
 
+/** A compiled load balancer as the counter sees it (only its id and hostname are read). */
+const compiledLb = (id: number, hostname: string) =>
+  ({ lb: { id, hostname } }) as unknown as Parameters<
+    ReturnType<typeof createDnsCounters>['lbAnswers']['count']
+  >[1];
+const decision = (cascadeHit: 'default' | 'serve_last', reason: 'ok' | 'all_unhealthy_serve_last') =>
+  ({ cascadeHit, reason }) as Parameters<ReturnType<typeof createDnsCounters>['lbAnswers']['count']>[2];
+
 describe('DnsCounters across worker processes', () => {
+  it('sums answers at load balancers key by key over the workers', () => {
+    const [a, b] = [createDnsCounters(), createDnsCounters()];
+    const www = compiledLb(1, 'www.example.com');
+    for (let i = 0; i < 3; i++) a.lbAnswers.count('example.com', www, decision('default', 'ok'));
+    b.lbAnswers.count('example.com', compiledLb(1, 'www.example.com'), decision('default', 'ok'));
+    b.lbAnswers.count('example.com', www, decision('serve_last', 'all_unhealthy_serve_last'));
+    const merged = createDnsCounters();
+    loadMergedCounters(
+      merged,
+      [a, b].map((c) => JSON.parse(JSON.stringify(snapshotCounters(c)))),
+    );
+    expect(merged.lbAnswers.snapshot()).toEqual({
+      'example.com|www.example.com|default|ok': 4,
+      'example.com|www.example.com|serve_last|all_unhealthy_serve_last': 1,
+    });
+  });
+
   it('copies every numeric field as plain data (what crosses IPC) and no function', () => {
     const snap = snapshotCounters(workerCounters(3, 1000, 0.5));
     expect(JSON.parse(JSON.stringify(snap))).toEqual(snap);
     expect(snap.rrlDrops).toBe(3);
     expect(Array.isArray(snap.queries)).toBe(true);
-    expect(Object.values(snap).every((v) => typeof v === 'number' || Array.isArray(v))).toBe(true);
+    expect(
+      Object.entries(snap).every(
+        ([k, v]) => typeof v === 'number' || Array.isArray(v) || (k === 'lbAnswers' && typeof v === 'object'),
+      ),
+    ).toBe(true);
     expect(snapshotQueryTotal(snap)).toBe(3);
   });
 

@@ -4,13 +4,19 @@
  * the metrics read as if one process had counted everything.
  *
  * Generic over the numeric fields: every own number or Float64Array field of DnsCounters is copied
- * and merged, so a field added to DnsCounters is carried without touching this file. Numbers are
+ * and merged, so a field added to DnsCounters is carried without touching this file; keyed counts
+ * (LbAnswerCounts) travel as key → number records and are summed key by key. Numbers are
  * summed (counters) unless listed in MERGED_BY_MAX (times and gauges, where a sum means nothing).
  */
 import type { DnsCounters } from './dns-counters.ts';
+import { LbAnswerCounts } from '../steering/lb-answer-counts.ts';
+
+function isRecord(v: unknown): v is Record<string, number> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 /** The numeric state of one DnsCounters as plain data (IPC-safe): arrays for the typed arrays. */
-export type DnsCountersSnapshot = Record<string, number | number[]>;
+export type DnsCountersSnapshot = Record<string, number | number[] | Record<string, number>>;
 
 /** Fields merged by taking the largest value instead of the sum. */
 export const MERGED_BY_MAX: ReadonlySet<string> = new Set(['lastStoreChangeMs', 'lastStoreBuildS']);
@@ -23,6 +29,7 @@ export function snapshotCounters(counters: DnsCounters): DnsCountersSnapshot {
   for (const [key, value] of Object.entries(counters as unknown as Fields)) {
     if (typeof value === 'number') out[key] = value;
     else if (value instanceof Float64Array) out[key] = Array.from(value);
+    else if (value instanceof LbAnswerCounts) out[key] = value.snapshot();
   }
   return out;
 }
@@ -31,7 +38,7 @@ export function snapshotCounters(counters: DnsCounters): DnsCountersSnapshot {
 export function emptySnapshot(counters: DnsCounters): DnsCountersSnapshot {
   const out = snapshotCounters(counters);
   for (const [key, value] of Object.entries(out)) {
-    out[key] = Array.isArray(value) ? value.map(() => 0) : 0;
+    out[key] = Array.isArray(value) ? value.map(() => 0) : typeof value === 'number' ? 0 : {};
   }
   return out;
 }
@@ -44,6 +51,8 @@ export function addSnapshot(into: DnsCountersSnapshot, part: DnsCountersSnapshot
       into[key] = MERGED_BY_MAX.has(key) ? Math.max(current, value) : current + value;
     } else if (Array.isArray(value) && Array.isArray(current)) {
       for (let i = 0; i < current.length && i < value.length; i++) current[i]! += value[i] ?? 0;
+    } else if (isRecord(value) && isRecord(current)) {
+      for (const [k, n] of Object.entries(value)) current[k] = (current[k] ?? 0) + n;
     }
   }
 }
@@ -56,6 +65,7 @@ export function loadMergedCounters(counters: DnsCounters, parts: readonly DnsCou
   for (const [key, value] of Object.entries(total)) {
     const target = fields[key];
     if (target instanceof Float64Array && Array.isArray(value)) target.set(value.slice(0, target.length));
+    else if (target instanceof LbAnswerCounts && isRecord(value)) target.load(value);
     else if (typeof target === 'number' && typeof value === 'number') fields[key] = value;
   }
 }

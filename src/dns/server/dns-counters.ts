@@ -14,6 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ZoneStore } from '../zone/zone-store.ts';
+import { LbAnswerCounts } from '../steering/lb-answer-counts.ts';
 import type { DnsHandler } from './listener-options.ts';
 import { RRL_DROP, RRL_SLIP } from './response-rate-limit.ts';
 import type { ResponseRateLimiter } from './response-rate-limit.ts';
@@ -49,6 +50,8 @@ export interface DnsCounters {
   /** Zone changes applied to the names they touched only, and by reloading a zone whole. */
   zoneReloadsNames: number;
   zoneReloadsWhole: number;
+  /** Answers at load balancers' hostnames by zone, load balancer, cascade hit and reason. */
+  readonly lbAnswers: LbAnswerCounts;
   wrapHandler(handler: DnsHandler): DnsHandler;
   wrapLimiter(limiter: ResponseRateLimiter): ResponseRateLimiter;
   /** Times the store's changes on this instance; returns the same store. */
@@ -73,6 +76,7 @@ export function createDnsCounters(): DnsCounters {
     busLagSumS: 0,
     zoneReloadsNames: 0,
     zoneReloadsWhole: 0,
+    lbAnswers: new LbAnswerCounts(),
     observeBusLag(seconds) {
       let b = 0;
       while (b < BUS_LAG_BUCKETS_S.length && seconds > BUS_LAG_BUCKETS_S[b]!) b++;

@@ -33,6 +33,7 @@ import type { ZoneStore } from '../zone/zone-store.ts';
 import type { IpLocator } from '../../geo/ip-locator.ts';
 import type { HealthView } from '../steering/steering-config.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
+import type { LbAnswerCounts } from '../steering/lb-answer-counts.ts';
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
@@ -360,6 +361,8 @@ export interface MessageHandlerOptions {
   cookies?: ServerCookies | null;
   /** Identity and version answered in class CHAOS (chaosIdentity()); default none (REFUSED). */
   chaos?: ChaosIdentity | null;
+  /** Counts answers at load balancers' hostnames (metrics); default not counted. */
+  lbAnswers?: LbAnswerCounts | null;
 }
 
 function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
@@ -368,6 +371,7 @@ function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
     pop: (options.pop ?? '').toUpperCase(),
     locator: options.locator ?? null,
     random: options.random ?? Math.random,
+    answers: options.lbAnswers ?? null,
   };
 }
 

@@ -8,6 +8,7 @@ import {
 } from './client-location.ts';
 import type { ClientContext } from './client-location.ts';
 import type { HealthView } from './steering-config.ts';
+import type { LbAnswerCounts } from './lb-answer-counts.ts';
 import type { CompiledLoadBalancer } from './steering-compiler.ts';
 import type { SteeringDecision } from './steering-decision.ts';
 import { createReusableDecision, steer } from './steering-engine.ts';
@@ -25,6 +26,8 @@ export interface SteeringRuntime {
   readonly pop: string;
   readonly locator: IpLocator | null;
   readonly random: () => number;
+  /** Where answers at load balancers are counted (metrics); null: not counted. */
+  readonly answers: LbAnswerCounts | null;
 }
 
 /** No health reports: every member `unknown`, i.e. healthy. */

@@ -34,7 +34,7 @@ export class MemberHealthCheckService {
     const result =
       target !== null
         ? await runCheck(target, this.deps)
-        : await runCheck(noCheckTarget(member.id, zone.id), {
+        : await runCheck(noCheckTarget(member.id, zone.id, member.pool_id), {
             ...this.deps,
             probe: this.healthyWithoutProbe,
           });
@@ -56,10 +56,11 @@ export class MemberHealthCheckService {
 }
 
 /** A stand-in target for storing a `none` member's result: it is never probed. */
-function noCheckTarget(memberId: number, zoneId: number): HealthTarget {
+function noCheckTarget(memberId: number, zoneId: number, poolId: number): HealthTarget {
   return {
     memberId: Number(memberId),
     zoneId: Number(zoneId),
+    poolId: Number(poolId),
     address: '',
     mode: 'tcp',
     path: '/',

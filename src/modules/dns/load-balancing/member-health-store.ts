@@ -8,7 +8,14 @@ const STATUSES: ReadonlySet<string> = new Set(['unknown', 'healthy', 'unhealthy'
 
 type TargetColumns = Pick<
   MemberRow,
-  'id' | 'zone_id' | 'address' | 'health_mode' | 'health_path' | 'health_port' | 'health_timeout_s'
+  | 'id'
+  | 'zone_id'
+  | 'pool_id'
+  | 'address'
+  | 'health_mode'
+  | 'health_path'
+  | 'health_port'
+  | 'health_timeout_s'
 >;
 
 /** The probe a member asks for; null for `health_mode` none (healthy without checks). */
@@ -17,6 +24,7 @@ export function healthTargetOf(row: TargetColumns): HealthTarget | null {
   return {
     memberId: Number(row.id),
     zoneId: Number(row.zone_id),
+    poolId: Number(row.pool_id),
     address: row.address,
     mode: row.health_mode as ProbeMode,
     path: row.health_path === '' ? '/' : row.health_path,
@@ -37,7 +45,16 @@ export class DbMemberHealthStore implements MemberSource, MemberStatusSink {
   async listTargets(): Promise<HealthTarget[]> {
     const rows = await this.db
       .selectFrom('dns_lb_members')
-      .select(['id', 'zone_id', 'address', 'health_mode', 'health_path', 'health_port', 'health_timeout_s'])
+      .select([
+        'id',
+        'zone_id',
+        'pool_id',
+        'address',
+        'health_mode',
+        'health_path',
+        'health_port',
+        'health_timeout_s',
+      ])
       .where('health_mode', 'in', [...PROBE_MODES])
       .orderBy('id')
       .execute();

@@ -18,6 +18,7 @@ describe('member probe guard (the classifier at connect time)', () => {
       const r = await probe({
         memberId: 1,
         zoneId: 1,
+        poolId: 1,
         address: '127.0.0.1',
         mode,
         path: '/',

@@ -1,5 +1,5 @@
 import { HealthChecker } from '../../../health/health-checker.ts';
-import type { ProbeResult } from '../../../health/health-target.ts';
+import type { HealthTarget, ProbeResult } from '../../../health/health-target.ts';
 import { createMemberProber } from '../../../health/probe-member.ts';
 import type { MetricsRegistry } from '../../../kernel/metrics/metrics-registry.ts';
 import { tablesOf, type Runtime } from '../../../kernel/runtime/runtime.ts';
@@ -18,8 +18,8 @@ export interface CheckerRole {
  * coordinated with the other checker processes through the bus, and publishes status changes.
  */
 export async function startCheckerRole(ctx: Runtime, metrics?: MetricsRegistry): Promise<CheckerRole> {
-  const onProbe = metrics !== undefined ? probeMetrics(metrics) : () => undefined;
   const settings = ctx.config.section(dnsConfig);
+  const onProbe = metrics !== undefined ? probeMetrics(metrics, settings.pop) : () => undefined;
   const store = new DbMemberHealthStore(tablesOf<DnsTables>(ctx));
   const prober = createMemberProber({
     guard: memberProbeGuard(settings.healthAllowPrivateTargets),
@@ -33,7 +33,7 @@ export async function startCheckerRole(ctx: Runtime, metrics?: MetricsRegistry):
     // Every scheduled probe's result also goes to onProbe (metrics).
     probe: async (target) => {
       const result = await prober(target);
-      onProbe(result);
+      onProbe(target, result);
       return result;
     },
     log: ctx.log,
@@ -47,17 +47,32 @@ export async function startCheckerRole(ctx: Runtime, metrics?: MetricsRegistry):
 /** Upper bounds in seconds of the probe-duration buckets. */
 const PROBE_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-function probeMetrics(metrics: MetricsRegistry): (result: ProbeResult) => void {
-  const probes = metrics.counter('health_probes_total', 'Health probes run by this checker, by result.', [
-    'status',
-  ]);
+function probeMetrics(
+  metrics: MetricsRegistry,
+  pop: string,
+): (target: HealthTarget, result: ProbeResult) => void {
+  const probes = metrics.counter(
+    'health_probe_results_total',
+    'Health probes run by this checker, by its PoP and result (healthy, unhealthy).',
+    ['pop', 'result'],
+  );
   const duration = metrics.histogram(
     'health_probe_duration_seconds',
     'Time from the start of a probe to its verdict (probes that attempted a connection).',
     PROBE_BUCKETS_S,
   );
-  return (result) => {
-    probes.inc({ status: result.status });
+  const status = metrics.gauge(
+    'health_member_status',
+    'What this checker last found of each member it probed: 1 healthy, 0 unhealthy (labels are ids).',
+    ['zone', 'pool', 'member'],
+  );
+  return (target, result) => {
+    probes.inc({ pop, result: result.status });
     if (result.latencyMs !== null) duration.observe(result.latencyMs / 1000);
+    status.set(result.status === 'healthy' ? 1 : 0, {
+      zone: String(target.zoneId),
+      pool: String(target.poolId),
+      member: String(target.memberId),
+    });
   };
 }

@@ -6,6 +6,7 @@ import {
   TRANSPORTS,
   ZONE_CLASSES,
   queryIndex,
+  lbAnswerLabels,
   type DnsCounters,
 } from '../../../dns/index.ts';
 import { rcodeToText } from '../../../dns/index.ts';
@@ -49,7 +50,16 @@ export function registerDnsMetrics(
     'Zone changes applied: to the names a record change touched (scope="names"), or by reloading the zone whole.',
     ['scope'],
   );
+  const lbAnswers = registry.counter(
+    'dns_lb_answers_total',
+    'Answers at load balancers’ hostnames, by zone, load balancer hostname, cascade stage that answered ' +
+      '(cascade_hit: location, country, region, default, proximity, fallback, serve_last, none) and reason ' +
+      '(ok, all_unhealthy_serve_last = fail-open, all_unhealthy, no_members, load_balancer_disabled).',
+    ['zone', 'lb', 'cascade_hit', 'reason'],
+  );
   registry.onCollect(() => {
+    for (const [key, n] of Object.entries(counters.lbAnswers.snapshot()))
+      lbAnswers.set(n, lbAnswerLabels(key));
     for (let z = 0; z < ZONE_CLASSES.length; z++) {
       for (let t = 0; t < TRANSPORTS.length; t++) {
         for (let r = 0; r < RCODE_SLOTS; r++) {

@@ -133,6 +133,7 @@ export async function buildDnsPipeline(
         transfer,
         nsid: ctx.settings.dnsNsid === '' ? null : new TextEncoder().encode(ctx.settings.dnsNsid),
         chaos: chaosIdentity(ctx.settings.dnsIdentity, ctx.settings.dnsVersion),
+        lbAnswers: counters.lbAnswers,
         cookies: ctx.settings.dnsCookies
           ? new ServerCookies(cookieMasterSecret(ctx.settings.dnsCookieSecret, ctx.config.dataDir))
           : null,
