@@ -125,4 +125,46 @@ describe('DNS load balancer preview route', () => {
     expect((await preview({}, 999999)).body).toEqual({ detail: 'Load balancer not found' });
     expect((await preview({}, lb, bob)).body).toEqual({ detail: 'Zone not found' });
   });
+
+  it('answers exact traffic shares for a place: weights within the pool the cascade picks', async () => {
+    const weighted = (
+      await t.request('POST', `${ZONES}/${z}/pools`, {
+        token: alice,
+        body: {
+          name: 'weighted',
+          members: [{ address: '9.9.9.9' }, { address: '149.112.112.112', weight: 3 }],
+        },
+      })
+    ).body;
+    const res = await t.request('POST', `${ZONES}/${z}/load-balancers`, {
+      token: alice,
+      body: {
+        hostname: 'shares',
+        steering_policy: 'geo',
+        default_pools: [us.id],
+        country_pools: { BR: [weighted.id] },
+      },
+    });
+    const share = (query: string, token = alice) =>
+      t.request('GET', `${ZONES}/${z}/load-balancers/${res.body.id}/traffic-share${query}`, { token });
+    const br = await share('?country=BR&pop=GRU');
+    expect(br.status).toBe(200);
+    expect(br.body).toEqual({
+      members: [
+        { member_id: weighted.members[1].id, pool_id: weighted.id, address: '149.112.112.112', share: 0.75 },
+        { member_id: weighted.members[0].id, pool_id: weighted.id, address: '9.9.9.9', share: 0.25 },
+      ],
+      servfail_share: 0,
+      nodata_share: 0,
+      context: expect.objectContaining({ pop: 'GRU', country: 'BR' }),
+    });
+    const elsewhere = await share('?country=US&pop=IAD');
+    expect(elsewhere.body.members).toEqual([expect.objectContaining({ address: '8.8.8.8', share: 1 })]);
+    // AAAA: no IPv6 member anywhere.
+    expect((await share('?country=BR&qtype=AAAA')).body).toMatchObject({ members: [], nodata_share: 1 });
+    const bad = await share('?country=ZZ');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['query', 'country']);
+    expect((await share('', bob)).status).toBe(404);
+  });
 });

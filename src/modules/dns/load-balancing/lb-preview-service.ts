@@ -3,7 +3,7 @@ import { loadBalancerNotFound } from '../dns-errors.ts';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { resolveClientContext, steer } from '../../../dns/index.ts';
-import type { HealthView, SteeringPool, TraceStage } from '../../../dns/index.ts';
+import type { ClientContext, HealthView, SteeringPool, TraceStage } from '../../../dns/index.ts';
 import { REGION_CODES, locationByCode, regionOfCountry } from '../../../geo/geo-data.ts';
 import type { IpLocator } from '../../../geo/ip-locator.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
@@ -13,7 +13,8 @@ import type { MembersRepository } from './members-repository.ts';
 import { loadSteering } from '../publishing/steering-loader.ts';
 import type { DnsTables } from '../dns-tables.ts';
 import type { LoadBalancersService } from './load-balancers-service.ts';
-import type { PreviewBody } from './load-balancers-schemas.ts';
+import type { PreviewBody, TrafficShareQuery, TrafficShareResponse } from './load-balancers-schemas.ts';
+import { exactTrafficShare } from './traffic-share.ts';
 
 export type PreviewRequest = Static<typeof PreviewBody>;
 
@@ -25,11 +26,11 @@ interface PreviewInput {
   region: string | null;
 }
 
-/** The request's overrides, checked (422 naming the field) and normalised. */
-function checkRequest(body: PreviewRequest): PreviewInput {
+/** The request's overrides (in the body or the query string), checked (422 naming the field) and normalised. */
+function checkRequest(body: PreviewRequest, where: 'body' | 'query' = 'body'): PreviewInput {
   const problems: ValidationProblem[] = [];
   const problem = (field: string, msg: string, input: unknown) =>
-    problems.push({ type: 'value_error', loc: ['body', field], msg, input, ctx: {} });
+    problems.push({ type: 'value_error', loc: [where, field], msg, input, ctx: {} });
   let clientIp: string | null = null;
   if (body.client_ip !== undefined) {
     const parsed = parseAddress(body.client_ip.trim());
@@ -68,6 +69,16 @@ function checkRequest(body: PreviewRequest): PreviewInput {
   return { clientIp, ecs, pop, country, region };
 }
 
+function contextView(ctx: ClientContext): PreviewView['context'] {
+  return {
+    source: ctx.source,
+    pop: ctx.pop,
+    country: ctx.country,
+    region: ctx.region,
+    client_ip: ctx.clientIp,
+  };
+}
+
 function traceView(trace: readonly TraceStage[]): PreviewView['trace'] {
   return trace.map((s) => ({
     stage: s.stage,
@@ -96,13 +107,16 @@ export class LoadBalancerPreviewService {
     private readonly random: () => number = Math.random,
   ) {}
 
-  async preview(owner: OwnerScope, zoneId: number, lbId: number, body: PreviewRequest): Promise<PreviewView> {
+  /**
+   * The stored configuration and health of a load balancer, and the client placed as the request
+   * says (checked once the load balancer is found: another account's is a 404 before any 422).
+   */
+  private async situation(owner: OwnerScope, zoneId: number, lbId: number, request: () => PreviewInput) {
     const row = await this.loadBalancers.findOwned(owner, zoneId, lbId);
-    const input = checkRequest(body);
+    const input = request();
     const steering = (await loadSteering(this.db, row.zone_id)).get(row.zone_id);
     const lb = steering?.loadBalancers.find((l) => l.id === row.id);
     if (!steering || !lb) throw loadBalancerNotFound();
-    const poolsById = new Map<number, SteeringPool>(steering.pools.map((p) => [p.id, p]));
     const stored = await this.members.healthOfZone(row.zone_id);
     const health: HealthView = { statusOf: (id) => stored.get(id) ?? 'unknown' };
     const ctx = resolveClientContext({
@@ -113,6 +127,36 @@ export class LoadBalancerPreviewService {
       overrides: { country: input.country, region: input.region },
       locator: lb.locationStrategy === 'resolver_ip' ? await this.locator() : null,
     });
+    return { lb, pools: steering.pools, health, ctx };
+  }
+
+  /** The exact share of each answer for a client placed by `query` (traffic-share.ts). */
+  async trafficShare(
+    owner: OwnerScope,
+    zoneId: number,
+    lbId: number,
+    query: Static<typeof TrafficShareQuery>,
+  ): Promise<Static<typeof TrafficShareResponse>> {
+    const { lb, pools, health, ctx } = await this.situation(owner, zoneId, lbId, () =>
+      checkRequest(query, 'query'),
+    );
+    const shares = exactTrafficShare(lb, pools, ctx, query.qtype === 'AAAA' ? 6 : 4, health);
+    return {
+      members: shares.members.map((m) => ({
+        member_id: m.memberId,
+        pool_id: m.poolId,
+        address: m.address,
+        share: m.share,
+      })),
+      servfail_share: shares.servfailShare,
+      nodata_share: shares.nodataShare,
+      context: contextView(ctx),
+    };
+  }
+
+  async preview(owner: OwnerScope, zoneId: number, lbId: number, body: PreviewRequest): Promise<PreviewView> {
+    const { lb, pools, health, ctx } = await this.situation(owner, zoneId, lbId, () => checkRequest(body));
+    const poolsById = new Map<number, SteeringPool>(pools.map((p) => [p.id, p]));
     const family = body.qtype === 'AAAA' ? 6 : 4;
     const decision = steer(lb, poolsById, ctx, family, health, this.random, true);
     return {
@@ -126,13 +170,7 @@ export class LoadBalancerPreviewService {
         member_id: m.id,
       })),
       ttl: decision.ttl,
-      context: {
-        source: ctx.source,
-        pop: ctx.pop,
-        country: ctx.country,
-        region: ctx.region,
-        client_ip: ctx.clientIp,
-      },
+      context: contextView(ctx),
       trace: traceView(decision.trace),
     };
   }

@@ -11,6 +11,8 @@ import {
   LintFindingResponse,
   LoadBalancerResponse,
   LoadBalancerWriteResponse,
+  TrafficShareQuery,
+  TrafficShareResponse,
   PreviewBody,
   PreviewResponse,
   UpdateLoadBalancerBody,
@@ -90,6 +92,30 @@ export function registerLoadBalancerRoutes(
       const lb = await service.update(await request.owner(), zone_id, lb_id, request.body);
       return { ...lb, warnings: await lint.ofLoadBalancer(lb.zone_id, lb.id) };
     },
+  );
+
+  app.get(
+    `${base}/:lb_id/traffic-share`,
+    {
+      schema: {
+        description:
+          'The exact probability of each answer for a client placed by the query (pop, country, region; qtype A or ' +
+          'AAAA): weights × health × algorithm × cascade, computed by the same steering function the DNS server ' +
+          'runs (no sampling). Member shares, servfail_share and nodata_share sum to 1; members largest share first. ' +
+          'With client_ip affinity, the split over the clients of that place.',
+        summary: 'Exact traffic shares of a load balancer’s members for a client location',
+        params: LoadBalancerParams,
+        querystring: TrafficShareQuery,
+        response: { 200: TrafficShareResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      preview.trafficShare(
+        await request.owner(),
+        request.params.zone_id,
+        request.params.lb_id,
+        request.query,
+      ),
   );
 
   app.get(

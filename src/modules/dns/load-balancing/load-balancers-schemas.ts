@@ -144,3 +144,34 @@ export const LoadBalancerWriteResponse = Type.Object({
   ...LoadBalancerResponse.properties,
   warnings: Type.Array(LintFindingResponse),
 });
+
+/** GET .../traffic-share: where the client is (every field optional, as in the preview). */
+export const TrafficShareQuery = Type.Object({
+  qtype: Type.Optional(Type.Enum(['A', 'AAAA'])),
+  pop: Type.Optional(Type.String({ maxLength: 16 })),
+  country: Type.Optional(Type.String({ maxLength: 2 })),
+  region: Type.Optional(Type.String({ maxLength: 8 })),
+});
+
+export const TrafficShareResponse = Type.Object({
+  /** Each answering member's exact share of answers, largest first (then by member id). */
+  members: Type.Array(
+    Type.Object({
+      member_id: Type.Integer(),
+      pool_id: Type.Integer(),
+      address: Type.String(),
+      share: Type.Number(),
+    }),
+  ),
+  /** Answers that are SERVFAIL (every pool down, on_all_unhealthy servfail). */
+  servfail_share: Type.Number(),
+  /** Answers with no address (no member of the family, or the load balancer disabled). */
+  nodata_share: Type.Number(),
+  context: Type.Object({
+    source: Type.String(),
+    pop: Type.String(),
+    country: Nullable(Type.String()),
+    region: Nullable(Type.String()),
+    client_ip: Nullable(Type.String()),
+  }),
+});
