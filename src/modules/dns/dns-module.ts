@@ -73,9 +73,10 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
         if (request.method === 'GET' || typeof zoneId !== 'number') return;
         request.auditNote = { ...request.auditNote, orgId: await zonesRepo.orgOf(zoneId) };
       });
-      // A preview changes nothing: not audited.
+      // A preview (and its what-if matrix) changes nothing: not audited.
       app.addHook('onRoute', (route) => {
-        if (route.url.endsWith('/preview')) route.config = { ...route.config, audit: false };
+        if (route.url.endsWith('/preview') || route.url.endsWith('/preview/matrix'))
+          route.config = { ...route.config, audit: false };
       });
       scheduleDnssecKeys(app, dnssec, ctx.settings.dnssecKeyCheckIntervalS, ctx.log);
       registerZoneRoutes(app, zones);

@@ -3,8 +3,21 @@ import { loadBalancerNotFound } from '../dns-errors.ts';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { resolveClientContext, steer } from '../../../dns/index.ts';
-import type { ClientContext, HealthView, SteeringPool, TraceStage } from '../../../dns/index.ts';
-import { REGION_CODES, locationByCode, regionOfCountry } from '../../../geo/geo-data.ts';
+import type {
+  ClientContext,
+  HealthView,
+  SteeringLoadBalancer,
+  SteeringPool,
+  TraceStage,
+} from '../../../dns/index.ts';
+import { applyWhatIf, seededUniform, type WhatIf } from './what-if.ts';
+import type {
+  MatrixBody,
+  MatrixResponse,
+  WhatIfPreviewBody,
+  WhatIfPreviewResponse,
+} from './what-if-schemas.ts';
+import { REGION_CODES, REGIONS, locationByCode, regionOfCountry } from '../../../geo/geo-data.ts';
 import type { IpLocator } from '../../../geo/ip-locator.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import { parseAddress } from '../../../net/address-class.ts';
@@ -17,6 +30,30 @@ import type { PreviewBody, TrafficShareQuery, TrafficShareResponse } from './loa
 import { exactTrafficShare } from './traffic-share.ts';
 
 export type PreviewRequest = Static<typeof PreviewBody>;
+type WhatIfPreviewRequest = Static<typeof WhatIfPreviewBody>;
+type WhatIfPreviewView = Static<typeof WhatIfPreviewResponse>;
+type MatrixRequest = Static<typeof MatrixBody>;
+type MatrixView = Static<typeof MatrixResponse>;
+
+/** The matrix's countries, checked (422 at body.countries.N); undefined: every country in the maps. */
+function checkCountries(countries: readonly string[] | undefined): string[] | undefined {
+  if (countries === undefined) return undefined;
+  const problems: ValidationProblem[] = [];
+  const out = countries.map((c, i) => {
+    if (!/^[A-Za-z]{2}$/.test(c) || regionOfCountry(c) === null) {
+      problems.push({
+        type: 'value_error',
+        loc: ['body', 'countries', i],
+        msg: `Unknown country code: ${c}`,
+        input: c,
+        ctx: {},
+      });
+    }
+    return c.toUpperCase();
+  });
+  if (problems.length > 0) throw invalidFields(problems);
+  return [...new Set(out)];
+}
 
 interface PreviewInput {
   clientIp: string | null;
@@ -119,15 +156,18 @@ export class LoadBalancerPreviewService {
     if (!steering || !lb) throw loadBalancerNotFound();
     const stored = await this.members.healthOfZone(row.zone_id);
     const health: HealthView = { statusOf: (id) => stored.get(id) ?? 'unknown' };
-    const ctx = resolveClientContext({
-      strategy: lb.locationStrategy,
-      pop: input.pop ?? this.defaultPop,
-      clientIp: input.clientIp,
-      ecs: input.ecs,
-      overrides: { country: input.country, region: input.region },
-      locator: lb.locationStrategy === 'resolver_ip' ? await this.locator() : null,
-    });
-    return { lb, pools: steering.pools, health, ctx };
+    const locator = await this.locator();
+    // Placed by a load balancer's location strategy (a what-if may change it).
+    const contextFor = (of: SteeringLoadBalancer) =>
+      resolveClientContext({
+        strategy: of.locationStrategy,
+        pop: input.pop ?? this.defaultPop,
+        clientIp: input.clientIp,
+        ecs: input.ecs,
+        overrides: { country: input.country, region: input.region },
+        locator: of.locationStrategy === 'resolver_ip' ? locator : null,
+      });
+    return { lb, pools: steering.pools, health, ctx: contextFor(lb), contextFor };
   }
 
   /** The exact share of each answer for a client placed by `query` (traffic-share.ts). */
@@ -136,10 +176,12 @@ export class LoadBalancerPreviewService {
     zoneId: number,
     lbId: number,
     query: Static<typeof TrafficShareQuery>,
+    whatIf?: WhatIf,
+    where: 'query' | 'body' = 'query',
   ): Promise<Static<typeof TrafficShareResponse>> {
-    const { lb, pools, health, ctx } = await this.situation(owner, zoneId, lbId, () =>
-      checkRequest(query, 'query'),
-    );
+    const s = await this.situation(owner, zoneId, lbId, () => checkRequest(query, where));
+    const { lb, pools, health } = whatIf === undefined ? s : applyWhatIf(s, whatIf);
+    const ctx = s.contextFor(lb);
     const shares = exactTrafficShare(lb, pools, ctx, query.qtype === 'AAAA' ? 6 : 4, health);
     return {
       members: shares.members.map((m) => ({
@@ -154,11 +196,72 @@ export class LoadBalancerPreviewService {
     };
   }
 
-  async preview(owner: OwnerScope, zoneId: number, lbId: number, body: PreviewRequest): Promise<PreviewView> {
-    const { lb, pools, health, ctx } = await this.situation(owner, zoneId, lbId, () => checkRequest(body));
-    const poolsById = new Map<number, SteeringPool>(pools.map((p) => [p.id, p]));
+  /**
+   * How a query would be answered; with `what_if`, as it would be after those unsaved changes, with
+   * the `baseline` (the same draws without them) and whether pool, answers or reason `changed`.
+   */
+  async preview(
+    owner: OwnerScope,
+    zoneId: number,
+    lbId: number,
+    body: WhatIfPreviewRequest,
+  ): Promise<WhatIfPreviewView> {
+    const s = await this.situation(owner, zoneId, lbId, () => checkRequest(body));
     const family = body.qtype === 'AAAA' ? 6 : 4;
-    const decision = steer(lb, poolsById, ctx, family, health, this.random, true);
+    if (body.what_if === undefined) return this.decide(s, s.ctx, family, this.random);
+    const after = applyWhatIf(s, body.what_if);
+    const seed = Math.floor(this.random() * 0x1_0000_0000);
+    const baseline = this.decide(s, s.ctx, family, seededUniform(seed));
+    const view = this.decide(after, s.contextFor(after.lb), family, seededUniform(seed));
+    const brief = ({ trace: _trace, context: _context, ...d }: PreviewView) => d;
+    const key = (d: PreviewView) => `${d.reason}|${d.pool?.id}|${d.answers.map((a) => a.address).join()}`;
+    return { ...view, baseline: brief(baseline), changed: key(view) !== key(baseline) };
+  }
+
+  /** Before and after `what_if`, for every region and the given (or mapped) countries. */
+  async matrix(owner: OwnerScope, zoneId: number, lbId: number, body: MatrixRequest): Promise<MatrixView> {
+    const s = await this.situation(owner, zoneId, lbId, () => checkRequest({}));
+    const countries = checkCountries(body.countries);
+    const after = body.what_if === undefined ? s : applyWhatIf(s, body.what_if);
+    const family = body.qtype === 'AAAA' ? 6 : 4;
+    const seed = Math.floor(this.random() * 0x1_0000_0000);
+    const places = [
+      ...REGIONS.map((r) => ({ location: r.code, country: null, region: r.code })),
+      ...(
+        countries ??
+        [...new Set([...Object.keys(s.lb.countryPools), ...Object.keys(after.lb.countryPools)])].sort()
+      ).map((c) => ({ location: c, country: c, region: regionOfCountry(c) })),
+    ];
+    return places.map(({ location, country, region }) => {
+      const at = () =>
+        resolveClientContext({
+          strategy: 'pop',
+          pop: this.defaultPop,
+          clientIp: null,
+          ecs: null,
+          overrides: { country, region },
+          locator: null,
+        });
+      const before = this.decide(s, at(), family, seededUniform(seed));
+      const next = this.decide(after, at(), family, seededUniform(seed));
+      return {
+        location,
+        before: { cascade_hit: before.cascade_hit, pool: before.pool },
+        after: { cascade_hit: next.cascade_hit, pool: next.pool },
+        moved: (before.pool?.id ?? null) !== (next.pool?.id ?? null),
+      };
+    });
+  }
+
+  private decide(
+    s: { lb: SteeringLoadBalancer; pools: readonly SteeringPool[]; health: HealthView },
+    ctx: ClientContext,
+    family: 4 | 6,
+    random: () => number,
+  ): PreviewView {
+    const { lb, pools, health } = s;
+    const poolsById = new Map<number, SteeringPool>(pools.map((p) => [p.id, p]));
+    const decision = steer(lb, poolsById, ctx, family, health, random, true);
     return {
       cascade_hit: decision.cascadeHit,
       reason: decision.reason,

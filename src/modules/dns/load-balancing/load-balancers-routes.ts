@@ -6,6 +6,13 @@ import { ZoneIdParams } from '../zones/zones-schemas.ts';
 import type { LoadBalancerPreviewService } from './lb-preview-service.ts';
 import type { LoadBalancingLintService } from './lb-lint-service.ts';
 import {
+  MatrixBody,
+  MatrixResponse,
+  WhatIfPreviewBody,
+  WhatIfPreviewResponse,
+  WhatIfTrafficShareBody,
+} from './what-if-schemas.ts';
+import {
   CreateLoadBalancerBody,
   LoadBalancerParams,
   LintFindingResponse,
@@ -13,8 +20,6 @@ import {
   LoadBalancerWriteResponse,
   TrafficShareQuery,
   TrafficShareResponse,
-  PreviewBody,
-  PreviewResponse,
   UpdateLoadBalancerBody,
 } from './load-balancers-schemas.ts';
 import type { LoadBalancersService } from './load-balancers-service.ts';
@@ -118,6 +123,31 @@ export function registerLoadBalancerRoutes(
       ),
   );
 
+  app.post(
+    `${base}/:lb_id/traffic-share`,
+    {
+      schema: {
+        summary: 'Exact traffic shares after unsaved what_if changes (never saved)',
+        description: 'As the GET, with the place in the body beside a what_if (as in the preview).',
+        params: LoadBalancerParams,
+        body: WhatIfTrafficShareBody,
+        response: { 200: TrafficShareResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
+      },
+      config: { optionalBody: true, audit: false },
+    },
+    async (request) => {
+      const { what_if: whatIf, ...place } = request.body ?? {};
+      return preview.trafficShare(
+        await request.owner(),
+        request.params.zone_id,
+        request.params.lb_id,
+        place,
+        whatIf,
+        'body',
+      );
+    },
+  );
+
   app.get(
     `${base}/:lb_id/lint`,
     {
@@ -165,10 +195,16 @@ export function registerLoadBalancerRoutes(
     `${base}/:lb_id/preview`,
     {
       schema: {
-        summary: 'How a query would be answered now, with the trace of the steering cascade',
+        summary:
+          'How a query would be answered now (or after unsaved what_if changes), with the trace of the cascade',
+        description:
+          'what_if: {load_balancer?: <partial load balancer body>, pools?: {<pool_id>: <partial pool body>}, ' +
+          'members?: {<member_id>: {enabled?, weight?, priority?}}, health?: {members?: {<id>: healthy|unhealthy}, ' +
+          'pools?: {<id>: healthy|unhealthy}}}, checked like the real routes and never saved; the answer then adds ' +
+          'baseline (the decision without it, same random draws) and changed.',
         params: LoadBalancerParams,
-        body: PreviewBody,
-        response: { 200: PreviewResponse, ...errorResponses(401, 404, 413, 415, 422, 429) },
+        body: WhatIfPreviewBody,
+        response: { 200: WhatIfPreviewResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
       },
       // Every field is optional: no body, or a zero-byte JSON one, previews the defaults.
       config: { optionalBody: true },
@@ -180,5 +216,24 @@ export function registerLoadBalancerRoutes(
         request.params.lb_id,
         request.body ?? {},
       ),
+  );
+
+  app.post(
+    `${base}/:lb_id/preview/matrix`,
+    {
+      schema: {
+        summary:
+          'Where a what_if moves traffic: the pool of every region and of chosen countries, before and after',
+        description:
+          'One row per region (in region order) then per country (`countries`, default every country in the ' +
+          'load balancer’s maps before or after, sorted): {location, before: {cascade_hit, pool}, after, moved}.',
+        params: LoadBalancerParams,
+        body: MatrixBody,
+        response: { 200: MatrixResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
+      },
+      config: { optionalBody: true },
+    },
+    async (request) =>
+      preview.matrix(await request.owner(), request.params.zone_id, request.params.lb_id, request.body ?? {}),
   );
 }

@@ -38,10 +38,14 @@ export const formatIds = (ids: Iterable<number>): string =>
  * Checks the pool references a create or update gives (422 for unknown codes, repeated ids in a
  * list, or pool ids not in the zone) and answers them normalised: map keys in stored form.
  */
-export function normaliseSteering(fields: SteeringFields, zonePools: ReadonlySet<number>): SteeringFields {
+export function normaliseSteering(
+  fields: SteeringFields,
+  zonePools: ReadonlySet<number>,
+  at: readonly (string | number)[] = ['body'],
+): SteeringFields {
   const problems: ValidationProblem[] = [];
   const problem = (loc: (string | number)[], msg: string, input: unknown) =>
-    problems.push({ type: 'value_error', loc: ['body', ...loc], msg, input, ctx: {} });
+    problems.push({ type: 'value_error', loc: [...at, ...loc], msg, input, ctx: {} });
   const checkList = (loc: (string | number)[], ids: number[]) => {
     if (new Set(ids).size !== ids.length) problem(loc, 'Pool ids must not repeat within a list', ids);
     const unknown = ids.filter((id) => !zonePools.has(id));
