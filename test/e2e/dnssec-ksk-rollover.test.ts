@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/kernel/clock.ts';
+import { eventually } from '../../src/testing/eventually.ts';
 import { freePort } from '../../src/testing/free-port.ts';
 import { createOrg, ORGS } from '../../src/testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
@@ -34,15 +35,13 @@ interface DnssecInfo {
   rollover: { state: string; last_parent_check_at: string | null } | null;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+/** Waits for `fn` to give a value (not null): a step of the rollover to be seen. */
+const until = <T>(what: string, fn: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> =>
+  eventually(async () => {
     const v = await fn();
-    if (v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+    if (v === null) throw new Error(`timed out waiting for ${what}`);
+    return v;
+  }, timeoutMs);
 
 /** "sub.example.test. 3600 IN DS 1234 13 2 ab..." → "1234 13 2 ab..." (a DS record's content). */
 const dsContent = (text: string): string => text.split(' IN DS ')[1]!;

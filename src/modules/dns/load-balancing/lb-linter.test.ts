@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SteeringLoadBalancer, SteeringMember, SteeringPool } from '../../../dns/index.ts';
+import type { SteeringLoadBalancer, SteeringPool } from '../../../dns/index.ts';
+import { member } from '../../../testing/steering-fixture.ts';
 import { lintLoadBalancer, lintPool, lintZone, type LintInput } from './lb-linter.ts';
 
 const FRA = { code: 'FRA', latitude: 50.1, longitude: 8.7 };
-const member = (id: number, address: string, over: Partial<SteeringMember> = {}): SteeringMember => ({
-  id,
-  address,
-  family: address.includes(':') ? 6 : 4,
-  weight: 1,
-  priority: 0,
-  enabled: true,
-  ...over,
-});
 const pool = (id: number, over: Partial<SteeringPool> = {}): SteeringPool => ({
   id,
   name: `p${id}`,

@@ -36,6 +36,15 @@ export const CreateLoadBalancerBody = Type.Object(
 /** PATCH: any field of creation. */
 export const UpdateLoadBalancerBody = Type.Partial(CreateLoadBalancerBody, { additionalProperties: false });
 
+/** Where the client was placed, and from what (pop, resolver_ip, override). */
+const ClientPlacement = Type.Object({
+  source: Type.String(),
+  pop: Type.String(),
+  country: Nullable(Type.String()),
+  region: Nullable(Type.String()),
+  client_ip: Nullable(Type.String()),
+});
+
 export const PreviewBody = Type.Object(
   {
     qtype: Type.Optional(Type.Enum(['A', 'AAAA'])),
@@ -96,14 +105,7 @@ export const PreviewResponse = describes<PreviewView>()(
       Type.Object({ type: Type.Enum(['A', 'AAAA']), address: Type.String(), member_id: Type.Integer() }),
     ),
     ttl: Type.Integer(),
-    /** Where the client was placed, and from what (pop, resolver_ip, override). */
-    context: Type.Object({
-      source: Type.String(),
-      pop: Type.String(),
-      country: Nullable(Type.String()),
-      region: Nullable(Type.String()),
-      client_ip: Nullable(Type.String()),
-    }),
+    context: ClientPlacement,
     /** Each stage tried, with the pools looked at and why each was passed over. */
     trace: Type.Array(
       Type.Object({
@@ -167,11 +169,5 @@ export const TrafficShareResponse = Type.Object({
   servfail_share: Type.Number(),
   /** Answers with no address (no member of the family, or the load balancer disabled). */
   nodata_share: Type.Number(),
-  context: Type.Object({
-    source: Type.String(),
-    pop: Type.String(),
-    country: Nullable(Type.String()),
-    region: Nullable(Type.String()),
-    client_ip: Nullable(Type.String()),
-  }),
+  context: ClientPlacement,
 });
