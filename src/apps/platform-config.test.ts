@@ -71,6 +71,33 @@ describe('configuration', () => {
     }
   });
 
+  it('reads DEPLOYMENT_POPS beside POP, and the DNSSEC rollover settings', () => {
+    expect([...loadConfig({ DEPLOYMENT_POPS: 'ams, iad' }).deploymentPops]).toEqual(['FRA', 'AMS', 'IAD']);
+    expect(loadConfig({}).dnssecKskRollDays).toBe(365);
+    expect(loadConfig({ DNSSEC_PARENT_RESOLVER: '[::1]:5353' }).dnssecParentResolver).toEqual({
+      host: '::1',
+      port: 5353,
+    });
+    expect(loadConfig({ DNSSEC_PARENT_RESOLVER: '192.0.2.53' }).dnssecParentResolver).toEqual({
+      host: '192.0.2.53',
+      port: 53,
+    });
+    const problems = (env: Env): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
+    expect(problems({ DEPLOYMENT_POPS: 'AMS,NOPE' })).toEqual([
+      'DEPLOYMENT_POPS: "NOPE" is no known location code',
+    ]);
+    expect(problems({ DNSSEC_PARENT_RESOLVER: 'resolver.example:53' })).toEqual([
+      'DNSSEC_PARENT_RESOLVER must be an IP address with an optional port (127.0.0.1:53, [::1]:53)',
+    ]);
+  });
+
   it('reads DNS_WORKERS: auto by default, a count (0 = in-process), one problem for a bad value', () => {
     expect(loadConfig({}).dnsWorkers).toBe('auto');
     expect(loadConfig({ DNS_WORKERS: 'AUTO' }).dnsWorkers).toBe('auto');

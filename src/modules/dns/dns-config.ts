@@ -56,9 +56,10 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
   const pop = env.str('POP', 'FRA').toUpperCase();
   if (!locationByCode(pop))
     env.problem(`POP must be a known location code (see geo/locations.json), got "${pop}"`);
-  const deploymentPops = new Set([pop, ...env.list('DEPLOYMENT_POPS', '').map((c) => c.toUpperCase())]);
-  for (const code of deploymentPops)
+  const otherPops = env.list('DEPLOYMENT_POPS', '').map((c) => c.toUpperCase());
+  for (const code of otherPops)
     if (!locationByCode(code)) env.problem(`DEPLOYMENT_POPS: "${code}" is no known location code`);
+  const deploymentPops = new Set([pop, ...otherPops]);
   const nameservers = env.hostnames('NAMESERVERS', 'ns1.example.net,ns2.example.net');
   if (nameservers.length === 0) env.problem('NAMESERVERS must list at least one host name');
   const nsid = env.orEmpty('DNS_NSID', hostname());
