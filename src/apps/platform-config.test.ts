@@ -82,7 +82,7 @@ describe('configuration', () => {
       host: '192.0.2.53',
       port: 53,
     });
-    const problems = (env: Env): string[] => {
+    const problems = (env: Env): readonly string[] => {
       try {
         loadConfig(env);
         return [];
