@@ -35,9 +35,9 @@ describe('check schedule', () => {
     expect(dueChecks(members, 1000, 1000, MINUTE)).toEqual([]);
   });
 
-  it('orders due checks by slot and keys locks by member and minute', () => {
+  it('orders due checks by slot and keys locks by PoP, member and minute', () => {
     const due = dueChecks(members, 0, MINUTE, MINUTE);
     expect(due.map((d) => d.slotAt)).toEqual([...due.map((d) => d.slotAt)].sort((a, b) => a - b));
-    expect(checkLockKey(42, 29_000_000)).toBe('health:42:29000000');
+    expect(checkLockKey(42, 29_000_000, 'FRA')).toBe('health:FRA:42:29000000');
   });
 });

@@ -50,10 +50,10 @@ export function dueChecks<T extends { readonly memberId: number }>(
 }
 
 /**
- * The bus lock that makes one probe per member per interval across all checker processes: whoever
- * takes it probes; it is never released early, and expires with the interval, so a dead checker's
- * members are simply taken by the others at their next slot.
+ * The bus lock that makes one probe per member per interval across the checker processes of a
+ * PoP: whoever takes it probes; it is never released early, and expires with the interval, so a
+ * dead checker's members are simply taken by the others of its PoP at their next slot.
  */
-export function checkLockKey(memberId: number, period: number): string {
-  return `health:${memberId}:${period}`;
+export function checkLockKey(memberId: number, period: number, pop: string): string {
+  return `health:${pop}:${memberId}:${period}`;
 }

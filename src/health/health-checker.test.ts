@@ -4,7 +4,7 @@ import type { Bus } from '../kernel/bus/bus.ts';
 import { MemoryBus } from '../kernel/bus/memory-bus.ts';
 import { RedisBus } from '../kernel/bus/redis-bus.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
-import { HealthChecker, type MemberStatusSink } from './health-checker.ts';
+import { HealthChecker, type MemberStatusSink, type RecordedHealth } from './health-checker.ts';
 import type { HealthStatus, HealthTarget, ProbeResult } from './health-target.ts';
 import {
   MEMBER_HEALTH_CHANNEL,
@@ -28,14 +28,14 @@ function targets(n: number): HealthTarget[] {
   }));
 }
 
-/** Stores statuses in a map, like the members table would. */
+/** Stores each probe's status as the member's (no quorum, no damping), in a map. */
 class MapSink implements MemberStatusSink {
   readonly statuses = new Map<number, HealthStatus>();
-  async record(target: HealthTarget, result: ProbeResult): Promise<HealthStatus | null> {
+  async record(target: HealthTarget, result: ProbeResult): Promise<RecordedHealth | null> {
     const before = this.statuses.get(target.memberId);
     if (before === undefined) return null;
     this.statuses.set(target.memberId, result.status);
-    return before;
+    return { previous: before, status: result.status };
   }
 }
 
@@ -145,7 +145,10 @@ describe('health checker', () => {
     // A check run now (API) records and publishes like a scheduled one.
     events.length = 0;
     down.delete(2);
-    expect(await checker.checkNow(list[1]!)).toMatchObject({ status: 'healthy' });
+    expect(await checker.checkNow(list[1]!)).toMatchObject({
+      result: { status: 'healthy' },
+      status: 'healthy',
+    });
     await new Promise((r) => setImmediate(r));
     expect(events).toEqual([{ memberId: 2, zoneId: 7, status: 'healthy' }]);
     await checker.stop();
@@ -156,6 +159,30 @@ describe('health checker', () => {
     expect(parseMemberHealthEvent({ memberId: '1', zoneId: 2, status: 'healthy' })).toBeNull();
     expect(parseMemberHealthEvent({ memberId: 1, zoneId: 2, status: 'sick' })).toBeNull();
     expect(parseMemberHealthEvent(null)).toBeNull();
+  });
+
+  it('checkers of two PoPs each probe every member once per minute', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 5));
+    const bus = new MemoryBus(clock);
+    const prober = countingProber(clock);
+    const list = targets(200);
+    const make = (pop: string) =>
+      new HealthChecker({
+        source: { listTargets: async () => list },
+        sink: new MapSink(),
+        bus,
+        clock,
+        pop,
+        probe: prober.probe,
+        log: silent,
+      });
+    const checkers = [make('FRA'), make('FRA'), make('AMS')];
+    await Promise.all(checkers.map((c) => c.tick()));
+    await runMinutes(clock, checkers, 2);
+    // FRA's two checkers share one probe per member per minute, AMS probes on its own.
+    expect([...prober.counts.values()].every((n) => n === 4)).toBe(true);
+    expect(prober.counts.size).toBe(200);
+    await Promise.all(checkers.map((c) => c.stop()));
   });
 
   describe.each(backends)('two checkers over the %s bus', (_name, makeBuses) => {

@@ -11,12 +11,19 @@ export interface MemberSource {
   listTargets(): Promise<readonly HealthTarget[]>;
 }
 
+/** A member's decided status before and after a probe was recorded. */
+export interface RecordedHealth {
+  readonly previous: HealthStatus;
+  readonly status: HealthStatus;
+}
+
 /**
- * Where results go: stores `health_status`, `last_check_at`, `last_error` (and the latency) and
- * answers the status stored before, or null when the member no longer exists.
+ * Where results go: stores the probe, decides the member's status (quorum over PoPs, flap
+ * damping: health-decision.ts) and answers it with the one before, or null when the member no
+ * longer exists.
  */
 export interface MemberStatusSink {
-  record(target: HealthTarget, result: ProbeResult): Promise<HealthStatus | null>;
+  record(target: HealthTarget, result: ProbeResult): Promise<RecordedHealth | null>;
 }
 
 export interface HealthCheckerOptions {
@@ -28,6 +35,11 @@ export interface HealthCheckerOptions {
   readonly log: Pick<Logger, 'warn' | 'error' | 'debug'>;
   /** One probe per member per interval; 60 s in production (HEALTH_CHECK_INTERVAL_S is for tests). */
   readonly intervalMs?: number;
+  /**
+   * This checker's PoP: the checkers of one PoP share the work (one probe per member per interval
+   * among them), every PoP probes every member.
+   */
+  readonly pop?: string;
   /** Probes in flight at most, per process. */
   readonly concurrency?: number;
   /** How often the member list is re-read; default min(10 s, interval). */
@@ -38,29 +50,36 @@ export const DEFAULT_CONCURRENCY = 50;
 
 export type CheckDeps = Pick<HealthCheckerOptions, 'probe' | 'sink' | 'bus' | 'log'>;
 
+export interface CheckOutcome {
+  readonly result: ProbeResult;
+  /** The member's decided status after this probe; null when the member is gone. */
+  readonly status: HealthStatus | null;
+}
+
 /**
- * One check outside any schedule or lock: probe, store, and publish the status when it changed.
- * The API's "run a check now" and every scheduled probe go through it.
+ * One check outside any schedule or lock: probe, store, and publish the member's status when the
+ * decision changed. The API's "run a check now" and every scheduled probe go through it.
  */
-export async function runCheck(target: HealthTarget, deps: CheckDeps): Promise<ProbeResult> {
+export async function runCheck(target: HealthTarget, deps: CheckDeps): Promise<CheckOutcome> {
   const result = await deps.probe(target);
-  const previous = await deps.sink.record(target, result);
-  if (previous !== null && previous !== result.status) {
+  const recorded = await deps.sink.record(target, result);
+  if (recorded !== null && recorded.previous !== recorded.status) {
     const event: MemberHealthEvent = {
       memberId: target.memberId,
       zoneId: target.zoneId,
-      status: result.status,
+      status: recorded.status,
     };
     await deps.bus.publish(MEMBER_HEALTH_CHANNEL, event);
     deps.log.debug({ ...event, error: result.error }, 'member health changed');
   }
-  return result;
+  return { result, status: recorded?.status ?? null };
 }
 
 /**
  * Runs the schedule: each tick finds the members whose slot passed since the last tick, and a
  * bounded pool of workers probes them — each one only after taking that member's lock for that
- * interval on the bus, so several checker processes probe every member once per interval in total.
+ * interval and PoP on the bus, so the checker processes of one PoP probe every member once per
+ * interval in total, and every PoP does.
  * A changed status is published on MEMBER_HEALTH_CHANNEL.
  */
 export class HealthChecker {
@@ -139,7 +158,7 @@ export class HealthChecker {
    * Probes `target` now, outside the schedule and without a lock (the API's "run a check now"),
    * records and publishes like a scheduled probe.
    */
-  async checkNow(target: HealthTarget): Promise<ProbeResult> {
+  async checkNow(target: HealthTarget): Promise<CheckOutcome> {
     return runCheck(target, this.options);
   }
 
@@ -157,7 +176,10 @@ export class HealthChecker {
 
   private async runJob(target: HealthTarget, period: number): Promise<void> {
     try {
-      const mine = await this.options.bus.tryLock(checkLockKey(target.memberId, period), this.intervalMs);
+      const mine = await this.options.bus.tryLock(
+        checkLockKey(target.memberId, period, this.options.pop ?? ''),
+        this.intervalMs,
+      );
       if (!mine || this.stopped) return;
       await runCheck(target, this.options);
     } catch (error) {

@@ -12,6 +12,8 @@ export interface HttpProbeRequest {
   readonly path: string;
   readonly timeoutMs: number;
   readonly timeoutS: number;
+  /** The local address to connect from; undefined → the system's choice. */
+  readonly localAddress?: string | undefined;
 }
 
 const USER_AGENT = 'dns-engine-health-check/1';
@@ -43,6 +45,7 @@ export async function httpProbe(req: HttpProbeRequest, guard: TargetGuard): Prom
     },
     headersTimeout: req.timeoutMs,
     bodyTimeout: req.timeoutMs,
+    ...(req.localAddress !== undefined ? { localAddress: req.localAddress } : {}),
   });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), req.timeoutMs);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../kernel/clock.ts';
 import { probePort, type HealthTarget, type ProbeResult, type ProbeVerdict } from './health-target.ts';
@@ -9,6 +10,11 @@ export interface ProbeDeps {
   readonly guard: TargetGuard;
   /** Stamps `checkedAt`. */
   readonly clock: Clock;
+  /**
+   * Local addresses probes leave from, one per family at most (HEALTH_SOURCE_ADDRESSES: a PoP's
+   * published checker addresses, which origins may allow-list); none → the system's choice.
+   */
+  readonly sourceAddresses?: readonly string[];
   /** Monotonic milliseconds for `latencyMs` (tests may fake it); performance.now() by default. */
   readonly monotonicMs?: () => number;
 }
@@ -18,8 +24,10 @@ export type MemberProber = (target: HealthTarget) => Promise<ProbeResult>;
 
 export function createMemberProber(deps: ProbeDeps): MemberProber {
   const monotonic = deps.monotonicMs ?? (() => performance.now());
+  const sources = deps.sourceAddresses ?? [];
   return async (target) => {
     const port = probePort(target.mode, target.port);
+    const localAddress = sources.find((a) => isIP(a) === isIP(target.address));
     const timeoutMs = Math.max(1, target.timeoutS) * 1000;
     const started = monotonic();
     let verdict: ProbeVerdict;
@@ -27,7 +35,7 @@ export function createMemberProber(deps: ProbeDeps): MemberProber {
       verdict =
         target.mode === 'tcp'
           ? await tcpProbe(
-              { address: target.address, port, timeoutMs, timeoutS: target.timeoutS },
+              { address: target.address, port, timeoutMs, timeoutS: target.timeoutS, localAddress },
               deps.guard,
             )
           : await httpProbe(
@@ -38,6 +46,7 @@ export function createMemberProber(deps: ProbeDeps): MemberProber {
                 path: target.path,
                 timeoutMs,
                 timeoutS: target.timeoutS,
+                localAddress,
               },
               deps.guard,
             );

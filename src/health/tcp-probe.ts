@@ -8,6 +8,8 @@ export interface TcpProbeRequest {
   readonly port: number;
   readonly timeoutMs: number;
   readonly timeoutS: number;
+  /** The local address to connect from; undefined → the system's choice. */
+  readonly localAddress?: string | undefined;
 }
 
 /**
@@ -18,7 +20,11 @@ export function tcpProbe(req: TcpProbeRequest, guard: TargetGuard): Promise<Prob
   // Connect time: the last moment before a socket opens.
   if (!guard(req.address)) return Promise.reject(new ForbiddenTargetError(req.address));
   return new Promise((resolve) => {
-    const socket = connect({ host: req.address, port: req.port });
+    const socket = connect({
+      host: req.address,
+      port: req.port,
+      ...(req.localAddress !== undefined ? { localAddress: req.localAddress } : {}),
+    });
     const finish = (verdict: ProbeVerdict): void => {
       clearTimeout(timer);
       socket.removeAllListeners();

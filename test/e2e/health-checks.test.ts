@@ -322,24 +322,26 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
       expect(res.body).toEqual({
         member_id: p.memberIds[0],
         health_status: 'unhealthy',
+        probe_status: 'unhealthy',
+        pop: 'FRA',
         last_check_at: expect.any(String),
         last_error: 'HTTP 503 Service Unavailable',
         latency_ms: expect.any(Number),
       });
       expect(a.requests.length).toBeGreaterThan(before);
     }
+    // Flap damping: the member comes back after two passes in a row (HEALTH_RISE), not one.
     a.status = 200;
-    const ok = await s.t.request(
-      'POST',
-      `${ZONES}/${z.id}/pools/${p.id}/members/${p.memberIds[0]}/health-check`,
-      {
+    const checkNow = () =>
+      s.t.request('POST', `${ZONES}/${z.id}/pools/${p.id}/members/${p.memberIds[0]}/health-check`, {
         token: s.token,
-      },
-    );
-    expect(ok.body).toMatchObject({
-      health_status: 'healthy',
+      });
+    expect((await checkNow()).body).toMatchObject({
+      health_status: 'unhealthy',
+      probe_status: 'healthy',
       last_error: null,
     });
+    expect((await checkNow()).body).toMatchObject({ health_status: 'healthy', probe_status: 'healthy' });
     const missing = await s.t.request('POST', `${ZONES}/${z.id}/pools/${p.id}/members/999999/health-check`, {
       token: s.token,
     });

@@ -72,10 +72,35 @@ export interface MemberRow {
   health_interval_s: number;
   health_timeout_s: number;
   health_status: string;
+  /** Quorum verdicts in a row that disagreed with health_status (flap damping). */
+  health_streak: number;
+  /** When the health last started over: probes before it do not count. */
+  health_reset_at: Date | null;
   last_check_at: Date | null;
   last_error: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** One probe of a member, by the PoP that ran it (kept 7 days). */
+export interface MemberProbeRow {
+  id: Generated<number>;
+  member_id: number;
+  pop: string;
+  at: Date;
+  status: 'healthy' | 'unhealthy';
+  latency_ms: number | null;
+  error: string | null;
+}
+
+/** A change of a member's decided status, with the quorum that made it (kept 7 days). */
+export interface MemberHealthChangeRow {
+  id: Generated<number>;
+  member_id: number;
+  at: Date;
+  from_status: string;
+  to_status: string;
+  reason: string;
 }
 
 export type PoolMap = Record<string, number[]>;
@@ -162,6 +187,8 @@ export interface DnsTables {
   dns_records: RecordRow;
   dns_lb_pools: PoolRow;
   dns_lb_members: MemberRow;
+  dns_lb_member_probes: MemberProbeRow;
+  dns_lb_member_health_changes: MemberHealthChangeRow;
   dns_load_balancers: LoadBalancerRow;
   dns_dnssec_zones: DnssecZoneRow;
   dns_dnssec_keys: DnssecKeyRow;

@@ -45,15 +45,20 @@ export function registerLoadBalancing(app: ModuleApp, ctx: DnsContext, deps: Loa
     new PoolsService(poolsRepo, membersRepo, lbRepo, loadBalancers, zones, changes, allowPrivate),
     lint,
   );
-  const healthChecks = new MemberHealthCheckService(zones, poolsRepo, membersRepo, ctx.clock, {
-    probe: createMemberProber({ guard: memberProbeGuard(allowPrivate), clock: ctx.clock }),
-    sink: new DbMemberHealthStore(db),
+  const { pop, healthPolicy, healthSourceAddresses } = ctx.settings;
+  const healthChecks = new MemberHealthCheckService(zones, poolsRepo, membersRepo, db, ctx.clock, pop, {
+    probe: createMemberProber({
+      guard: memberProbeGuard(allowPrivate),
+      clock: ctx.clock,
+      sourceAddresses: healthSourceAddresses,
+    }),
+    sink: new DbMemberHealthStore(db, pop, healthPolicy),
     bus: ctx.bus,
     log: ctx.log,
   });
   registerMemberRoutes(
     app,
-    new MembersService(membersRepo, poolsRepo, changes, allowPrivate, ctx.events),
+    new MembersService(membersRepo, poolsRepo, changes, allowPrivate, ctx.events, ctx.clock),
     healthChecks,
   );
   // The GeoIP database is opened on the first resolver_ip preview only; without it, no placement.

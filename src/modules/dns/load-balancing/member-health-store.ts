@@ -1,5 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { MemberSource, MemberStatusSink } from '../../../health/health-checker.ts';
+import {
+  decideHealth,
+  QUORUM_WINDOW_MS,
+  quorumVerdict,
+  type HealthPolicy,
+  type Verdict,
+} from '../../../health/health-decision.ts';
+import type { MemberSource, MemberStatusSink, RecordedHealth } from '../../../health/health-checker.ts';
 import type { HealthStatus, HealthTarget, ProbeMode, ProbeResult } from '../../../health/health-target.ts';
 import type { DnsTables, MemberRow } from '../dns-tables.ts';
 
@@ -33,14 +40,22 @@ export function healthTargetOf(row: TargetColumns): HealthTarget | null {
   };
 }
 
+/** Probes and decision changes older than this are deleted (the history keeps 7 days). */
+export const HEALTH_HISTORY_MS = 7 * 86_400_000;
+
 /**
  * The members table as the health checker sees it: which members to probe (every member with a
  * check, enabled or not, so a re-enabled origin comes back with a fresh status) and where results
- * go. Writing a result is not a zone change: the serial and updated_at stay, and the data plane
- * learns of it from the member-health channel, not from a zone reload.
+ * go. Each probe is kept with this checker's PoP, and the member's `health_status` is decided over
+ * the latest probe of every PoP (health-decision.ts). Writing a result is not a zone change: the
+ * serial and updated_at stay, and the data plane learns of it from the member-health channel.
  */
 export class DbMemberHealthStore implements MemberSource, MemberStatusSink {
-  constructor(private readonly db: Kysely<DnsTables>) {}
+  constructor(
+    private readonly db: Kysely<DnsTables>,
+    private readonly pop: string,
+    private readonly policy: HealthPolicy,
+  ) {}
 
   async listTargets(): Promise<HealthTarget[]> {
     const rows = await this.db
@@ -61,18 +76,83 @@ export class DbMemberHealthStore implements MemberSource, MemberStatusSink {
     return rows.map(healthTargetOf).filter((t): t is HealthTarget => t !== null);
   }
 
-  /** Stores the result and answers the status it replaced (row-locked: concurrent writers serialise). */
-  async record(target: HealthTarget, result: ProbeResult): Promise<HealthStatus | null> {
-    const { rows } = await sql<{ previous: string }>`
-      UPDATE dns_lb_members AS m
-         SET health_status = ${result.status},
-             last_check_at = ${new Date(result.checkedAt)},
-             last_error = ${result.error}
-        FROM (SELECT id, health_status FROM dns_lb_members WHERE id = ${target.memberId} FOR UPDATE) AS old
-       WHERE m.id = old.id
-   RETURNING old.health_status AS previous`.execute(this.db);
-    const previous = rows[0]?.previous;
-    if (previous === undefined) return null;
-    return (STATUSES.has(previous) ? previous : 'unknown') as HealthStatus;
+  /**
+   * Stores the probe, decides the member's status over every PoP's latest probe and records a
+   * change; one transaction with the member row locked, so concurrent checkers serialise.
+   */
+  async record(target: HealthTarget, result: ProbeResult): Promise<RecordedHealth | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const member = await trx
+        .selectFrom('dns_lb_members')
+        .select(['id', 'health_status', 'health_streak', 'health_reset_at'])
+        .where('id', '=', target.memberId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (member === undefined) return null;
+      const at = new Date(result.checkedAt);
+      await trx
+        .insertInto('dns_lb_member_probes')
+        .values({
+          member_id: target.memberId,
+          pop: this.pop,
+          at,
+          status: result.status,
+          latency_ms: result.latencyMs,
+          error: result.error,
+        })
+        .execute();
+      const windowStart = Math.max(
+        result.checkedAt - QUORUM_WINDOW_MS,
+        member.health_reset_at?.getTime() ?? Number.NEGATIVE_INFINITY,
+      );
+      const { rows: latest } = await sql<{ pop: string; status: Verdict }>`
+        SELECT DISTINCT ON (pop) pop, status FROM dns_lb_member_probes
+         WHERE member_id = ${target.memberId} AND at >= ${new Date(windowStart)}
+         ORDER BY pop, at DESC, id DESC`.execute(trx);
+      const previous = healthWord(member.health_status);
+      const decision = decideHealth(
+        { status: previous, streak: member.health_streak },
+        quorumVerdict(latest, this.policy.quorum),
+        this.policy,
+      );
+      await trx
+        .updateTable('dns_lb_members')
+        .set({
+          health_status: decision.status,
+          health_streak: decision.streak,
+          last_check_at: at,
+          last_error: result.error,
+        })
+        .where('id', '=', target.memberId)
+        .execute();
+      if (decision.change !== null)
+        await trx
+          .insertInto('dns_lb_member_health_changes')
+          .values({
+            member_id: target.memberId,
+            at,
+            from_status: decision.change.from,
+            to_status: decision.change.to,
+            reason: decision.change.reason,
+          })
+          .execute();
+      // The history keeps 7 days: each write trims its own member's tail (an index range).
+      const expired = new Date(result.checkedAt - HEALTH_HISTORY_MS);
+      await trx
+        .deleteFrom('dns_lb_member_probes')
+        .where('member_id', '=', target.memberId)
+        .where('at', '<', expired)
+        .execute();
+      await trx
+        .deleteFrom('dns_lb_member_health_changes')
+        .where('member_id', '=', target.memberId)
+        .where('at', '<', expired)
+        .execute();
+      return { previous, status: decision.status };
+    });
   }
+}
+
+function healthWord(status: string): HealthStatus {
+  return (STATUSES.has(status) ? status : 'unknown') as HealthStatus;
 }

@@ -14,7 +14,15 @@ const HEALTH_PATH = 'health_path must start with "/"';
 /** The stored columns of a member as the API sets them (health results are the checker's). */
 export type MemberValues = Omit<
   MemberRow,
-  'id' | 'pool_id' | 'zone_id' | 'last_check_at' | 'last_error' | 'created_at' | 'updated_at'
+  | 'id'
+  | 'pool_id'
+  | 'zone_id'
+  | 'health_streak'
+  | 'health_reset_at'
+  | 'last_check_at'
+  | 'last_error'
+  | 'created_at'
+  | 'updated_at'
 >;
 
 /** `healthy` when nothing is checked (seed: states), otherwise `unknown` until the first check. */
@@ -87,12 +95,14 @@ export function prepareMember(
 
 /**
  * A PATCH applied to a member → the columns to write (throws 422). A new address or health mode
- * starts the health over: `healthy` without checks, else `unknown` with the last result cleared.
+ * starts the health over at `now`: `healthy` without checks, else `unknown` with the last result
+ * cleared, and earlier probes no longer count towards its quorum.
  */
 export function patchMember(
   existing: MemberRow,
   patch: MemberPatch,
   allowPrivate: boolean,
+  now: Date,
 ): Partial<MemberRow> {
   const problems: ValidationProblem[] = [];
   const problem = (field: string, msg: string, input: unknown) =>
@@ -126,6 +136,8 @@ export function patchMember(
   const addressMoved = out.address !== undefined && out.address !== existing.address;
   if (addressMoved || mode !== existing.health_mode) {
     out.health_status = initialHealth(mode);
+    out.health_streak = 0;
+    out.health_reset_at = now;
     out.last_check_at = null;
     out.last_error = null;
   }

@@ -1,13 +1,21 @@
 import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { MemberRow } from '../dns-tables.ts';
 
-/** A member (origin) as the API shows it: its row but the zone id (the pool's says it). */
-export type MemberView = JsonView<Omit<MemberRow, 'zone_id'>>;
+/**
+ * A member (origin) as the API shows it: its row but the zone id (the pool's says it) and the
+ * checker's bookkeeping (damping streak, reset time).
+ */
+export type MemberView = JsonView<Omit<MemberRow, 'zone_id' | 'health_streak' | 'health_reset_at'>>;
 
 /** Answer of `POST .../members/{member_id}/health-check`. */
 export interface HealthCheckView {
   member_id: number;
+  /** The member's decided status after this probe (quorum over PoPs, damping). */
   health_status: string;
+  /** What this probe found. */
+  probe_status: string;
+  /** The PoP this probe counts for (the API process's POP). */
+  pop: string;
   last_check_at: string;
   last_error: string | null;
   latency_ms: number | null;

@@ -5,6 +5,8 @@ import { PoolParams } from './pools-schemas.ts';
 import {
   CreateMemberBody,
   HealthCheckResponse,
+  HealthHistoryQuery,
+  HealthHistoryResponse,
   MemberParams,
   MemberResponse,
   UpdateMemberBody,
@@ -73,6 +75,23 @@ export function registerMemberRoutes(
       async (request) => {
         const { zone_id, pool_id, member_id } = request.params;
         return healthChecks.check(await request.owner(), zone_id, pool_id, member_id);
+      },
+    );
+
+    app.get(
+      `${base}/:member_id/health-history`,
+      {
+        schema: {
+          summary: 'The latest probes of a member (by PoP) and the changes of its status, newest first',
+          params: MemberParams,
+          querystring: HealthHistoryQuery,
+          response: { 200: HealthHistoryResponse, ...errorResponses(401, 404, 422, 429) },
+        },
+      },
+      async (request) => {
+        const { zone_id, pool_id, member_id } = request.params;
+        const limit = request.query.limit ?? 50;
+        return healthChecks.history(await request.owner(), zone_id, pool_id, member_id, limit);
       },
     );
 

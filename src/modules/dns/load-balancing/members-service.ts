@@ -1,5 +1,6 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { MEMBER_LIMIT, memberLimitReached, memberNotFound, poolNotFound } from '../dns-errors.ts';
+import type { Clock } from '../../../kernel/clock.ts';
 import type { EventBus } from '../../../kernel/events/domain-events.ts';
 import { memberHealthChanged } from '../dns-events.ts';
 import { invalidFields } from '../../../kernel/errors/app-error.ts';
@@ -17,6 +18,7 @@ export class MembersService {
     private readonly changes: ZoneChanges,
     private readonly allowPrivateTargets: boolean,
     private readonly events: EventBus,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -56,7 +58,7 @@ export class MembersService {
       if (!pool) throw poolNotFound();
       const member = await members.find(pool.id, memberId);
       if (!member) throw memberNotFound();
-      const values = patchMember(member, patch, this.allowPrivateTargets);
+      const values = patchMember(member, patch, this.allowPrivateTargets, new Date(this.clock.now()));
       return { value: memberView(await members.update(member.id, values)), changed: true };
     });
     return this.announceHealth(zoneId, view);

@@ -20,16 +20,18 @@ export interface CheckerRole {
 export async function startCheckerRole(ctx: Runtime, metrics?: MetricsRegistry): Promise<CheckerRole> {
   const settings = ctx.config.section(dnsConfig);
   const onProbe = metrics !== undefined ? probeMetrics(metrics, settings.pop) : () => undefined;
-  const store = new DbMemberHealthStore(tablesOf<DnsTables>(ctx));
+  const store = new DbMemberHealthStore(tablesOf<DnsTables>(ctx), settings.pop, settings.healthPolicy);
   const prober = createMemberProber({
     guard: memberProbeGuard(settings.healthAllowPrivateTargets),
     clock: ctx.clock,
+    sourceAddresses: settings.healthSourceAddresses,
   });
   const checker = new HealthChecker({
     source: store,
     sink: store,
     bus: ctx.bus,
     clock: ctx.clock,
+    pop: settings.pop,
     // Every scheduled probe's result also goes to onProbe (metrics).
     probe: async (target) => {
       const result = await prober(target);
@@ -40,7 +42,7 @@ export async function startCheckerRole(ctx: Runtime, metrics?: MetricsRegistry):
     intervalMs: settings.healthCheckIntervalS * 1000,
   });
   checker.start();
-  ctx.log.info({ intervalS: settings.healthCheckIntervalS }, 'health checker started');
+  ctx.log.info({ intervalS: settings.healthCheckIntervalS, pop: settings.pop }, 'health checker started');
   return { checker, stop: () => checker.stop() };
 }
 

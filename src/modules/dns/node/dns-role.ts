@@ -23,6 +23,7 @@ import { TransferZoneSource } from '../transfers/transfer-zone-source.ts';
 import { TransfersRepository } from '../transfers/transfers-repository.ts';
 import { ZoneVersions } from '../transfers/zone-versions.ts';
 import { cookieMasterSecret } from './cookie-secret.ts';
+import { HealthSnapshotFile } from './health-snapshot-file.ts';
 import { MemberHealthSync } from './member-health-sync.ts';
 import { SnapshotFile } from './snapshot-file.ts';
 import { ZoneSync } from './zone-sync.ts';
@@ -105,15 +106,23 @@ export async function buildDnsPipeline(
     ctx.log.warn({ err: error, path: ctx.settings.geoipDb }, 'GeoIP database not available');
     return undefined;
   });
+  // Member health: from the database, kept on disk beside the zones; with the database down at
+  // start, the health last known (the file), else every member counts as healthy.
+  const healthFile = HealthSnapshotFile.inDir(ctx.config.dataDir, {
+    onError: (error) => ctx.log.warn({ err: error }, 'DNS health snapshot file not written'),
+  });
   const healthSync = new MemberHealthSync(
     healthTable,
     () => new MembersRepository(ctx.db).healthOfAll(),
     (handler) => ctx.events.subscribe(memberHealthChanged, handler),
+    { ...(writeSnapshot ? { mirror: healthFile } : {}), fallback: () => healthFile.read() },
   );
-  // Database down: every member counts as healthy until the bus or a restart says otherwise.
-  await healthSync.start().catch((error: unknown) => {
-    ctx.log.warn({ err: error }, 'member health not loaded: database unreachable');
-  });
+  await healthSync.start().then(
+    (from) => {
+      if (from === 'fallback') ctx.log.warn('member health from the snapshot file: database unreachable');
+    },
+    (error: unknown) => ctx.log.warn({ err: error }, 'member health not loaded: database unreachable'),
+  );
   const stats = createQueryStats({ sink: zoneStatsSink(ctx.bus, ctx.log), now: () => ctx.clock.now() });
   stats.start();
   // TCP transfers go to the listener; IXFR over UDP is answered by the message handler.
@@ -151,7 +160,7 @@ export async function buildDnsPipeline(
       await healthSync.stop();
       stats.stop();
       await sync.stop();
-      if (writeSnapshot) await snapshot.flush();
+      if (writeSnapshot) await Promise.all([snapshot.flush(), healthFile.flush()]);
     },
   };
 }

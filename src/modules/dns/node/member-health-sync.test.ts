@@ -1,9 +1,14 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemberHealthTable } from '../../../dns/index.ts';
 import type { MemberHealth } from '../../../dns/index.ts';
 import { MemoryBus } from '../../../kernel/bus/memory-bus.ts';
 import { eventBus } from '../../../kernel/events/domain-events.ts';
+import type { MemberHealthEvent } from '../../../health/member-health-channel.ts';
 import { memberHealthChanged } from '../dns-events.ts';
+import { HealthSnapshotFile } from './health-snapshot-file.ts';
 import { MemberHealthSync } from './member-health-sync.ts';
 
 describe('member health sync', () => {
@@ -42,5 +47,65 @@ describe('member health sync', () => {
     await bus.publish(memberHealthChanged.name, { memberId: 1, zoneId: 9, status: 'healthy' });
     await new Promise((r) => setImmediate(r));
     expect(table.statusOf(1)).toBe('unhealthy');
+  });
+
+  it('keeps the last-known health on disk and serves it when the database cannot be read', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'health-file-'));
+    try {
+      const bus = new MemoryBus();
+      const subscribe = (handler: (event: MemberHealthEvent) => void) =>
+        eventBus(bus).subscribe(memberHealthChanged, handler);
+      const file = HealthSnapshotFile.inDir(dir, { debounceMs: 5 });
+      const first = new MemberHealthSync(
+        new MemberHealthTable(),
+        async () =>
+          new Map<number, MemberHealth>([
+            [1, 'healthy'],
+            [2, 'unhealthy'],
+            [3, 'unknown'],
+          ]),
+        subscribe,
+        { mirror: file },
+      );
+      expect(await first.start()).toBe('database');
+      await bus.publish(memberHealthChanged.name, { memberId: 1, zoneId: 9, status: 'unhealthy' });
+      await new Promise((r) => setImmediate(r));
+      await file.flush();
+      await first.stop();
+      const stored = JSON.parse(readFileSync(file.file, 'utf8'));
+      expect(stored.members).toEqual({ 1: 'unhealthy', 2: 'unhealthy' });
+
+      // A restart with the database down: the file's statuses, not `unknown`.
+      const table = new MemberHealthTable();
+      const again = new MemberHealthSync(
+        table,
+        async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+        subscribe,
+        { fallback: () => HealthSnapshotFile.inDir(dir).read() },
+      );
+      expect(await again.start()).toBe('fallback');
+      expect([table.statusOf(1), table.statusOf(2), table.statusOf(3)]).toEqual([
+        'unhealthy',
+        'unhealthy',
+        'unknown',
+      ]);
+      await again.stop();
+
+      // Neither database nor file: the database's error.
+      const none = new MemberHealthSync(
+        new MemberHealthTable(),
+        async () => Promise.reject(new Error('down')),
+        subscribe,
+        {
+          fallback: () => HealthSnapshotFile.inDir(path.join(dir, 'empty')).read(),
+        },
+      );
+      await expect(none.start()).rejects.toThrow('down');
+      await none.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { DnssecSigningKey, ZoneData, ZoneDnssec } from '../../../dns/index.ts';
 import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 import { keyContext } from '../dnssec/dnssec-key-sealing.ts';
 import type { ZoneMirror } from './zone-sync.ts';
+import { AtomicFileWriter, type AtomicFileWriterOptions } from './atomic-file-writer.ts';
 
 export const SNAPSHOT_FILE_NAME = 'dns-snapshot.json';
 const FORMAT = 1;
@@ -135,30 +135,24 @@ function fromStored(zone: StoredZone, sealer: Sealer | null): ZoneData {
   };
 }
 
-export interface SnapshotFileOptions {
+export interface SnapshotFileOptions extends AtomicFileWriterOptions {
   /** Seals DNSSEC private keys into the file (and opens them back); none: they are left out. */
   readonly sealer?: Sealer | null;
-  /** Longest a change waits before it is on disk (debounce: bursts of changes make one write). */
-  readonly debounceMs?: number;
-  readonly onError?: (error: unknown) => void;
 }
 
 /**
  * The zones a DNS node serves, kept on disk so a node that starts while the database is down can
- * still answer. Fed as a ZoneMirror; writes are debounced and atomic (temp file + rename), so a
- * crash mid-write leaves the previous snapshot intact.
+ * still answer. Fed as a ZoneMirror; written through an AtomicFileWriter (debounced, atomic).
  */
 export class SnapshotFile implements ZoneMirror {
   private readonly zones = new Map<number, ZoneData>();
-  private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
-  private readonly debounceMs: number;
+  private readonly writer: AtomicFileWriter;
 
   constructor(
     readonly file: string,
     private readonly options: SnapshotFileOptions = {},
   ) {
-    this.debounceMs = options.debounceMs ?? 1000;
+    this.writer = new AtomicFileWriter(file, (out) => this.write(out), options);
   }
 
   static inDir(dataDir: string, options: SnapshotFileOptions = {}): SnapshotFile {
@@ -185,69 +179,38 @@ export class SnapshotFile implements ZoneMirror {
   replaceAll(zones: readonly ZoneData[]): void {
     this.zones.clear();
     for (const z of zones) this.zones.set(z.id, z);
-    this.schedule();
+    this.writer.schedule();
   }
 
   upsert(zone: ZoneData): void {
     this.zones.set(zone.id, zone);
-    this.schedule();
+    this.writer.schedule();
   }
 
   remove(zoneId: number): void {
     this.zones.delete(zoneId);
-    this.schedule();
+    this.writer.schedule();
   }
 
   /** Writes what is pending now (shutdown, tests). */
-  async flush(): Promise<void> {
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-      this.enqueueWrite();
-    }
-    await this.writing;
-  }
-
-  private schedule(): void {
-    if (this.timer !== null) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.enqueueWrite();
-    }, this.debounceMs);
-    this.timer.unref();
-  }
-
-  private enqueueWrite(): void {
-    // Serialised: two writes never race on the temp file, and the last state always wins.
-    this.writing = this.writing.then(() =>
-      this.write().catch((error: unknown) => this.options.onError?.(error)),
-    );
+  flush(): Promise<void> {
+    return this.writer.flush();
   }
 
   /** A StoredSnapshot as JSON, written RECORDS_PER_PIECE records at a time (see there). */
-  private async write(): Promise<void> {
+  private async write(out: FileHandle): Promise<void> {
     const zones = [...this.zones.values()];
-    await mkdir(path.dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const out = await open(temp, 'w', 0o600);
-    try {
-      const writtenAt = JSON.stringify(new Date().toISOString());
-      await out.write(`{"format":${FORMAT},"writtenAt":${writtenAt},"zones":[`);
-      for (let z = 0; z < zones.length; z++) {
-        const zone = zones[z]!;
-        await out.write(
-          `${z === 0 ? '' : ','}${zoneHeadJson(zone, this.options.sealer ?? null)},"records":[`,
-        );
-        for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
-          const piece = zone.records.slice(i, i + RECORDS_PER_PIECE).map(toStoredRecord);
-          await out.write(`${i === 0 ? '' : ','}${JSON.stringify(piece).slice(1, -1)}`);
-        }
-        await out.write(']}');
+    const writtenAt = JSON.stringify(new Date().toISOString());
+    await out.write(`{"format":${FORMAT},"writtenAt":${writtenAt},"zones":[`);
+    for (let z = 0; z < zones.length; z++) {
+      const zone = zones[z]!;
+      await out.write(`${z === 0 ? '' : ','}${zoneHeadJson(zone, this.options.sealer ?? null)},"records":[`);
+      for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
+        const piece = zone.records.slice(i, i + RECORDS_PER_PIECE).map(toStoredRecord);
+        await out.write(`${i === 0 ? '' : ','}${JSON.stringify(piece).slice(1, -1)}`);
       }
       await out.write(']}');
-    } finally {
-      await out.close();
     }
-    await rename(temp, this.file);
+    await out.write(']}');
   }
 }
