@@ -17,8 +17,13 @@ export interface SwitchableHttpServer {
   readonly port: number;
   /** Status code answered from now on. */
   status: number;
-  /** Every request seen, in order; `at` is Date.now() on arrival. */
-  readonly requests: { method: string; url: string; host: string | undefined; at: number }[];
+  /**
+   * Status answered to requests from a given source address instead of `status` (a network that
+   * is broken for one prober only, e.g. one PoP's checker).
+   */
+  readonly statusFrom: Map<string, number>;
+  /** Every request seen, in order; `at` is Date.now() on arrival, `from` the peer's address. */
+  readonly requests: { method: string; url: string; host: string | undefined; from: string; at: number }[];
   close(): Promise<void>;
 }
 
@@ -60,18 +65,22 @@ export async function startSwitchableServer(
 ): Promise<SwitchableHttpServer> {
   const state = {
     status: initialStatus,
+    statusFrom: new Map<string, number>(),
     requests: [] as SwitchableHttpServer['requests'],
   };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const from = req.socket.remoteAddress ?? '';
     state.requests.push({
       method: req.method ?? '',
       url: req.url ?? '',
       host: req.headers.host,
+      from,
       at: Date.now(),
     });
+    const status = state.statusFrom.get(from) ?? state.status;
     const headers: Record<string, string> = { 'content-type': 'text/plain' };
-    if (state.status >= 300 && state.status < 400) headers.location = '/elsewhere';
-    res.writeHead(state.status, headers);
+    if (status >= 300 && status < 400) headers.location = '/elsewhere';
+    res.writeHead(status, headers);
     res.end('x'.repeat(1000));
   };
   const server = tls
