@@ -2,8 +2,8 @@
  * A DNS node's cold start with its backends down, on real processes: `npm start`'s entry point
  * with ROLE=dns and two cluster workers, its PostgreSQL and Redis reached through TCP proxies the
  * test cuts and restores (the servers themselves are shared by the suite), beside a ROLE=api
- * process that reaches them directly. With a snapshot file from an earlier run, the node starts
- * and answers while both are down, /readyz says 200 and names them under `degraded`, and once they
+ * process that reaches them directly. With the snapshot files from an earlier run, the node starts
+ * and answers while both are down (zones and the member health it last knew), /readyz says 200 and names them under `degraded`, and once they
  * return it catches up (resync and bus) with what changed meanwhile. Needs DATABASE_URL and
  * REDIS_URL; skipped without them.
  */
@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEALTH_SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/health-snapshot-file.ts';
 import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
+import { freePort } from '../../src/testing/free-port.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 import {
   ask,
@@ -89,13 +91,43 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)(
         dirs.push(d);
         return d;
       };
-      const api = startProcess({ ...shared, ROLE: 'api', DATA_DIR: dir() });
+      const api = startProcess({
+        ...shared,
+        ROLE: 'api',
+        DATA_DIR: dir(),
+        HEALTH_ALLOW_PRIVATE_TARGETS: 'true',
+      });
       apiUrl = String((await api.waitFor((l) => l.msg === 'API listening', 60_000)).url);
       const credentials = { email: `c-${schema}@example.com`, password: 'correct horse battery' };
       await call('POST', '/api/v1/auth/register', credentials);
       token = (await call<{ access_token: string }>('POST', '/api/v1/auth/login', credentials)).access_token;
       zoneId = (await call<{ id: number }>('POST', ZONES, { domain: DOMAIN })).id;
       await addA('www', '192.0.2.1');
+      // A load balancer whose origin is down (a check on a closed port): DNS answers the fallback.
+      const origin = await call<{ id: number; members: { id: number }[] }>(
+        'POST',
+        `${ZONES}/${zoneId}/pools`,
+        {
+          name: 'origin',
+          members: [
+            { address: '127.0.0.1', health_mode: 'tcp', health_port: await freePort(), health_timeout_s: 1 },
+          ],
+        },
+      );
+      const backup = await call<{ id: number }>('POST', `${ZONES}/${zoneId}/pools`, {
+        name: 'backup',
+        members: [{ address: '127.0.0.2' }],
+      });
+      await call('POST', `${ZONES}/${zoneId}/load-balancers`, {
+        hostname: 'lb',
+        default_pools: [origin.id],
+        fallback_pool_id: backup.id,
+      });
+      const check = await call<{ health_status: string }>(
+        'POST',
+        `${ZONES}/${zoneId}/pools/${origin.id}/members/${origin.members[0]!.id}/health-check`,
+      );
+      expect(check.health_status).toBe('unhealthy');
       dnsDataDir = dir();
     }, 120_000);
 
@@ -119,10 +151,13 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)(
       await eventually(async () =>
         expect(await ask(firstPort, `www.${DOMAIN}`, 'udp')).toEqual(['192.0.2.1']),
       );
-      await eventually(
-        async () => expect(existsSync(path.join(dnsDataDir, SNAPSHOT_FILE_NAME))).toBe(true),
-        10_000,
+      await eventually(async () =>
+        expect(await ask(firstPort, `lb.${DOMAIN}`, 'udp')).toEqual(['127.0.0.2']),
       );
+      await eventually(async () => {
+        expect(existsSync(path.join(dnsDataDir, SNAPSHOT_FILE_NAME))).toBe(true);
+        expect(existsSync(path.join(dnsDataDir, HEALTH_SNAPSHOT_FILE_NAME))).toBe(true);
+      }, 10_000);
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
 
@@ -132,8 +167,11 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)(
       const opsUrl = String((await cold.waitFor((l) => l.msg === 'ops endpoints listening', 60_000)).url);
       const port = Number((await cold.waitFor((l) => l.msg === 'DNS listening', 90_000)).port);
       for (const transport of ['udp', 'tcp'] as const) {
-        for (let i = 0; i < 10; i++)
+        for (let i = 0; i < 10; i++) {
           expect(await ask(port, `www.${DOMAIN}`, transport)).toEqual(['192.0.2.1']);
+          // The health it last knew, not `unknown` (which would answer the dead origin).
+          expect(await ask(port, `lb.${DOMAIN}`, transport)).toEqual(['127.0.0.2']);
+        }
       }
       const degraded = await fetch(`${opsUrl}/readyz`);
       expect(degraded.status).toBe(200);
