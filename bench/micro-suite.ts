@@ -26,6 +26,13 @@ import {
 } from '../src/dns/index.ts';
 import type { ClientInfo, ZoneData } from '../src/dns/index.ts';
 import { DEFAULT_GEOIP_DB, openIpLocator } from '../src/geo/ip-locator.ts';
+import {
+  decideHealth,
+  DEFAULT_HEALTH_POLICY,
+  quorumVerdict,
+  type StoredHealth,
+  type Verdict,
+} from '../src/health/health-decision.ts';
 import { createSeededRandom } from '../src/testing/seeded-random.ts';
 import { loadBalancer, member, pool } from '../src/testing/steering-fixture.ts';
 import { buildQuery } from '../test/conformance/query-wire-builder.ts';
@@ -195,6 +202,53 @@ async function buildCases(): Promise<Case[]> {
       note: 'target ≥ 0.95× steered',
     }),
   );
+
+  // Health decided by a quorum of three PoPs with flap damping (issue 20), as a DNS node holds it:
+  // the default pool's members 301 (outvoted at one PoP), 302 (down at two of three), 303
+  // (flapping, held by damping); a decided change applied every 1,000 answers, as the sync does.
+  const decided = new MemberHealthTable();
+  const stored = new Map<number, StoredHealth>();
+  const pops = ['FRA', 'AMS', 'SIN'];
+  const verdictOf = (memberId: number, pop: number, round: number): Verdict => {
+    if (memberId === 301) return pop === 2 ? 'unhealthy' : 'healthy';
+    if (memberId === 302) return pop === 0 ? 'healthy' : 'unhealthy';
+    if (memberId === 303) return round % 2 === 0 ? 'healthy' : 'unhealthy';
+    return 'healthy';
+  };
+  const decide = (memberId: number, round: number): void => {
+    const latest = pops.map((pop, i) => ({ pop, status: verdictOf(memberId, i, round) }));
+    const next = decideHealth(
+      stored.get(memberId) ?? { status: 'unknown', streak: 0 },
+      quorumVerdict(latest, DEFAULT_HEALTH_POLICY.quorum),
+      DEFAULT_HEALTH_POLICY,
+    );
+    stored.set(memberId, next);
+    decided.set(memberId, next.status);
+  };
+  const memberIds = [101, 102, 103, 201, 202, 203, 301, 302, 303];
+  for (let round = 0; round < 10; round++) for (const id of memberIds) decide(id, round);
+  if (decided.statusOf(302) !== 'unhealthy' || decided.statusOf(301) !== 'healthy')
+    throw new Error('quorum case: the decided health is not what the bench means to measure');
+  const damped = createMessageHandler(store, {
+    health: decided,
+    pop: 'FRA',
+    locator,
+    random: createSeededRandom(1).next,
+    lbAnswers: new LbAnswerCounts(),
+  });
+  const dampedCase = full('steered LB, health by quorum and damping', lbQuery, damped, resolver, {
+    ratioOf: 'steered LB (geo, resolver IP)',
+    note: 'target ≥ 0.95× steered',
+  });
+  let answers = 0;
+  let round = 10;
+  cases.push({
+    ...dampedCase,
+    op: () => {
+      if (++answers % 1000 === 0) decide(303, round++);
+      return damped(lbQuery, resolver, out)!.length;
+    },
+  });
 
   // NSID and cookies on, as the product runs: a plain query must not pay for them (target ≤ 3 %);
   // one that asks for both, for what answering them costs.
