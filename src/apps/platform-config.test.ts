@@ -14,6 +14,16 @@ function loadConfig(env: Env) {
   };
 }
 
+/** The problems loadConfig reports for `env` (none: []). */
+function problems(env: Env): readonly string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (e) {
+    return (e as ConfigError).problems;
+  }
+}
+
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
@@ -82,19 +92,35 @@ describe('configuration', () => {
       host: '192.0.2.53',
       port: 53,
     });
-    const problems = (env: Env): readonly string[] => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (e) {
-        return (e as ConfigError).problems;
-      }
-    };
     expect(problems({ DEPLOYMENT_POPS: 'AMS,NOPE' })).toEqual([
       'DEPLOYMENT_POPS: "NOPE" is no known location code',
     ]);
     expect(problems({ DNSSEC_PARENT_RESOLVER: 'resolver.example:53' })).toEqual([
       'DNSSEC_PARENT_RESOLVER must be an IP address with an optional port (127.0.0.1:53, [::1]:53)',
+    ]);
+  });
+
+  it('reads the health decision settings: quorum, fall, rise, source addresses', () => {
+    expect(loadConfig({}).healthPolicy).toEqual({ quorum: 'majority', fall: 2, rise: 2 });
+    expect(loadConfig({ HEALTH_QUORUM: '2', HEALTH_FALL: '1', HEALTH_RISE: '3' }).healthPolicy).toEqual({
+      quorum: 2,
+      fall: 1,
+      rise: 3,
+    });
+    expect(loadConfig({ HEALTH_SOURCE_ADDRESSES: '192.0.2.7, 2001:db8::7' }).healthSourceAddresses).toEqual([
+      '192.0.2.7',
+      '2001:db8::7',
+    ]);
+    expect(problems({ HEALTH_QUORUM: 'most' })).toEqual([
+      'HEALTH_QUORUM must be "majority" or a number of PoPs from 1 to 100, got "most"',
+    ]);
+    expect(problems({ HEALTH_QUORUM: '0' })).toHaveLength(1);
+    expect(problems({ HEALTH_FALL: '0' })).toHaveLength(1);
+    expect(problems({ HEALTH_SOURCE_ADDRESSES: 'checker.example' })).toEqual([
+      'HEALTH_SOURCE_ADDRESSES: "checker.example" is no IP address',
+    ]);
+    expect(problems({ HEALTH_SOURCE_ADDRESSES: '192.0.2.7,192.0.2.8' })).toEqual([
+      'HEALTH_SOURCE_ADDRESSES takes at most one IPv4 and one IPv6 address',
     ]);
   });
 

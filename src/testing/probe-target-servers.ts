@@ -22,6 +22,8 @@ export interface SwitchableHttpServer {
    * is broken for one prober only, e.g. one PoP's checker).
    */
   readonly statusFrom: Map<string, number>;
+  /** Statuses answered in turn, one per request, round and round (a flapping origin); null: off. */
+  cycle: number[] | null;
   /** Every request seen, in order; `at` is Date.now() on arrival, `from` the peer's address. */
   readonly requests: { method: string; url: string; host: string | undefined; from: string; at: number }[];
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startSwitchableServer(
   const state = {
     status: initialStatus,
     statusFrom: new Map<string, number>(),
+    cycle: null as number[] | null,
     requests: [] as SwitchableHttpServer['requests'],
   };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -77,7 +80,9 @@ export async function startSwitchableServer(
       from,
       at: Date.now(),
     });
-    const status = state.statusFrom.get(from) ?? state.status;
+    const status =
+      state.statusFrom.get(from) ??
+      (state.cycle !== null ? state.cycle[(state.requests.length - 1) % state.cycle.length]! : state.status);
     const headers: Record<string, string> = { 'content-type': 'text/plain' };
     if (status >= 300 && status < 400) headers.location = '/elsewhere';
     res.writeHead(status, headers);

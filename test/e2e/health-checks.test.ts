@@ -1,7 +1,8 @@
 /**
  * Health checks end to end: real probe targets on loopback addresses, the running product
- * (API + DNS + checker) with a shortened check interval, real UDP queries. A probe's result is
- * visible over DNS and in preview within 2 s of the probe reaching the target.
+ * (API + DNS + checker) with a shortened check interval, real UDP queries. A decided change (the
+ * second probe in a row that disagrees: flap damping) is visible over DNS and in preview within
+ * 2 s of that probe reaching the target.
  */
 import dnsPacket, { type Packet } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,6 +173,9 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
     });
 
     b.status = 503;
+    await nextProbe(b);
+    // Flap damping: one failed probe does not take it out; the second in a row does (HEALTH_FALL).
+    expect(addresses(await ask(s.t, name)).join()).toBe('127.0.0.2');
     const failedAt = await nextProbe(b);
     const goneAt = await until(
       () => ask(s.t, name),
@@ -192,6 +196,8 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
     });
 
     b.status = 200;
+    await nextProbe(b);
+    expect(addresses(await ask(s.t, name)).join()).toBe('127.0.0.1');
     const recoveredAt = await nextProbe(b);
     const backAt = await until(
       () => ask(s.t, name),
@@ -216,6 +222,56 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
     expect(
       sample(`dns_lb_answers_total{zone="${z.domain}",lb="${name}",cascade_hit="default",reason="ok"}`),
     ).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a member whose origin alternates pass and fail every probe stays in one state', async () => {
+    // An origin of its own: the shared ones are probed for the members of earlier tests too.
+    const flapping = await startSwitchableServer(200, undefined, '127.0.0.3');
+    const z = await zone(s);
+    const p = await pool(
+      s,
+      z.id,
+      'flap',
+      [
+        { address: '127.0.0.1', port: a.port, priority: 1 },
+        { address: '127.0.0.3', port: flapping.port, priority: 0 },
+      ],
+      'failover',
+    );
+    const lb = await s.t.request('POST', `${ZONES}/${z.id}/load-balancers`, {
+      token: s.token,
+      body: { hostname: 'www', default_pools: [p.id] },
+    });
+    expect(lb.status, lb.text).toBe(201);
+    const name = `www.${z.domain}`;
+    await until(
+      () => ask(s.t, name),
+      (r) => addresses(r).join() === '127.0.0.3',
+      3000,
+      'b answered',
+    );
+    await nextProbe(flapping);
+    flapping.cycle = [503, 200];
+    const seen = new Set<string>();
+    const until6 = flapping.requests.length + 6;
+    try {
+      while (flapping.requests.length < until6) {
+        seen.add(addresses(await ask(s.t, name)).join());
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await flapping.close();
+    }
+    expect([...seen]).toEqual(['127.0.0.3']);
+    const history = await s.t.request(
+      'GET',
+      `${ZONES}/${z.id}/pools/${p.id}/members/${p.memberIds[1]}/health-history?limit=6`,
+      { token: s.token },
+    );
+    const statuses = history.body.probes.map((x: { status: string }) => x.status);
+    expect(statuses).toContain('unhealthy');
+    expect(statuses).toContain('healthy');
+    expect(history.body.changes.map((c: { to: string }) => c.to)).toEqual(['healthy']);
   });
 
   it('a load balancer steps default → fallback → serve_last (or SERVFAIL) as its targets fail', async () => {
