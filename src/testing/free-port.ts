@@ -39,3 +39,16 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   }
   throw new Error('no port free for both TCP and UDP');
 }
+
+/**
+ * `count` distinct free ports: the OS may hand the same ephemeral port to two calls in a row once
+ * the first probe socket is closed, so repeated freePort() calls alone can collide.
+ */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const ports = new Set<number>();
+  for (let i = 0; ports.size < count; i++) {
+    if (i >= MAX_FREE_PORT_ATTEMPTS * count) throw new Error(`no ${count} distinct free ports`);
+    ports.add(await freePort(host));
+  }
+  return [...ports];
+}

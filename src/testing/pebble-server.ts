@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, fetch } from 'undici';
-import { freePort } from './free-port.ts';
+import { freePorts } from './free-port.ts';
 import type { LocalCa } from './local-ca.ts';
 
 export interface PebbleServer {
@@ -37,7 +37,7 @@ export interface PebbleOptions {
 
 export async function startPebble(options: PebbleOptions): Promise<PebbleServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pebble-'));
-  const [port, managementPort, tlsPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, managementPort, tlsPort] = (await freePorts(3)) as [number, number, number];
   const config = {
     pebble: {
       listenAddress: `127.0.0.1:${port}`,

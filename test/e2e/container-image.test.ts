@@ -25,7 +25,7 @@ import {
   parseDockerfile,
   type DockerStage,
 } from '../../src/testing/dockerfile-steps.ts';
-import { freePort } from '../../src/testing/free-port.ts';
+import { freePorts } from '../../src/testing/free-port.ts';
 import { loadConfig } from '../../src/kernel/config/load-config.ts';
 import { CONFIG_SECTIONS } from '../../src/apps/platform-modules.ts';
 
@@ -129,7 +129,7 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)('container image (Docker
     // The deps stage has a compiler: the native batch-UDP addon is in the image.
     expect(existsSync(path.join(final, 'native/build/Release/dns_udp_batch.node'))).toBe(true);
 
-    const [apiPort, dnsPort] = [await freePort(), await freePort()];
+    const [apiPort, dnsPort] = (await freePorts(2)) as [number, number];
     const dataDir = mkdtempSync(path.join(tmpdir(), 'image-data-'));
     rehearsal.dirs.set('data', dataDir);
     const env: NodeJS.ProcessEnv = {

@@ -118,6 +118,41 @@ async function nextProbe(server: SwitchableHttpServer, deadlineMs = 5000): Promi
   return server.requests[seen]!.at;
 }
 
+/**
+ * A zone with a load balancer at www over one failover pool, which answers its lowest-priority
+ * healthy member: `primary` while it is up, else `backup`. Resolves once DNS answers `primary`.
+ */
+async function failoverLb(
+  s: Setup,
+  backup: { address: string; port: number },
+  primary: { address: string; port: number },
+): Promise<{ z: { id: number; domain: string }; p: { id: number; memberIds: number[] }; name: string }> {
+  const z = await zone(s);
+  const p = await pool(
+    s,
+    z.id,
+    'web',
+    [
+      { ...backup, priority: 1 },
+      { ...primary, priority: 0 },
+    ],
+    'failover',
+  );
+  const lb = await s.t.request('POST', `${ZONES}/${z.id}/load-balancers`, {
+    token: s.token,
+    body: { hostname: 'www', default_pools: [p.id] },
+  });
+  expect(lb.status, lb.text).toBe(201);
+  const name = `www.${z.domain}`;
+  await until(
+    () => ask(s.t, name),
+    (r) => addresses(r).join() === primary.address,
+    3000,
+    'primary answered',
+  );
+  return { z, p, name };
+}
+
 describe('health checks end to end (private targets allowed, 1 s interval)', () => {
   const s: Setup = {} as Setup;
   let a: SwitchableHttpServer;
@@ -141,29 +176,10 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
   it('a failing member leaves the answer within 2 s of its probe and returns when it recovers', async () => {
     a.status = 200;
     b.status = 200;
-    const z = await zone(s);
-    // A failover pool answers its lowest-priority healthy member: b while it is up, else a.
-    const p = await pool(
+    const { z, p, name } = await failoverLb(
       s,
-      z.id,
-      'web',
-      [
-        { address: '127.0.0.1', port: a.port, priority: 1 },
-        { address: '127.0.0.2', port: b.port, priority: 0 },
-      ],
-      'failover',
-    );
-    const lb = await s.t.request('POST', `${ZONES}/${z.id}/load-balancers`, {
-      token: s.token,
-      body: { hostname: 'www', default_pools: [p.id] },
-    });
-    expect(lb.status, lb.text).toBe(201);
-    const name = `www.${z.domain}`;
-    await until(
-      () => ask(s.t, name),
-      (r) => addresses(r).join() === '127.0.0.2',
-      3000,
-      'b answered',
+      { address: '127.0.0.1', port: a.port },
+      { address: '127.0.0.2', port: b.port },
     );
     await nextProbe(b);
     expect(b.requests.at(-1)).toMatchObject({
@@ -227,28 +243,10 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
   it('a member whose origin alternates pass and fail every probe stays in one state', async () => {
     // An origin of its own: the shared ones are probed for the members of earlier tests too.
     const flapping = await startSwitchableServer(200, undefined, '127.0.0.3');
-    const z = await zone(s);
-    const p = await pool(
+    const { z, p, name } = await failoverLb(
       s,
-      z.id,
-      'flap',
-      [
-        { address: '127.0.0.1', port: a.port, priority: 1 },
-        { address: '127.0.0.3', port: flapping.port, priority: 0 },
-      ],
-      'failover',
-    );
-    const lb = await s.t.request('POST', `${ZONES}/${z.id}/load-balancers`, {
-      token: s.token,
-      body: { hostname: 'www', default_pools: [p.id] },
-    });
-    expect(lb.status, lb.text).toBe(201);
-    const name = `www.${z.domain}`;
-    await until(
-      () => ask(s.t, name),
-      (r) => addresses(r).join() === '127.0.0.3',
-      3000,
-      'b answered',
+      { address: '127.0.0.1', port: a.port },
+      { address: '127.0.0.3', port: flapping.port },
     );
     await nextProbe(flapping);
     flapping.cycle = [503, 200];

@@ -7,11 +7,11 @@ import {
   type Verdict,
 } from '../../../health/health-decision.ts';
 import type { MemberSource, MemberStatusSink, RecordedHealth } from '../../../health/health-checker.ts';
-import type { HealthStatus, HealthTarget, ProbeMode, ProbeResult } from '../../../health/health-target.ts';
+import type { HealthTarget, ProbeMode, ProbeResult } from '../../../health/health-target.ts';
 import type { DnsTables, MemberRow } from '../dns-tables.ts';
+import { healthWord } from './members-repository.ts';
 
 const PROBE_MODES: readonly ProbeMode[] = ['http', 'https', 'tcp'];
-const STATUSES: ReadonlySet<string> = new Set(['unknown', 'healthy', 'unhealthy']);
 
 type TargetColumns = Pick<
   MemberRow,
@@ -151,8 +151,4 @@ export class DbMemberHealthStore implements MemberSource, MemberStatusSink {
       return { previous, status: decision.status };
     });
   }
-}
-
-function healthWord(status: string): HealthStatus {
-  return (STATUSES.has(status) ? status : 'unknown') as HealthStatus;
 }

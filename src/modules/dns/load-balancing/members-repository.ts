@@ -6,8 +6,8 @@ import type { MemberValues } from './member-input.ts';
 type Db = Kysely<DnsTables> | Transaction<DnsTables>;
 
 const HEALTH_WORDS: ReadonlySet<string> = new Set(['unknown', 'healthy', 'unhealthy']);
-/** Anything unexpected in the column reads as `unknown`. */
-const healthWord = (s: string): MemberHealth => (HEALTH_WORDS.has(s) ? (s as MemberHealth) : 'unknown');
+/** A stored `health_status`; anything unexpected in the column reads as `unknown`. */
+export const healthWord = (s: string): MemberHealth => (HEALTH_WORDS.has(s) ? (s as MemberHealth) : 'unknown');
 
 /** Members (origins) of the zones' pools; writes run inside the zone's change (withTx). */
 export class MembersRepository {
