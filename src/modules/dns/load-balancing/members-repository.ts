@@ -7,7 +7,8 @@ type Db = Kysely<DnsTables> | Transaction<DnsTables>;
 
 const HEALTH_WORDS: ReadonlySet<string> = new Set(['unknown', 'healthy', 'unhealthy']);
 /** A stored `health_status`; anything unexpected in the column reads as `unknown`. */
-export const healthWord = (s: string): MemberHealth => (HEALTH_WORDS.has(s) ? (s as MemberHealth) : 'unknown');
+export const healthWord = (s: string): MemberHealth =>
+  HEALTH_WORDS.has(s) ? (s as MemberHealth) : 'unknown';
 
 /** Members (origins) of the zones' pools; writes run inside the zone's change (withTx). */
 export class MembersRepository {
