@@ -3,6 +3,7 @@ import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
+import { createCatalogModule } from '../modules/catalog/index.ts';
 import { certificatesConfig, createCertificatesModule } from '../modules/certificates/index.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
@@ -51,5 +52,6 @@ export function platformModules(
     certificates: certificates.certificates,
     nameservers: runtime.config.section(dnsConfig).nameservers,
   });
-  return [identity, orgs, keys, commerce, webhooks, locations, dns, certificates, platformDomains];
+  const catalog = createCatalogModule(runtime, { locations: locations.locations });
+  return [identity, orgs, keys, commerce, webhooks, locations, catalog, dns, certificates, platformDomains];
 }

@@ -3,7 +3,7 @@ import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { LocationsRepository } from './locations-repository.ts';
-import type { LocationTables, RegionView } from './locations-tables.ts';
+import type { LocationRow, LocationTables, RegionView } from './locations-tables.ts';
 import { registerLocationRoutes } from './locations-routes.ts';
 
 /** What other modules read of the locations module: the load-balancing regions and their countries. */
@@ -11,8 +11,14 @@ export interface RegionsDirectory {
   listRegions(): Promise<RegionView[]>;
 }
 
+/** What other modules read of the PoPs (the catalogue's per-location availability). */
+export interface LocationsDirectory {
+  listLocations(activeOnly: boolean): Promise<LocationRow[]>;
+}
+
 export interface LocationsModule extends PlatformModule {
   readonly regions: RegionsDirectory;
+  readonly locations: LocationsDirectory;
 }
 
 /**
@@ -26,6 +32,7 @@ export function createLocationsModule(runtime: Runtime): LocationsModule {
     name: 'locations',
     prefix: '/locations',
     regions: repo,
+    locations: repo,
     routes: (app) => registerLocationRoutes(app, repo),
     start: () => repo.sync(REGIONS, [...COUNTRIES.values()], LOCATIONS),
   };
