@@ -1,15 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { loadConfig } from '../kernel/config/load-config.ts';
-import { createLogger } from '../kernel/log/logger.ts';
-import { closeRuntime, openRuntime } from '../kernel/runtime/open-runtime.ts';
-import { importCatalogFileText } from '../modules/catalog/index.ts';
-import { CONFIG_SECTIONS } from './platform-modules.ts';
+import { checkCatalogFile, importCheckedCatalogFile } from '../modules/catalog/index.ts';
 
 /**
  * `npm run catalog -- import <file>` replaces the part of the catalogue the file holds (its
  * `kind`), against the configured database (DATABASE_URL, or the embedded one in DATA_DIR: stop
- * `npm start` first); `check <file>` only checks it. A file with problems changes nothing and
- * answers one line per problem (exit 1).
+ * `npm start` first); `check <file>` only checks it, without a database. A file with problems
+ * changes nothing and answers one line per problem (exit 1).
  */
 const USAGE = 'usage: npm run catalog -- import <file> | check <file>';
 
@@ -22,25 +18,35 @@ const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =
   process.stderr.write(`${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}\n`);
   process.exit(2);
 });
-const config = loadConfig(process.env, CONFIG_SECTIONS);
-const runtime = await openRuntime(config, createLogger('warn'));
-try {
-  const result = await importCatalogFileText(runtime, text, { dryRun: command === 'check' });
-  if (!result.ok) {
-    for (const p of result.problems) process.stderr.write(`${file}: ${p}\n`);
-    process.exitCode = 1;
-  } else if (command === 'check') {
-    process.stdout.write(`${file}: ${result.summary.kind}, no problems\n`);
-  } else {
-    const { kind, written, removed } = result.summary;
-    const counts = Object.entries(written).map(([t, n]) => `${t} ${n}`);
-    const gone = Object.entries(removed)
-      .filter(([, n]) => n > 0)
-      .map(([t, n]) => `${t} ${n}`);
-    process.stdout.write(
-      `${file}: imported ${kind}: ${counts.join(', ')}${gone.length > 0 ? `; removed ${gone.join(', ')}` : ''}\n`,
-    );
+const fail = (problems: readonly string[]): void => {
+  for (const p of problems) process.stderr.write(`${file}: ${p}\n`);
+  process.exitCode = 1;
+};
+const checked = checkCatalogFile(text);
+if (!checked.ok) fail(checked.problems);
+else if (command === 'check') process.stdout.write(`${file}: ${checked.file.kind}, no problems\n`);
+else {
+  // Loaded only to import: checking a file needs no database (and starts faster without).
+  const { loadConfig } = await import('../kernel/config/load-config.ts');
+  const { createLogger } = await import('../kernel/log/logger.ts');
+  const { closeRuntime, openRuntime } = await import('../kernel/runtime/open-runtime.ts');
+  const { CONFIG_SECTIONS } = await import('./platform-modules.ts');
+  const config = loadConfig(process.env, CONFIG_SECTIONS);
+  const runtime = await openRuntime(config, createLogger('warn'));
+  try {
+    const result = await importCheckedCatalogFile(runtime, checked.file);
+    if (!result.ok) fail(result.problems);
+    else {
+      const { kind, written, removed } = result.summary;
+      const counts = Object.entries(written).map(([t, n]) => `${t} ${n}`);
+      const gone = Object.entries(removed)
+        .filter(([, n]) => n > 0)
+        .map(([t, n]) => `${t} ${n}`);
+      process.stdout.write(
+        `${file}: imported ${kind}: ${counts.join(', ')}${gone.length > 0 ? `; removed ${gone.join(', ')}` : ''}\n`,
+      );
+    }
+  } finally {
+    await closeRuntime(runtime);
   }
-} finally {
-  await closeRuntime(runtime);
 }

@@ -1,30 +1,37 @@
 import { tablesOf, type Runtime } from '../../../kernel/runtime/runtime.ts';
 import type { CatalogTables } from '../catalog-tables.ts';
 import { checkCatalogFile } from './catalog-file-check.ts';
+import type { CatalogFile } from './catalog-file-schemas.ts';
 import { CatalogImportError, importCatalogFile, type ImportSummary } from './catalog-import.ts';
+import { seedShippedCatalog } from './shipped-catalog.ts';
 
 export type FileImportResult =
   | { readonly ok: true; readonly summary: ImportSummary }
   | { readonly ok: false; readonly problems: readonly string[] };
 
 /**
- * `npm run catalog -- import <file>` and `check <file>`: the file's text checked, then (unless
- * `dryRun`) imported in one transaction. Any problem: nothing changes, every problem is answered.
+ * Imports a checked catalogue file (checkCatalogFile) in one transaction; what only the database
+ * can tell (a capacity row's hardware tier) comes back as problems, and then nothing changed. A
+ * database the product never started on gets the shipped catalogue first, as a start would.
  */
-export async function importCatalogFileText(
+export async function importCheckedCatalogFile(
   runtime: Runtime,
-  text: string,
-  options: { dryRun?: boolean } = {},
+  file: CatalogFile,
 ): Promise<FileImportResult> {
-  const checked = checkCatalogFile(text);
-  if (!checked.ok) return { ok: false, problems: checked.problems };
-  if (options.dryRun === true)
-    return { ok: true, summary: { kind: checked.file.kind, written: {}, removed: {} } };
+  const db = tablesOf<CatalogTables>(runtime);
+  await seedShippedCatalog(db);
   try {
-    const summary = await importCatalogFile(tablesOf<CatalogTables>(runtime), checked.file);
-    return { ok: true, summary: summary! };
+    return { ok: true, summary: (await importCatalogFile(db, file))! };
   } catch (error) {
     if (error instanceof CatalogImportError) return { ok: false, problems: error.problems };
     throw error;
   }
+}
+
+/** A catalogue file's text checked and imported: `npm run catalog -- import` in one call. */
+export async function importCatalogFileText(runtime: Runtime, text: string): Promise<FileImportResult> {
+  const checked = checkCatalogFile(text);
+  return checked.ok
+    ? importCheckedCatalogFile(runtime, checked.file)
+    : { ok: false, problems: checked.problems };
 }

@@ -72,6 +72,7 @@ export function registerContainerCatalogRoutes(app: ModuleApp, catalog: Containe
     {
       schema: {
         summary: 'The container catalogue: specializations (apps and game servers) to run',
+        description: "In the catalogue's order (sort_order, slug); the platform's own only.",
         querystring: Type.Object({ category: Type.Optional(Type.String({ maxLength: 64 })) }),
         response: { 200: Type.Array(SpecializationResponse), ...errorResponses(422) },
       },
@@ -84,6 +85,7 @@ export function registerContainerCatalogRoutes(app: ModuleApp, catalog: Containe
     {
       schema: {
         summary: 'What a specialization runs: its versions, runtimes and defaults',
+        description: 'Versions newest first, as the catalogue file lists them; runtimes ordered by slug.',
         params: Type.Object({ slug: Type.String({ maxLength: 64 }) }),
         querystring: Type.Object({
           supported_only: Type.Boolean({ default: true }),

@@ -41,6 +41,8 @@ export function registerProductRoutes(app: ModuleApp, service: ProductsService):
     {
       schema: {
         summary: 'One product (hidden ones too; retired ones are gone)',
+        description:
+          "Prices and options in the catalogue's order (sort_order, id), locations in the PoPs' order.",
         params: ProductParams,
         response: { 200: ProductResponse, ...errorResponses(404, 422, 429) },
       },
@@ -54,6 +56,7 @@ export function registerProductRoutes(app: ModuleApp, service: ProductsService):
     {
       schema: {
         summary: 'Where a VPS or container of a size fits now, per location, with the reason where not',
+        description: "One item per location (inactive ones too), in the PoPs' order (sort_order, id).",
         querystring: AvailabilityQuery,
         response: { 200: Type.Array(LocationAvailabilityResponse), ...errorResponses(422, 429) },
       },
