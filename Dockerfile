@@ -19,6 +19,7 @@ COPY --from=deps /app/native ./native
 COPY package.json tsconfig.json ./
 COPY src ./src
 COPY geo ./geo
+COPY catalog ./catalog
 COPY migrations ./migrations
 COPY tools ./tools
 # Plain JavaScript in dist/ (tools/bundle.mjs): each process saves tsx's loader, about 44 MiB.
