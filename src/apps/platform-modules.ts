@@ -4,6 +4,7 @@ import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
+import { createServicesModule } from '../modules/services/index.ts';
 import { certificatesConfig, createCertificatesModule } from '../modules/certificates/index.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
@@ -36,7 +37,14 @@ export function platformModules(
     realms: identity.realms,
   });
   const locations = createLocationsModule(runtime);
-  const dns = createDnsModule(runtime, { regions: locations.regions, orgs: orgs.directory });
+  const catalog = createCatalogModule(runtime, { locations: locations.locations });
+  const services = createServicesModule(runtime, { catalog: catalog.offers, orgs: orgs.directory });
+  const dns = createDnsModule(runtime, {
+    regions: locations.regions,
+    orgs: orgs.directory,
+    services: services.directory,
+  });
+  services.addProvisioner(dns.hostingProvisioner);
   orgs.addLiveProducts(dns.orgProducts);
   const keys = createKeysModule(runtime, {
     auth: kernel.auth,
@@ -52,6 +60,17 @@ export function platformModules(
     certificates: certificates.certificates,
     nameservers: runtime.config.section(dnsConfig).nameservers,
   });
-  const catalog = createCatalogModule(runtime, { locations: locations.locations });
-  return [identity, orgs, keys, commerce, webhooks, locations, catalog, dns, certificates, platformDomains];
+  return [
+    identity,
+    orgs,
+    keys,
+    commerce,
+    webhooks,
+    locations,
+    catalog,
+    services,
+    dns,
+    certificates,
+    platformDomains,
+  ];
 }

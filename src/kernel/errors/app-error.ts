@@ -26,6 +26,20 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An error whose contract gives a body of its own rather than {"detail": ...} (the services
+ * list's `{"error": "invalid_resource_type", "allowed": [...]}`): the kernel writes `body` as is.
+ */
+export class BareBodyError extends AppError {
+  constructor(
+    status: number,
+    readonly body: Readonly<Record<string, unknown>>,
+    code: string,
+  ) {
+    super(status, body, {}, code);
+  }
+}
+
 function defaultCode(status: number): string {
   return status === 422 ? 'validation_failed' : `http_${status}`;
 }

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../log/logger.ts';
-import { AppError, type ValidationProblem } from '../errors/app-error.ts';
+import { AppError, BareBodyError, type ValidationProblem } from '../errors/app-error.ts';
 import {
   backendUnavailable,
   bodyTooLarge,
@@ -109,6 +109,15 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   };
 
   const send = (reply: FastifyReply, error: AppError): void => {
+    if (error instanceof BareBodyError) {
+      void reply
+        .code(error.status)
+        .header('x-error-code', error.code)
+        .type(JSON_TYPE)
+        .serializer(JSON.stringify)
+        .send(error.body);
+      return;
+    }
     const detail = Array.isArray(error.detail)
       ? (error.detail as ValidationProblem[]).map(redactProblem)
       : error.detail;

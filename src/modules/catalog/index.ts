@@ -1,4 +1,5 @@
 /** The catalogue module's public surface. */
-export { createCatalogModule } from './catalog-module.ts';
+export { createCatalogModule, type CatalogModule } from './catalog-module.ts';
+export type { CatalogOffers, Offer, OfferOption } from './catalog-offers.ts';
 export { checkCatalogFile } from './catalog-files/catalog-file-check.ts';
 export { importCatalogFileText, importCheckedCatalogFile } from './catalog-files/catalog-file-import.ts';

@@ -18,6 +18,13 @@ export const zoneManaged = defineError(
 );
 /** POST /zones with an org_slug the caller is no member of (or that does not exist). */
 export const zoneOrgNotFound = defineError('dns.org_not_found', 404, 'Organization not found');
+export const zoneServiceNotFound = defineError('dns.service_not_found', 404, 'Service not found');
+export const zoneServiceInactive = defineError('dns.service_not_active', 409, 'Service is not active');
+export const zoneLimitReached = defineError(
+  'dns.zone_limit_reached',
+  403,
+  (max: number) => `Zone limit reached (${max})`,
+);
 export const recordNotFound = defineError('dns.record_not_found', 404, 'Record not found');
 export const recordExists = defineError('dns.record_exists', 409, 'Record already exists');
 /** A zone rule refused the change (CNAME beside other data, NS hiding records, ...). */

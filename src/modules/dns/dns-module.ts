@@ -5,6 +5,8 @@ import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { RegionResponse, type RegionsDirectory } from '../locations/index.ts';
 import type { LiveProductSource, OrgDirectory } from '../orgs/index.ts';
+import type { ServiceDirectory, ServiceProvisioner } from '../services/index.ts';
+import { dnsHostingProvisioner } from './services/dns-hosting-provisioner.ts';
 import { dnsConfig, type DnsSettings } from './dns-config.ts';
 import type { DnsContext } from './dns-context.ts';
 import type { DnsTables } from './dns-tables.ts';
@@ -35,6 +37,8 @@ import { ZonesService } from './zones/zones-service.ts';
 export interface DnsModuleDeps {
   readonly regions: RegionsDirectory;
   readonly orgs: OrgDirectory;
+  /** The services registry: zones of a DNS hosting service. */
+  readonly services?: ServiceDirectory;
 }
 
 /** The DNS module, and the interface it offers other modules. */
@@ -45,6 +49,8 @@ export interface DnsModule extends PlatformModule {
   readonly managedZones: ManagedZones;
   /** An organization's zones, as live products (organization deletion). */
   readonly orgProducts: LiveProductSource;
+  /** DNS hosting's provisioner, for the services registry. */
+  readonly hostingProvisioner: ServiceProvisioner;
 }
 
 /**
@@ -59,13 +65,14 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
   const records = new RecordsService(recordsRepo, zonesRepo, changes);
   const dnssec = new DnssecService(ctx, changes);
   const managedRecords = new ManagedRecordsService(ctx, changes, records);
-  const zones = new ZonesService(ctx, changes, dnssec, deps.orgs);
+  const zones = new ZonesService(ctx, changes, dnssec, deps.orgs, deps.services ?? null);
   return {
     name: 'dns',
     prefix: '/dns',
     managedRecords,
     managedZones: new ManagedZonesService(ctx, zones),
     orgProducts: (orgId) => zones.orgProducts(orgId),
+    hostingProvisioner: dnsHostingProvisioner(zonesRepo),
     routes(app: ModuleApp) {
       // The audit log names the organization of the zone a call changes.
       app.addHook('preHandler', async (request) => {

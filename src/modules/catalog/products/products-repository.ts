@@ -74,6 +74,14 @@ export class ProductsRepository {
     return product === undefined ? null : this.around([product]);
   }
 
+  async holdStock(productId: number, delta: 1 | -1): Promise<void> {
+    await this.db
+      .updateTable('catalog_products')
+      .set({ stock_used: sql`greatest(0, stock_used + ${delta})` })
+      .where('id', '=', productId)
+      .execute();
+  }
+
   async tiers(): Promise<HardwareTierRow[]> {
     return this.db.selectFrom('catalog_hardware_tiers').selectAll().orderBy('id').execute();
   }

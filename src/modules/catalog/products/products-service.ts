@@ -9,6 +9,7 @@ import {
   type ProductAvailability,
 } from './product-availability.ts';
 import { productView, type ProductView } from './product-view.ts';
+import type { CatalogOffers, Offer } from '../catalog-offers.ts';
 import type { ProductFilter, ProductRows, ProductsRepository } from './products-repository.ts';
 
 /** `GET /locations/availability` item (seed "Location availability item"). */
@@ -31,7 +32,7 @@ export interface AvailabilityQuery {
 }
 
 /** The catalogue's products with their availability, and where a plan size fits now. */
-export class ProductsService {
+export class ProductsService implements CatalogOffers {
   constructor(
     private readonly products: ProductsRepository,
     private readonly locations: LocationsDirectory,
@@ -45,6 +46,34 @@ export class ProductsService {
     const rows = await this.products.find(productId);
     if (rows === null) throw productNotFound();
     return (await this.views(rows))[0]!;
+  }
+
+  async offer(productId: number, pricingId: number): Promise<Offer | null> {
+    const rows = await this.products.find(productId);
+    if (rows === null) return null;
+    const view = (await this.views(rows))[0]!;
+    const price = (rows.pricing.get(productId) ?? []).find((p) => Number(p.id) === pricingId);
+    return {
+      product: { id: view.id, name: view.name, module_name: view.module_name, metadata: view.metadata },
+      pricing:
+        price === undefined
+          ? null
+          : {
+              id: Number(price.id),
+              billing_cycle: price.billing_cycle,
+              price: price.price,
+              setup_fee: price.setup_fee,
+              currency: price.currency,
+              is_active: price.is_active,
+            },
+      options: view.config_options,
+      unavailable: view.availability_reason,
+      locations: view.locations,
+    };
+  }
+
+  holdStock(productId: number, delta: 1 | -1): Promise<void> {
+    return this.products.holdStock(productId, delta);
   }
 
   async availability(q: AvailabilityQuery): Promise<LocationAvailabilityView[]> {

@@ -9,6 +9,8 @@ export type ZoneWithCount = ZoneRow & { record_count: number };
 export interface ZoneHolder {
   readonly userId: number | null;
   readonly orgId: number | null;
+  /** The DNS hosting service the zone counts against (services registry), if any. */
+  readonly serviceId?: number | null;
 }
 
 const withCount = sql<number>`(SELECT count(*) FROM dns_records r WHERE r.zone_id = dns_zones.id)::int`;
@@ -29,11 +31,39 @@ export class ZonesRepository {
   ): Promise<ZoneWithCount | null> {
     const row = await this.db
       .insertInto('dns_zones')
-      .values({ user_id: owner.userId, org_id: owner.orgId, domain, serial, managed_by: managedBy } as never)
+      .values({
+        user_id: owner.userId,
+        org_id: owner.orgId,
+        service_id: owner.serviceId ?? null,
+        domain,
+        serial,
+        managed_by: managedBy,
+      } as never)
       .onConflict((oc) => oc.column('domain').doNothing())
       .returningAll()
       .executeTakeFirst();
     return row ? { ...row, record_count: 0 } : null;
+  }
+
+  /** Zones counted against a service; the count is serialised per service (advisory lock). */
+  async countOfService(serviceId: number): Promise<number> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`dns-service-zones:${serviceId}`}))`.execute(this.db);
+    const row = await this.db
+      .selectFrom('dns_zones')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('service_id', '=', serviceId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** A service ended: its zones stay, counted against no service. */
+  async detachService(serviceId: number): Promise<number> {
+    const result = await this.db
+      .updateTable('dns_zones')
+      .set({ service_id: null } as never)
+      .where('service_id', '=', serviceId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** The zone with its record count, whoever owns it (callers check access: assertZoneAccess). */

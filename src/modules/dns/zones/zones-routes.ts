@@ -39,7 +39,12 @@ export function registerZoneRoutes(app: ModuleApp, service: ZonesService): void 
       },
     },
     async (request, reply) => {
-      const zone = await service.create(await request.owner(), request.body.domain, request.body.org_slug);
+      const zone = await service.create(
+        await request.owner(),
+        request.body.domain,
+        request.body.org_slug,
+        request.body.service_id,
+      );
       request.auditNote = { orgId: zone.org_id, resourceId: zone.id };
       return reply.code(201).send(zone);
     },

@@ -11,6 +11,8 @@ export const CreateZoneBody = Type.Object(
     domain: Type.String({ minLength: 1, maxLength: 255 }),
     /** The zone belongs to this organization (the caller must be its owner or an admin). */
     org_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** The DNS hosting service the zone counts against (at most its `max_zones`). */
+    service_id: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: false },
 );

@@ -4,7 +4,18 @@ import type { OrgDirectory } from '../../orgs/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import type { DnsContext } from '../dns-context.ts';
-import { zoneExists, zoneManaged, zoneOrgNotFound } from '../dns-errors.ts';
+import {
+  zoneExists,
+  zoneLimitReached,
+  zoneManaged,
+  zoneOrgNotFound,
+  zoneServiceInactive,
+  zoneServiceNotFound,
+} from '../dns-errors.ts';
+import type { ServiceDirectory } from '../../services/index.ts';
+
+/** The catalogue `module_name` of DNS hosting (its provisioner: dns-hosting-provisioner.ts). */
+export const DNS_HOSTING = 'dns_hosting';
 import type { ZoneRow } from '../dns-tables.ts';
 import { zoneChanged } from '../dns-events.ts';
 import { parseDnssecAlgorithm, type DnssecInfo, type DnssecService } from '../dnssec/dnssec-service.ts';
@@ -33,19 +44,42 @@ export class ZonesService {
     private readonly changes: ZoneChanges,
     private readonly dnssecKeys: DnssecService,
     private readonly orgs: OrgDirectory,
+    private readonly services: ServiceDirectory | null = null,
   ) {
     this.repo = new ZonesRepository(ctx.db);
   }
 
-  /** A zone of the caller's account, or (`orgSlug`) of an organization the caller owns or administers. */
-  async create(owner: OwnerScope, domainInput: string, orgSlug?: string): Promise<ZoneView> {
+  /**
+   * A zone of the caller's account, or (`orgSlug`) of an organization the caller owns or
+   * administers; with `serviceId`, of that DNS hosting service (and its holder), within its
+   * `max_zones`.
+   */
+  async create(
+    owner: OwnerScope,
+    domainInput: string,
+    orgSlug?: string,
+    serviceId?: number,
+  ): Promise<ZoneView> {
     const check = normaliseZoneDomain(domainInput);
     if (!check.ok) throw invalidField(['body', 'domain'], check.reason, domainInput);
-    const holder = {
-      userId: owner.userId,
-      orgId: orgSlug === undefined ? null : await this.orgOf(owner, orgSlug),
-    };
-    return zoneView(await this.insertZone(holder, check.domain));
+    const orgId = orgSlug === undefined ? null : await this.orgOf(owner, orgSlug);
+    if (serviceId === undefined)
+      return zoneView(await this.insertZone({ userId: owner.userId, orgId }, check.domain));
+    const service = await this.services?.summaryFor(owner, serviceId);
+    if (service === undefined || service === null) throw zoneServiceNotFound();
+    if (service.module !== DNS_HOSTING)
+      throw invalidField(['body', 'service_id'], 'Not a DNS hosting service', serviceId);
+    if (orgSlug !== undefined && service.orgId !== orgId)
+      throw invalidField(['body', 'service_id'], 'The service is not of this organization', serviceId);
+    if (service.status !== 'active') throw zoneServiceInactive();
+    const max = Number(service.config.max_zones);
+    const holder = { userId: service.userId, orgId: service.orgId, serviceId: service.id };
+    return zoneView(
+      await this.insertZone(holder, check.domain, null, undefined, async (repo) => {
+        if (Number.isFinite(max) && (await repo.countOfService(service.id)) >= max)
+          throw zoneLimitReached(max);
+      }),
+    );
   }
 
   /**
@@ -57,9 +91,12 @@ export class ZonesService {
     domain: string,
     managedBy: string | null = null,
     underZoneId?: number,
+    /** Checked in the transaction before the insert (a service's zone limit). */
+    admit?: (repo: ZonesRepository) => Promise<void>,
   ): Promise<ZoneWithCount> {
     return this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
+      await admit?.(repo);
       if ((await repo.findRelatedOfOthers(holder, domain, underZoneId)).length > 0) throw zoneExists();
       const zone = await repo.insert(holder, domain, dateSerial(this.ctx.clock.now()), managedBy);
       if (zone === null) throw zoneExists();

@@ -1,0 +1,45 @@
+/**
+ * What the services registry reads of the catalogue when a service is ordered (its interface to
+ * this module): the product, the chosen price, the config options and where it can be ordered
+ * now — and the stock it then holds.
+ */
+import type { ProductLocationView } from './products/product-availability.ts';
+
+export interface OfferOption {
+  readonly field_name: string;
+  readonly label: string;
+  readonly field_type: string;
+  readonly options: Record<string, unknown> | null;
+  readonly default_value: string | null;
+  readonly required: boolean;
+}
+
+export interface Offer {
+  readonly product: {
+    readonly id: number;
+    readonly name: string;
+    readonly module_name: string;
+    readonly metadata: Record<string, unknown> | null;
+  };
+  /** The price asked for, when it is one of the product's; null otherwise. */
+  readonly pricing: {
+    readonly id: number;
+    readonly billing_cycle: string;
+    /** Decimal strings: compared as such, never through a float. */
+    readonly price: string;
+    readonly setup_fee: string;
+    readonly currency: string;
+    readonly is_active: boolean;
+  } | null;
+  readonly options: readonly OfferOption[];
+  /** Why it cannot be ordered now (the product's `availability_reason`), or null. */
+  readonly unavailable: string | null;
+  readonly locations: readonly ProductLocationView[];
+}
+
+export interface CatalogOffers {
+  /** The product (not retired) with the price `pricingId`, or null when there is no such product. */
+  offer(productId: number, pricingId: number): Promise<Offer | null>;
+  /** A service took (+1) or gave back (−1) one of the product's stock. */
+  holdStock(productId: number, delta: 1 | -1): Promise<void>;
+}

@@ -1,0 +1,8 @@
+/** The services module's public surface: the registry and the interface product modules implement. */
+export { createServicesModule, type ServiceDirectory, type ServicesModule } from './services-module.ts';
+export {
+  ProvisioningFailed,
+  type ProvisionedService,
+  type ServiceProvisioner,
+  type ServiceSummary,
+} from './service-provisioner.ts';

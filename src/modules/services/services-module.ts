@@ -1,0 +1,41 @@
+import { moduleContext } from '../../kernel/module/module-context.ts';
+import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import type { CatalogOffers } from '../catalog/index.ts';
+import type { OrgDirectory } from '../orgs/index.ts';
+import type { ServiceProvisioner, ServiceSummary } from './service-provisioner.ts';
+import { registerServiceRoutes } from './services-routes.ts';
+import { ServicesService } from './services-service.ts';
+import type { ServicesTables } from './services-tables.ts';
+
+/** What product modules use of the registry: a service named in their requests. */
+export interface ServiceDirectory {
+  /** The service when the caller may use it (owner, or owner/admin of its organization); else null. */
+  summaryFor(owner: OwnerScope, serviceId: number): Promise<ServiceSummary | null>;
+}
+
+export interface ServicesModule extends PlatformModule {
+  readonly directory: ServiceDirectory;
+  /** Product modules plug in here, one provisioner per catalogue `module_name`. */
+  addProvisioner(provisioner: ServiceProvisioner): void;
+}
+
+/**
+ * The services registry (issue 18, base /api/v1/services): every hosted product an account or
+ * organization holds, ordered from the catalogue and made by its product module's provisioner.
+ */
+export function createServicesModule(
+  runtime: Runtime,
+  deps: { readonly catalog: CatalogOffers; readonly orgs: OrgDirectory },
+): ServicesModule {
+  const ctx = moduleContext<ServicesTables>(runtime, 'services');
+  const service = new ServicesService(ctx, deps.catalog, deps.orgs);
+  return {
+    name: 'services',
+    prefix: '/services',
+    directory: service,
+    addProvisioner: (p) => service.addProvisioner(p),
+    routes: (app) => registerServiceRoutes(app, service),
+  };
+}

@@ -1,0 +1,128 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { ownedRows, type Access, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import type { ServiceEventRow, ServiceRow, ServicesTables, ServiceStatus } from './services-tables.ts';
+
+type Db = Kysely<ServicesTables> | Transaction<ServicesTables>;
+
+export interface ServiceFilter {
+  readonly status?: string;
+  readonly resourceType?: string;
+  /** Service ids carrying the tag (the tags' own query). */
+  readonly ids?: readonly number[];
+}
+
+export type NewService = Omit<
+  ServiceRow,
+  'id' | 'created_at' | 'updated_at' | 'terminated_at' | 'next_due_date' | 'status_reason' | 'config'
+> & {
+  readonly config: Record<string, unknown>;
+};
+
+const COLUMNS = [
+  'id',
+  'user_id',
+  'org_id',
+  'product_id',
+  'product_name',
+  'pricing_id',
+  'module_name',
+  'resource_type',
+  'label',
+  'status',
+  'status_reason',
+  'location_code',
+  'config',
+  'billing_cycle',
+  'currency',
+  'next_due_date',
+  'terminated_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Services and their events; every read is scoped by the caller (another tenant's is absent). */
+export class ServicesRepository {
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<ServicesTables>): ServicesRepository {
+    return new ServicesRepository(trx);
+  }
+
+  private select() {
+    return this.db
+      .selectFrom('services')
+      .select(COLUMNS)
+      .select(sql<string>`price::text`.as('price'));
+  }
+
+  async insert(values: NewService, at: Date): Promise<ServiceRow> {
+    const row = await this.db
+      .insertInto('services')
+      .values({
+        ...values,
+        config: sql`${JSON.stringify(values.config)}::jsonb`,
+        created_at: at,
+        updated_at: at,
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return (await this.find(Number(row.id)))!;
+  }
+
+  async find(id: number): Promise<ServiceRow | null> {
+    return ((await this.select().where('id', '=', id).executeTakeFirst()) as ServiceRow | undefined) ?? null;
+  }
+
+  async findOwned(owner: OwnerScope, id: number, access: Access): Promise<ServiceRow | null> {
+    const row = await this.select().where('id', '=', id).where(ownedRows(owner, access)).executeTakeFirst();
+    return (row as ServiceRow | undefined) ?? null;
+  }
+
+  async list(owner: OwnerScope, filter: ServiceFilter, limit: number, offset: number): Promise<ServiceRow[]> {
+    let query = this.select().where(ownedRows(owner, 'read'));
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status as ServiceStatus);
+    if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType);
+    if (filter.ids !== undefined) {
+      if (filter.ids.length === 0) return [];
+      query = query.where('id', 'in', filter.ids as number[]);
+    }
+    return (await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute()) as ServiceRow[];
+  }
+
+  async setStatus(
+    id: number,
+    status: ServiceStatus,
+    reason: string | null,
+    at: Date,
+    extra: { terminated_at?: Date } = {},
+  ): Promise<void> {
+    await this.db
+      .updateTable('services')
+      .set({ status, status_reason: reason, updated_at: at, ...extra })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async addEvent(serviceId: number, type: string, message: string, at: Date): Promise<void> {
+    await this.db
+      .insertInto('services_events')
+      .values({ service_id: serviceId, type, message, created_at: at } as never)
+      .execute();
+  }
+
+  async events(serviceId: number, limit: number, offset: number): Promise<ServiceEventRow[]> {
+    return this.db
+      .selectFrom('services_events')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+}

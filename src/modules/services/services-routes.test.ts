@@ -1,0 +1,217 @@
+/**
+ * The services registry over real HTTP (embedded database or PostgreSQL): ordering the free DNS
+ * hosting plan through its provisioner, what cannot be ordered and why, zones of a service within
+ * its max_zones, the list's filters and paging, cancelling, events, another tenant's service,
+ * organization services, and the storefront.free_order budget.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tablesOf } from '../../kernel/runtime/runtime.ts';
+import { addMember, createOrg } from '../../testing/org-fixture.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+const DNS_FREE = { product_id: 1, pricing_id: 1 };
+const SERVICES = '/api/v1/services';
+
+describe('services registry', () => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let domains = 0;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ROLE: 'api' } });
+    alice = (await t.signUp()).token;
+    bob = (await t.signUp()).token;
+  });
+  afterAll(async () => t?.close());
+
+  const order = (token: string, body: unknown) => t.request('POST', `${SERVICES}/order`, { token, body });
+  const get = (token: string, path: string) => t.request('GET', `${SERVICES}${path}`, { token });
+  const zone = (token: string, service_id?: number) =>
+    t.request('POST', '/api/v1/dns/zones', {
+      token,
+      body: {
+        domain: `svc${++domains}-${Date.now().toString(36)}.example`,
+        ...(service_id ? { service_id } : {}),
+      },
+    });
+
+  it('orders the free DNS hosting plan: active through its provisioner, with its events', async () => {
+    const res = await order(alice, { ...DNS_FREE, label: 'My DNS' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      service_id: res.body.id,
+      ref: `svc_${res.body.id}`,
+      label: 'My DNS',
+      status: 'active',
+      status_reason: null,
+      product_id: 1,
+      product_name: 'DNS Hosting Free',
+      module_name: 'dns_hosting',
+      resource_type: 'dns',
+      pricing_id: 1,
+      billing_cycle: 'free',
+      price: 0,
+      currency: 'EUR',
+      location_code: null,
+      org_id: null,
+      config: { max_zones: 3 },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      next_due_date: null,
+      terminated_at: null,
+    });
+    expect((await get(alice, `/svc_${res.body.id}`)).body).toEqual(res.body);
+    expect((await get(alice, `/${res.body.id}`)).body.id).toBe(res.body.id);
+    const events = (await get(alice, `/svc_${res.body.id}/events`)).body;
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['activated', 'provisioning', 'ordered']);
+    expect(events[2]).toEqual({
+      id: expect.any(Number),
+      type: 'ordered',
+      message: 'Ordered DNS Hosting Free (free)',
+      created_at: expect.any(String),
+    });
+  });
+
+  it('refuses what cannot be ordered, saying why, and creates nothing', async () => {
+    const before = (await get(alice, '/')).body.length;
+    const priced = await order(alice, { product_id: 2, pricing_id: 2 });
+    expect([priced.status, priced.body]).toEqual([
+      402,
+      { detail: 'Payment required: this plan has a price' },
+    ]);
+    const tooMany = await order(alice, { ...DNS_FREE, config: { max_zones: 9, colour: 'red' } });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual([
+      'body.config.colour',
+      'body.config.max_zones',
+    ]);
+    const wrongPrice = await order(alice, { product_id: 1, pricing_id: 2 });
+    expect([wrongPrice.status, wrongPrice.body.detail[0].loc]).toEqual([422, ['body', 'pricing_id']]);
+    for (const product_id of [14, 999]) {
+      const gone = await order(alice, { product_id, pricing_id: 20 });
+      expect([gone.status, gone.body]).toEqual([404, { detail: 'Product not found' }]);
+    }
+    const relay = await order(alice, { product_id: 3, pricing_id: 4 });
+    expect([relay.status, relay.body]).toEqual([
+      409,
+      { detail: 'Product cannot be ordered now: not_provisioned_yet' },
+    ]);
+    expect((await order(alice, { product_id: 1 })).status).toBe(422);
+    expect((await get(alice, '/')).body.length).toBe(before);
+  });
+
+  it('holds at most max_zones zones of the service; another account cannot use it', async () => {
+    const svc = (await order(alice, { ...DNS_FREE, config: { max_zones: 2 } })).body;
+    for (let i = 0; i < 2; i++) {
+      const z = await zone(alice, svc.id);
+      expect(z.status, z.text).toBe(201);
+      expect(z.body.service_id).toBe(svc.id);
+    }
+    const third = await zone(alice, svc.id);
+    expect([third.status, third.body]).toEqual([403, { detail: 'Zone limit reached (2)' }]);
+    const notBobs = await zone(bob, svc.id);
+    expect([notBobs.status, notBobs.body]).toEqual([404, { detail: 'Service not found' }]);
+    // Cancelled (a free plan ends at once): the zones stay, counted against no service.
+    const cancelled = await t.request('POST', `${SERVICES}/svc_${svc.id}/cancel`, { token: alice });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'terminated', terminated_at: expect.any(String) });
+    const types = (await get(alice, `/${svc.id}/events`)).body.map((e: { type: string }) => e.type);
+    expect(types.slice(0, 2)).toEqual(['terminated', 'cancel_requested']);
+    const zones = (await t.request('GET', '/api/v1/dns/zones', { token: alice })).body;
+    expect(zones.filter((z: { service_id: number | null }) => z.service_id === svc.id)).toEqual([]);
+    const again = await t.request('POST', `${SERVICES}/${svc.id}/cancel`, { token: alice });
+    expect([again.status, again.body]).toEqual([409, { detail: 'Service is already cancelled' }]);
+    const inactive = await zone(alice, svc.id);
+    expect([inactive.status, inactive.body]).toEqual([409, { detail: 'Service is not active' }]);
+  });
+
+  it('lists newest first with the status, resource_type and paging rules of the seed', async () => {
+    const all = (await get(alice, '/')).body;
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const ids = all.map((s: { id: number }) => s.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const status = async (s: string) =>
+      (await get(alice, `/?status=${s}`)).body.map((x: { status: string }) => x.status);
+    expect(new Set(await status('active'))).toEqual(new Set(['active']));
+    expect(new Set(await status('terminated'))).toEqual(new Set(['terminated']));
+    for (const s of ['pending', 'provisioning', 'suspended', 'pending_termination', 'failed', 'bogus'])
+      expect(await status(s)).toEqual([]);
+    for (const word of ['vps', 'cloud_compute', 'container', 'ip', 'floating_ip', 'mail', 'smtp_relay']) {
+      const res = await get(alice, `/?resource_type=${word}`);
+      expect([res.status, res.body]).toEqual([200, []]);
+    }
+    const bad = await get(alice, '/?resource_type=dns');
+    expect(bad.status).toBe(422);
+    expect(bad.body).toEqual({
+      error: 'invalid_resource_type',
+      allowed: ['vps', 'cloud_compute', 'container', 'ip', 'floating_ip', 'mail', 'smtp_relay'],
+    });
+    expect((await get(alice, '/?whatever=1')).body.length).toBe(all.length);
+    expect((await get(alice, '/?limit=500')).status).toBe(200);
+    for (const q of ['limit=501', 'limit=0', 'offset=-1'])
+      expect((await get(alice, `/?${q}`)).status).toBe(422);
+    expect((await get(alice, '/?limit=1&offset=1')).body.map((s: { id: number }) => s.id)).toEqual([ids[1]]);
+    const page = await get(alice, `/${ids[0]}/events?page=1&limit=200`);
+    expect(page.status).toBe(200);
+    expect((await get(alice, `/${ids[0]}/events?limit=201`)).status).toBe(422);
+  });
+
+  it("another account's service is a 404 everywhere", async () => {
+    const svc = (await order(alice, DNS_FREE)).body;
+    for (const path of [`/${svc.id}`, `/svc_${svc.id}`, `/${svc.id}/events`]) {
+      const res = await get(bob, path);
+      expect([res.status, res.body]).toEqual([404, { detail: 'Service not found' }]);
+    }
+    const cancel = await t.request('POST', `${SERVICES}/${svc.id}/cancel`, { token: bob });
+    expect(cancel.status).toBe(404);
+    expect((await get(bob, '/')).body.map((s: { id: number }) => s.id)).not.toContain(svc.id);
+    expect((await get(alice, '/svc_x')).status).toBe(404);
+  });
+
+  it("organization services: members read, owner and admin order and cancel; the org's outbox hears service.ordered", async () => {
+    const owner = await t.signUp();
+    const member = await t.signUp();
+    const slug = `svc-org-${Date.now().toString(36)}`;
+    await createOrg(t, owner.token, slug);
+    await addMember(t, owner.token, slug, member.email, 'member');
+    const denied = await order(member.token, { ...DNS_FREE, org_slug: slug });
+    expect(denied.status).toBe(403);
+    expect((await order(bob, { ...DNS_FREE, org_slug: slug })).status).toBe(404);
+    const svc = await order(owner.token, { ...DNS_FREE, org_slug: slug });
+    expect(svc.status, svc.text).toBe(201);
+    expect(svc.body.org_id).toEqual(expect.any(Number));
+    expect((await get(member.token, `/${svc.body.id}`)).status).toBe(200);
+    expect(
+      (await t.request('POST', `${SERVICES}/${svc.body.id}/cancel`, { token: member.token })).status,
+    ).toBe(403);
+    const outbox = await tablesOf<{ events: { name: string; org_id: number; payload: unknown } }>(
+      t.node.runtime,
+    )
+      .selectFrom('events')
+      .select(['name', 'org_id', 'payload'])
+      .where('name', '=', 'service.ordered')
+      .where('org_id', '=', svc.body.org_id)
+      .execute();
+    expect(outbox).toHaveLength(1);
+    const payload =
+      typeof outbox[0]!.payload === 'string' ? JSON.parse(outbox[0]!.payload) : outbox[0]!.payload;
+    expect(payload).toEqual({ service_id: svc.body.id, customer_id: null, product_id: 1 });
+  });
+
+  it('the 13th free order in 10 minutes answers 429 in the budget shape', async () => {
+    const carol = (await t.signUp()).token;
+    for (let i = 0; i < 12; i++) expect((await order(carol, DNS_FREE)).status).toBe(201);
+    const over = await order(carol, DNS_FREE);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({
+      detail: {
+        error: 'rate_limited',
+        message: 'Too many requests for this action. Please wait and try again.',
+        action: 'storefront.free_order',
+        retry_after_seconds: 600,
+      },
+    });
+    expect(over.headers.get('retry-after')).toBe('600');
+  });
+});

@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { ERROR_BODIES } from '../../kernel/http/error-schemas.ts';
+import { describes, IsoTime, Nullable } from '../../kernel/http/view-schemas.ts';
+import { limitOffsetQuery } from '../../kernel/paging/paging.ts';
+import type { ServiceEventView, ServiceView } from './service-view.ts';
+
+export const OrderBody = Type.Object(
+  {
+    product_id: Type.Integer({ minimum: 1 }),
+    pricing_id: Type.Integer({ minimum: 1 }),
+    location_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /** Order for this organization (owner or admin). */
+    org_slug: Type.Optional(Type.String({ maxLength: 64 })),
+    /** A name of the caller's; the product's name by default. */
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Seed: services by `limit`/`offset` 100/500, newest first; `status`, `resource_type`, `tag`. */
+export const ListServicesQuery = Type.Object({
+  ...limitOffsetQuery(100, 500).properties,
+  status: Type.Optional(Type.String({ maxLength: 32 })),
+  resource_type: Type.Optional(Type.String({ maxLength: 32 })),
+  tag: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+export const ServiceParams = Type.Object({ service_ref: Type.String({ maxLength: 32 }) });
+
+/** Seed: a service's events by `page`/`limit` 50/200. */
+export const EventsQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+});
+
+export const ServiceResponse = describes<ServiceView>()(
+  Type.Object({
+    id: Type.Integer(),
+    service_id: Type.Integer(),
+    ref: Type.String(),
+    label: Type.String(),
+    status: Type.String(),
+    status_reason: Nullable(Type.String()),
+    product_id: Type.Integer(),
+    product_name: Type.String(),
+    module_name: Type.String(),
+    resource_type: Type.String(),
+    pricing_id: Type.Integer(),
+    billing_cycle: Type.String(),
+    price: Type.Number(),
+    currency: Type.String(),
+    location_code: Nullable(Type.String()),
+    org_id: Nullable(Type.Integer()),
+    config: Type.Record(Type.String(), Type.Unknown()),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+    next_due_date: Nullable(IsoTime),
+    terminated_at: Nullable(IsoTime),
+  }),
+);
+
+export const ServiceEventResponse = describes<ServiceEventView>()(
+  Type.Object({ id: Type.Integer(), type: Type.String(), message: Type.String(), created_at: IsoTime }),
+);
+
+/** The list's 422: a bad query, or (seed "Errors") a `resource_type` outside its words. */
+export const ListServices422 = Type.Union([
+  ERROR_BODIES[422],
+  Type.Object({ error: Type.Literal('invalid_resource_type'), allowed: Type.Array(Type.String()) }),
+]);

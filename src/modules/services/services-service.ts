@@ -1,0 +1,267 @@
+import { orgRoleAllows, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import { forbiddenRole } from '../../kernel/errors/kernel-errors.ts';
+import { invalidField, invalidFields } from '../../kernel/errors/app-error.ts';
+import type { ModuleContext } from '../../kernel/module/module-context.ts';
+import type { CatalogOffers } from '../catalog/index.ts';
+import type { OrgDirectory } from '../orgs/index.ts';
+import { checkOrderConfig } from './orders/order-config.ts';
+import { resourceTypeOfModule, resourceTypeOfWord } from './service-resource-types.ts';
+import type { ProvisionedService, ServiceProvisioner, ServiceSummary } from './service-provisioner.ts';
+import { ProvisioningFailed } from './service-provisioner.ts';
+import { serviceEventView, serviceView, type ServiceEventView, type ServiceView } from './service-view.ts';
+import {
+  alreadyCancelled,
+  invalidResourceType,
+  notOrderable,
+  paymentRequired,
+  productNotFound,
+  serviceNotFound,
+  serviceOrgNotFound,
+} from './services-errors.ts';
+import { ServicesRepository, type ServiceFilter } from './services-repository.ts';
+import type { ServiceRow, ServicesTables, ServiceStatus } from './services-tables.ts';
+
+export interface OrderBody {
+  readonly product_id: number;
+  readonly pricing_id: number;
+  readonly location_id?: number;
+  readonly config?: Readonly<Record<string, unknown>>;
+  readonly org_slug?: string;
+  readonly label?: string;
+}
+
+export interface ListQuery {
+  readonly status?: string;
+  readonly resource_type?: string;
+  readonly tag?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** A decimal string that is zero ("0", "0.00"): compared as text, never through a float. */
+const isZero = (decimal: string): boolean => /^0*(\.0*)?$/.test(decimal.replace(/^-/, ''));
+
+/** `svc_<id>` or the bare id. */
+export function serviceIdOf(ref: string): number | null {
+  const m = /^(?:svc_)?([1-9][0-9]{0,15})$/.exec(ref);
+  return m ? Number(m[1]) : null;
+}
+
+/** Tags of services (the tags feature answers them). */
+export interface ServiceTagLookup {
+  serviceIdsTagged(owner: OwnerScope, tag: string): Promise<number[]>;
+}
+
+/**
+ * The services registry: ordering (free plans until billing exists), the lifecycle through each
+ * product module's provisioner, listing, cancelling, the events of a service.
+ */
+export class ServicesService {
+  private readonly repo: ServicesRepository;
+  private readonly provisioners = new Map<string, ServiceProvisioner>();
+  private tags: ServiceTagLookup | null = null;
+
+  constructor(
+    private readonly ctx: ModuleContext<ServicesTables>,
+    private readonly catalog: CatalogOffers,
+    private readonly orgs: OrgDirectory,
+  ) {
+    this.repo = new ServicesRepository(ctx.db);
+  }
+
+  addProvisioner(p: ServiceProvisioner): void {
+    this.provisioners.set(p.module, p);
+  }
+
+  useTags(tags: ServiceTagLookup): void {
+    this.tags = tags;
+  }
+
+  async order(owner: OwnerScope, body: OrderBody): Promise<ServiceView> {
+    const orgId = body.org_slug === undefined ? null : await this.orgOf(owner, body.org_slug);
+    const offer = await this.catalog.offer(body.product_id, body.pricing_id);
+    if (offer === null) throw productNotFound();
+    const pricing = offer.pricing;
+    if (pricing === null || !pricing.is_active)
+      throw invalidField(['body', 'pricing_id'], 'Not an active price of this product', body.pricing_id);
+    if (offer.unavailable !== null) throw notOrderable(offer.unavailable);
+    const provisioner = this.provisioners.get(offer.product.module_name);
+    if (provisioner === undefined) throw notOrderable('not_provisioned_yet');
+    if (!isZero(pricing.price) || !isZero(pricing.setup_fee)) throw paymentRequired();
+    const config = checkOrderConfig(offer.options, body.config ?? {});
+    const problems = config.ok ? [] : [...config.problems];
+    let locationCode: string | null = null;
+    if (offer.locations.length > 0) {
+      const place = offer.locations.find((l) => l.id === body.location_id);
+      if (body.location_id === undefined)
+        problems.push({
+          type: 'missing',
+          loc: ['body', 'location_id'],
+          msg: 'Field required',
+          input: null,
+          ctx: {},
+        });
+      else if (place === undefined || !place.orderable)
+        problems.push({
+          type: 'value_error',
+          loc: ['body', 'location_id'],
+          msg: `Location not available for this product${place?.reason ? `: ${place.reason}` : ''}`,
+          input: body.location_id,
+          ctx: {},
+        });
+      else locationCode = place.code;
+    }
+    if (problems.length > 0 || !config.ok) throw invalidFields(problems);
+    // Seed "Per-action budgets": a zero-cost order counts against storefront.free_order.
+    await this.ctx.budgets.charge('storefront.free_order', `user:${owner.userId}`);
+
+    const at = new Date(this.ctx.clock.now());
+    const service = await this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
+      const row = await repo.insert(
+        {
+          user_id: owner.userId,
+          org_id: orgId,
+          product_id: offer.product.id,
+          product_name: offer.product.name,
+          pricing_id: pricing.id,
+          module_name: offer.product.module_name,
+          resource_type: resourceTypeOfModule(offer.product.module_name),
+          label: body.label ?? offer.product.name,
+          status: 'pending',
+          location_code: locationCode,
+          config: config.config,
+          billing_cycle: pricing.billing_cycle,
+          price: pricing.price,
+          currency: pricing.currency,
+        },
+        at,
+      );
+      await repo.addEvent(row.id, 'ordered', `Ordered ${offer.product.name} (${pricing.billing_cycle})`, at);
+      if (orgId !== null)
+        await uow.record({
+          orgId,
+          name: 'service.ordered',
+          data: { service_id: Number(row.id), customer_id: null, product_id: offer.product.id },
+        });
+      return row;
+    });
+    await this.catalog.holdStock(offer.product.id, 1);
+    await this.provision(service, provisioner);
+    return serviceView((await this.repo.find(service.id))!);
+  }
+
+  /** pending → provisioning → active, or failed with the provisioner's reason. */
+  private async provision(service: ServiceRow, provisioner: ServiceProvisioner): Promise<void> {
+    await this.move(service, 'provisioning', null, 'provisioning', 'Provisioning started');
+    try {
+      await provisioner.provision(provisionedOf(service));
+      await this.move(service, 'active', null, 'activated', 'Service is active');
+    } catch (error) {
+      const reason = error instanceof ProvisioningFailed ? error.reason : 'Provisioning failed';
+      if (!(error instanceof ProvisioningFailed))
+        this.ctx.log.error({ err: error, serviceId: service.id }, 'provisioning failed');
+      await this.move(service, 'failed', reason, 'failed', `Provisioning failed: ${reason}`);
+    }
+  }
+
+  private async move(
+    service: ServiceRow,
+    status: ServiceStatus,
+    reason: string | null,
+    event: string,
+    message: string,
+    extra: { terminated_at?: Date } = {},
+  ): Promise<void> {
+    const at = new Date(this.ctx.clock.now());
+    await this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
+      await repo.setStatus(service.id, status, reason, at, extra);
+      await repo.addEvent(service.id, event, message, at);
+    });
+  }
+
+  async list(owner: OwnerScope, q: ListQuery): Promise<ServiceView[]> {
+    const filter: { -readonly [K in keyof ServiceFilter]: ServiceFilter[K] } = {};
+    if (q.resource_type !== undefined) {
+      const type = resourceTypeOfWord(q.resource_type);
+      if (type === null) throw invalidResourceType();
+      filter.resourceType = type;
+    }
+    if (q.status !== undefined) filter.status = q.status;
+    if (q.tag !== undefined)
+      filter.ids = (await this.tags?.serviceIdsTagged(owner, q.tag.toLowerCase())) ?? [];
+    const rows = await this.repo.list(owner, filter, q.limit, q.offset);
+    return rows.map(serviceView);
+  }
+
+  async get(owner: OwnerScope, ref: string): Promise<ServiceView> {
+    return serviceView(await this.owned(owner, ref, 'read'));
+  }
+
+  /** Free plans end at once (terminated); priced ones at the end of their period. */
+  async cancel(owner: OwnerScope, ref: string): Promise<ServiceView> {
+    const service = await this.owned(owner, ref, 'write');
+    if (service.status === 'terminated' || service.status === 'pending_termination') throw alreadyCancelled();
+    await this.move(service, 'pending_termination', null, 'cancel_requested', 'Cancellation requested');
+    if (isZero(service.price)) {
+      const provisioner = this.provisioners.get(service.module_name);
+      if (service.status !== 'failed') await provisioner?.terminate(provisionedOf(service));
+      const at = new Date(this.ctx.clock.now());
+      await this.move(service, 'terminated', null, 'terminated', 'Service terminated', { terminated_at: at });
+      await this.catalog.holdStock(Number(service.product_id), -1);
+    }
+    return serviceView((await this.repo.find(service.id))!);
+  }
+
+  async events(owner: OwnerScope, ref: string, page: number, limit: number): Promise<ServiceEventView[]> {
+    const service = await this.owned(owner, ref, 'read');
+    return (await this.repo.events(service.id, limit, (page - 1) * limit)).map(serviceEventView);
+  }
+
+  /** For product modules: the service `id` when the caller may use it (write), else null. */
+  async summaryFor(owner: OwnerScope, id: number): Promise<ServiceSummary | null> {
+    const s = await this.repo.findOwned(owner, id, 'write');
+    if (s === null) return null;
+    return {
+      id: Number(s.id),
+      userId: Number(s.user_id),
+      orgId: s.org_id === null ? null : Number(s.org_id),
+      module: s.module_name,
+      status: s.status,
+      config: s.config,
+    };
+  }
+
+  private async owned(owner: OwnerScope, ref: string, access: 'read' | 'write'): Promise<ServiceRow> {
+    const id = serviceIdOf(ref);
+    const row = id === null ? null : await this.repo.findOwned(owner, id, 'read');
+    if (row === null) throw serviceNotFound();
+    if (
+      access === 'write' &&
+      row.org_id !== null &&
+      !orgRoleAllows(owner.orgRoles.get(Number(row.org_id)), 'write')
+    )
+      throw forbiddenRole();
+    return row;
+  }
+
+  private async orgOf(owner: OwnerScope, slug: string): Promise<number> {
+    const org = await this.orgs.bySlug(slug);
+    const role = org === null || org.status === 'deleted' ? undefined : owner.orgRoles.get(org.id);
+    if (org === null || role === undefined) throw serviceOrgNotFound();
+    if (!orgRoleAllows(role, 'write')) throw forbiddenRole();
+    return org.id;
+  }
+}
+
+function provisionedOf(s: ServiceRow): ProvisionedService {
+  return {
+    id: Number(s.id),
+    userId: Number(s.user_id),
+    orgId: s.org_id === null ? null : Number(s.org_id),
+    productId: Number(s.product_id),
+    locationCode: s.location_code,
+    config: s.config,
+  };
+}
