@@ -5,6 +5,7 @@ import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import { createServicesModule } from '../modules/services/index.ts';
+import { createTagsModule } from '../modules/tags/index.ts';
 import { certificatesConfig, createCertificatesModule } from '../modules/certificates/index.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
@@ -45,6 +46,8 @@ export function platformModules(
     services: services.directory,
   });
   services.addProvisioner(dns.hostingProvisioner);
+  const tags = createTagsModule(runtime, { services: services.directory, zones: dns.zoneHolders });
+  services.useTags(tags.serviceTags);
   orgs.addLiveProducts(dns.orgProducts);
   const keys = createKeysModule(runtime, {
     auth: kernel.auth,
@@ -69,6 +72,7 @@ export function platformModules(
     locations,
     catalog,
     services,
+    tags,
     dns,
     certificates,
     platformDomains,

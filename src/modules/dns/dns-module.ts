@@ -6,6 +6,7 @@ import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { RegionResponse, type RegionsDirectory } from '../locations/index.ts';
 import type { LiveProductSource, OrgDirectory } from '../orgs/index.ts';
 import type { ServiceDirectory, ServiceProvisioner } from '../services/index.ts';
+import { canAccess, type Access, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { dnsHostingProvisioner } from './services/dns-hosting-provisioner.ts';
 import { dnsConfig, type DnsSettings } from './dns-config.ts';
 import type { DnsContext } from './dns-context.ts';
@@ -34,6 +35,14 @@ import { registerZoneRoutes } from './zones/zones-routes.ts';
 import { ZonesService } from './zones/zones-service.ts';
 
 /** What the DNS module needs from the modules before it. */
+export interface ZoneHolders {
+  holderOf(
+    owner: OwnerScope,
+    zoneId: number,
+    access: Access,
+  ): Promise<{ readonly userId: number; readonly orgId: number | null } | null>;
+}
+
 export interface DnsModuleDeps {
   readonly regions: RegionsDirectory;
   readonly orgs: OrgDirectory;
@@ -51,6 +60,8 @@ export interface DnsModule extends PlatformModule {
   readonly orgProducts: LiveProductSource;
   /** DNS hosting's provisioner, for the services registry. */
   readonly hostingProvisioner: ServiceProvisioner;
+  /** Who holds a zone, when the caller may see (read) or change (write) it (resource tags). */
+  readonly zoneHolders: ZoneHolders;
 }
 
 /**
@@ -73,6 +84,13 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
     managedZones: new ManagedZonesService(ctx, zones),
     orgProducts: (orgId) => zones.orgProducts(orgId),
     hostingProvisioner: dnsHostingProvisioner(zonesRepo),
+    zoneHolders: {
+      holderOf: async (owner, zoneId, access) => {
+        const zone = await zonesRepo.find(zoneId);
+        if (zone === null || zone.user_id === null || !canAccess(owner, zone, access)) return null;
+        return { userId: Number(zone.user_id), orgId: zone.org_id === null ? null : Number(zone.org_id) };
+      },
+    },
     routes(app: ModuleApp) {
       // The audit log names the organization of the zone a call changes.
       app.addHook('preHandler', async (request) => {

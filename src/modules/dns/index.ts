@@ -3,7 +3,7 @@
  * (the roles apps/ starts), the settings section, and the interface other modules use to find
  * hosted zones and publish records they own.
  */
-export { createDnsModule, type DnsModule, type DnsModuleDeps } from './dns-module.ts';
+export { createDnsModule, type DnsModule, type DnsModuleDeps, type ZoneHolders } from './dns-module.ts';
 export { dnsConfig, type DnsSettings } from './dns-config.ts';
 export type {
   HostedZone,

@@ -6,17 +6,22 @@ import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import type { ServiceProvisioner, ServiceSummary } from './service-provisioner.ts';
 import { registerServiceRoutes } from './services-routes.ts';
-import { ServicesService } from './services-service.ts';
+import { ServicesService, type ServiceTagLookup } from './services-service.ts';
 import type { ServicesTables } from './services-tables.ts';
 
 /** What product modules use of the registry: a service named in their requests. */
 export interface ServiceDirectory {
-  /** The service when the caller may use it (owner, or owner/admin of its organization); else null. */
-  summaryFor(owner: OwnerScope, serviceId: number): Promise<ServiceSummary | null>;
+  /**
+   * The service when the caller may use it (`write`, the default: its owner, or an owner or admin
+   * of its organization) or see it (`read`: any member); else null.
+   */
+  summaryFor(owner: OwnerScope, serviceId: number, access?: 'read' | 'write'): Promise<ServiceSummary | null>;
 }
 
 export interface ServicesModule extends PlatformModule {
   readonly directory: ServiceDirectory;
+  /** The tags module answers the list's `tag` filter. */
+  useTags(tags: ServiceTagLookup): void;
   /** Product modules plug in here, one provisioner per catalogue `module_name`. */
   addProvisioner(provisioner: ServiceProvisioner): void;
 }
@@ -36,6 +41,7 @@ export function createServicesModule(
     prefix: '/services',
     directory: service,
     addProvisioner: (p) => service.addProvisioner(p),
+    useTags: (tags) => service.useTags(tags),
     routes: (app) => registerServiceRoutes(app, service),
   };
 }

@@ -219,9 +219,13 @@ export class ServicesService {
     return (await this.repo.events(service.id, limit, (page - 1) * limit)).map(serviceEventView);
   }
 
-  /** For product modules: the service `id` when the caller may use it (write), else null. */
-  async summaryFor(owner: OwnerScope, id: number): Promise<ServiceSummary | null> {
-    const s = await this.repo.findOwned(owner, id, 'write');
+  /** For other modules: the service `id` when the caller may use it (`write`) or see it, else null. */
+  async summaryFor(
+    owner: OwnerScope,
+    id: number,
+    access: 'read' | 'write' = 'write',
+  ): Promise<ServiceSummary | null> {
+    const s = await this.repo.findOwned(owner, id, access);
     if (s === null) return null;
     return {
       id: Number(s.id),

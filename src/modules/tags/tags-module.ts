@@ -1,0 +1,34 @@
+import { moduleContext } from '../../kernel/module/module-context.ts';
+import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import type { ZoneHolders } from '../dns/index.ts';
+import type { ServiceDirectory, ServiceTagLookup } from '../services/index.ts';
+import { registerTagRoutes } from './tags-routes.ts';
+import { TagsService } from './tags-service.ts';
+import type { TagsTables } from './tags-tables.ts';
+
+export interface TagsModule extends PlatformModule {
+  /** The services list's `tag` filter. */
+  readonly serviceTags: ServiceTagLookup;
+}
+
+/** Resource tags (issue 18, base /api/v1/client/tags) on services and DNS zones. */
+export function createTagsModule(
+  runtime: Runtime,
+  deps: { readonly services: ServiceDirectory; readonly zones: ZoneHolders },
+): TagsModule {
+  const ctx = moduleContext<TagsTables>(runtime, 'tags');
+  const service = new TagsService(ctx, {
+    service: async (owner, id, access) => {
+      const s = await deps.services.summaryFor(owner, id, access);
+      return s === null ? null : { userId: s.userId, orgId: s.orgId };
+    },
+    dns_zone: (owner, id, access) => deps.zones.holderOf(owner, id, access),
+  });
+  return {
+    name: 'tags',
+    prefix: '/client/tags',
+    serviceTags: service,
+    routes: (app) => registerTagRoutes(app, service),
+  };
+}
