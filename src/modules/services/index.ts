@@ -1,6 +1,11 @@
 /** The services module's public surface: the registry and the interface product modules implement. */
-export { createServicesModule, type ServiceDirectory, type ServicesModule } from './services-module.ts';
-export type { ServiceTagLookup } from './services-service.ts';
+export {
+  createServicesModule,
+  type ServiceDirectory,
+  type ServiceLifecycle,
+  type ServicesModule,
+} from './services-module.ts';
+export type { ServiceActor, ServiceTagLookup } from './services-service.ts';
 export {
   ProvisioningFailed,
   type ProvisionedService,

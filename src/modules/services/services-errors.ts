@@ -16,6 +16,11 @@ export const notOrderable = defineError(
   409,
   (reason: string) => `Product cannot be ordered now: ${reason}`,
 );
+export const serviceNotInState = defineError(
+  'services.wrong_state',
+  409,
+  (state: string) => `Service is not ${state}`,
+);
 export const alreadyCancelled = defineError(
   'services.already_cancelled',
   409,

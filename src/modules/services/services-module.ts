@@ -6,7 +6,8 @@ import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import type { ServiceProvisioner, ServiceSummary } from './service-provisioner.ts';
 import { registerServiceRoutes } from './services-routes.ts';
-import { ServicesService, type ServiceTagLookup } from './services-service.ts';
+import { ServicesService, type ServiceActor, type ServiceTagLookup } from './services-service.ts';
+import type { ServiceView } from './service-view.ts';
 import type { ServicesTables } from './services-tables.ts';
 
 /** What product modules use of the registry: a service named in their requests. */
@@ -18,7 +19,14 @@ export interface ServiceDirectory {
   summaryFor(owner: OwnerScope, serviceId: number, access?: 'read' | 'write'): Promise<ServiceSummary | null>;
 }
 
+/** Suspensions, for the staff console and resellers (no route of this module's own). */
+export interface ServiceLifecycle {
+  suspend(serviceId: number, reason: string, actor: ServiceActor): Promise<ServiceView>;
+  unsuspend(serviceId: number, actor: ServiceActor): Promise<ServiceView>;
+}
+
 export interface ServicesModule extends PlatformModule {
+  readonly lifecycle: ServiceLifecycle;
   readonly directory: ServiceDirectory;
   /** The tags module answers the list's `tag` filter. */
   useTags(tags: ServiceTagLookup): void;
@@ -40,6 +48,7 @@ export function createServicesModule(
     name: 'services',
     prefix: '/services',
     directory: service,
+    lifecycle: service,
     addProvisioner: (p) => service.addProvisioner(p),
     useTags: (tags) => service.useTags(tags),
     routes: (app) => registerServiceRoutes(app, service),

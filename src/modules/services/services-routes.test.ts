@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../kernel/runtime/runtime.ts';
 import { addMember, createOrg } from '../../testing/org-fixture.ts';
+import type { ServicesModule } from './index.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 const DNS_FREE = { product_id: 1, pricing_id: 1 };
@@ -197,6 +198,45 @@ describe('services registry', () => {
     const payload =
       typeof outbox[0]!.payload === 'string' ? JSON.parse(outbox[0]!.payload) : outbox[0]!.payload;
     expect(payload).toEqual({ service_id: svc.body.id, customer_id: null, product_id: 1 });
+  });
+
+  it('suspension through the lifecycle interface: status, events, audit entry, and the webhooks of its organization', async () => {
+    const lifecycle = (t.node.modules.find((m) => m.name === 'services') as ServicesModule).lifecycle;
+    const owner = await t.signUp();
+    const slug = `svc-susp-${Date.now().toString(36)}`;
+    await createOrg(t, owner.token, slug);
+    const svc = (await order(owner.token, { ...DNS_FREE, org_slug: slug })).body;
+    const staff = { userId: null, realm: 'staff', ip: '192.0.2.9' };
+    const suspended = await lifecycle.suspend(svc.id, 'Abuse report 123', staff);
+    expect(suspended).toMatchObject({ status: 'suspended', status_reason: 'Abuse report 123' });
+    expect((await get(owner.token, `/${svc.id}`)).body.status).toBe('suspended');
+    await expect(lifecycle.suspend(svc.id, 'again', staff)).rejects.toThrow('Service is not active');
+    const back = await lifecycle.unsuspend(svc.id, staff);
+    expect(back).toMatchObject({ status: 'active', status_reason: null });
+    const types = (await get(owner.token, `/${svc.id}/events`)).body.map((e: { type: string }) => e.type);
+    expect(types.slice(0, 2)).toEqual(['unsuspended', 'suspended']);
+    const db = tablesOf<{
+      events: { name: string; org_id: number };
+      audit_log: { id: number; action: string; resource_id: string; actor_realm: string };
+    }>(t.node.runtime);
+    const sent = await db
+      .selectFrom('events')
+      .select('name')
+      .where('org_id', '=', svc.org_id)
+      .orderBy('name')
+      .execute();
+    expect(sent.map((e) => e.name)).toEqual(['service.ordered', 'service.suspended', 'service.unsuspended']);
+    const audit = await db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_realm'])
+      .where('resource_id', '=', String(svc.id))
+      .where('action', 'like', 'services.service.%')
+      .orderBy('id')
+      .execute();
+    expect(audit).toEqual([
+      { action: 'services.service.suspend', actor_realm: 'staff' },
+      { action: 'services.service.unsuspend', actor_realm: 'staff' },
+    ]);
   });
 
   it('the 13th free order in 10 minutes answers 429 in the budget shape', async () => {

@@ -16,6 +16,7 @@ import {
   paymentRequired,
   productNotFound,
   serviceNotFound,
+  serviceNotInState,
   serviceOrgNotFound,
 } from './services-errors.ts';
 import { ServicesRepository, type ServiceFilter } from './services-repository.ts';
@@ -28,6 +29,13 @@ export interface OrderBody {
   readonly config?: Readonly<Record<string, unknown>>;
   readonly org_slug?: string;
   readonly label?: string;
+}
+
+/** Who suspends or lifts a suspension (platform staff, or a reseller's member), for the audit log. */
+export interface ServiceActor {
+  readonly userId: number | null;
+  readonly realm: string;
+  readonly ip: string | null;
 }
 
 export interface ListQuery {
@@ -211,6 +219,78 @@ export class ServicesService {
       await this.move(service, 'terminated', null, 'terminated', 'Service terminated', { terminated_at: at });
       await this.catalog.holdStock(Number(service.product_id), -1);
     }
+    return serviceView((await this.repo.find(service.id))!);
+  }
+
+  /**
+   * Suspends an active service (platform staff, a reseller for its customer): the provisioner's
+   * `suspend`, status `suspended` with the reason, an event, an audit entry, and for an
+   * organization's service `service.suspended` to its webhooks.
+   */
+  async suspend(serviceId: number, reason: string, actor: ServiceActor): Promise<ServiceView> {
+    return this.suspension(serviceId, actor, {
+      from: 'active',
+      to: 'suspended',
+      reason,
+      event: 'suspended',
+      message: `Suspended: ${reason}`,
+      webhook: 'service.suspended',
+      run: (p, s) => p.suspend(s),
+    });
+  }
+
+  async unsuspend(serviceId: number, actor: ServiceActor): Promise<ServiceView> {
+    return this.suspension(serviceId, actor, {
+      from: 'suspended',
+      to: 'active',
+      reason: null,
+      event: 'unsuspended',
+      message: 'Suspension lifted',
+      webhook: 'service.unsuspended',
+      run: (p, s) => p.unsuspend(s),
+    });
+  }
+
+  private async suspension(
+    serviceId: number,
+    actor: ServiceActor,
+    step: {
+      from: ServiceStatus;
+      to: ServiceStatus;
+      reason: string | null;
+      event: string;
+      message: string;
+      webhook: string;
+      run: (p: ServiceProvisioner, s: ProvisionedService) => Promise<void>;
+    },
+  ): Promise<ServiceView> {
+    const service = await this.repo.find(serviceId);
+    if (service === null) throw serviceNotFound();
+    if (service.status !== step.from) throw serviceNotInState(step.from);
+    const provisioner = this.provisioners.get(service.module_name);
+    if (provisioner !== undefined) await step.run(provisioner, provisionedOf(service));
+    const at = new Date(this.ctx.clock.now());
+    const orgId = service.org_id === null ? null : Number(service.org_id);
+    await this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
+      await repo.setStatus(service.id, step.to, step.reason, at);
+      await repo.addEvent(service.id, step.event, step.message, at);
+      if (orgId !== null)
+        await uow.record({
+          orgId,
+          name: step.webhook,
+          data: { service_id: Number(service.id), customer_id: null },
+        });
+    });
+    await this.ctx.audit.record({
+      orgId,
+      actorUserId: actor.userId,
+      actorRealm: actor.realm,
+      action: `services.service.${step.event === 'suspended' ? 'suspend' : 'unsuspend'}`,
+      resourceType: 'service',
+      resourceId: Number(service.id),
+      ip: actor.ip,
+    });
     return serviceView((await this.repo.find(service.id))!);
   }
 

@@ -78,6 +78,21 @@ export async function importCatalogFile(
   });
 }
 
+/** Inserts `values`, or updates every other column of the row with the same `key`. */
+async function upsert(
+  trx: Trx,
+  table: keyof CatalogTables,
+  key: 'id' | 'uuid',
+  values: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const { [key]: _key, ...changes } = values;
+  await trx
+    .insertInto(table as 'catalog_products')
+    .values(values as never)
+    .onConflict((oc) => oc.column(key as 'id').doUpdateSet(changes as never))
+    .execute();
+}
+
 /** Deletes the rows of `table` whose `key` is not in `keep`; answers how many went. */
 async function removeOthers(
   trx: Trx,
@@ -92,15 +107,7 @@ async function removeOthers(
 }
 
 async function importProducts(trx: Trx, file: ProductsFileData, s: ImportSummary): Promise<void> {
-  for (const t of file.hardware_tiers) {
-    await trx
-      .insertInto('catalog_hardware_tiers')
-      .values(t)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({ slug: t.slug, name: t.name, code: t.code, description: t.description }),
-      )
-      .execute();
-  }
+  for (const t of file.hardware_tiers) await upsert(trx, 'catalog_hardware_tiers', 'id', t);
   const productIds = file.products.map((p) => p.id);
   // Products first: a tier leaving may still be named by a product leaving with it.
   s.removed.products = await removeOthers(trx, 'catalog_products', 'id', productIds);
@@ -132,12 +139,7 @@ async function importProducts(trx: Trx, file: ProductsFileData, s: ImportSummary
       stock_limit: p.stock_limit,
       metadata: json(p.metadata),
     };
-    const { id: _id, ...changes } = values;
-    await trx
-      .insertInto('catalog_products')
-      .values(values as never)
-      .onConflict((oc) => oc.column('id').doUpdateSet(changes as never))
-      .execute();
+    await upsert(trx, 'catalog_products', 'id', values);
   }
   s.written.products = file.products.length;
   s.written.hardware_tiers = file.hardware_tiers.length;
@@ -151,12 +153,7 @@ async function importProducts(trx: Trx, file: ProductsFileData, s: ImportSummary
   );
   for (const x of prices) {
     const values = { ...x, metadata: json(x.metadata) };
-    const { id: _id, ...changes } = values;
-    await trx
-      .insertInto('catalog_pricing')
-      .values(values as never)
-      .onConflict((oc) => oc.column('id').doUpdateSet(changes as never))
-      .execute();
+    await upsert(trx, 'catalog_pricing', 'id', values);
   }
   s.written.pricing = prices.length;
 
@@ -224,12 +221,7 @@ async function importTemplates(trx: Trx, file: OsTemplatesFileData, s: ImportSum
       min_disk_gb: t.min_disk_gb,
       location_codes: t.locations,
     };
-    const { id: _id, ...changes } = values;
-    await trx
-      .insertInto('catalog_os_templates')
-      .values(values)
-      .onConflict((oc) => oc.column('id').doUpdateSet(changes))
-      .execute();
+    await upsert(trx, 'catalog_os_templates', 'id', values);
   }
   s.written.os_templates = file.os_templates.length;
 }
@@ -256,12 +248,7 @@ async function importContainers(trx: Trx, file: ContainersFileData, s: ImportSum
     .set({ slug: sql`'~' || uuid::text` })
     .execute();
   for (const r of file.runtimes) {
-    const { uuid: _uuid, ...changes } = r;
-    await trx
-      .insertInto('catalog_runtimes')
-      .values(r)
-      .onConflict((oc) => oc.column('uuid').doUpdateSet(changes))
-      .execute();
+    await upsert(trx, 'catalog_runtimes', 'uuid', r);
   }
   for (const x of file.specializations) {
     const values = {
@@ -271,12 +258,7 @@ async function importContainers(trx: Trx, file: ContainersFileData, s: ImportSum
       versions: json(x.versions),
       defaults: json(x.defaults),
     };
-    const { uuid: _uuid, ...changes } = values;
-    await trx
-      .insertInto('catalog_specializations')
-      .values(values as never)
-      .onConflict((oc) => oc.column('uuid').doUpdateSet(changes as never))
-      .execute();
+    await upsert(trx, 'catalog_specializations', 'uuid', values);
   }
   s.written.runtimes = file.runtimes.length;
   s.written.specializations = file.specializations.length;

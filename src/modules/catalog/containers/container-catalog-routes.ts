@@ -9,7 +9,7 @@ const S = Nullable(Type.String());
 
 const specializationFields = {
   uuid: Type.String(),
-  slug: S,
+  slug: Type.String(),
   name: Type.String(),
   description: S,
   runtime_template_slug: S,

@@ -8,26 +8,11 @@ import type { SpecVersionData } from '../catalog-files/catalog-file-schemas.ts';
 import { specializationNotFound } from '../catalog-errors.ts';
 import type { CatalogTables, RuntimeRow, SpecializationRow } from '../catalog-tables.ts';
 
-export interface SpecializationView {
-  uuid: string;
-  slug: string | null;
-  name: string;
-  description: string | null;
-  runtime_template_slug: string | null;
-  category: string | null;
-  version_variable: string | null;
-  version_source_slug: string | null;
-  software_identifier: string | null;
-  runtime_family: string | null;
-  icon_url: string | null;
-  color: string | null;
-  group: string | null;
-  org_id: number | null;
-  default_variables: Record<string, unknown> | null;
-  metadata: Record<string, unknown> | null;
-  versioned: boolean;
-  deprecated: boolean;
-}
+/** A specialization as the catalogue lists it: its row without what only compose answers. */
+export type SpecializationView = Omit<
+  SpecializationRow,
+  'adapter_type' | 'versions' | 'defaults' | 'sort_order'
+>;
 
 export interface VersionItem {
   version_id: string;

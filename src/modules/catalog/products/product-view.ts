@@ -1,33 +1,14 @@
 import type { ConfigOptionRow, HardwareTierRow, PricingRow, ProductRow } from '../catalog-tables.ts';
 import type { ProductAvailability, ProductLocationView, StockStatus } from './product-availability.ts';
 
-export interface PricingView {
-  id: number;
-  product_id: number;
-  name: string;
-  billing_cycle: string;
-  /** A number in answers (the seed); stored and computed as a decimal string. */
+/** A price as answered: a number (the seed), stored and compared as a decimal string. */
+export type PricingView = Omit<PricingRow, 'price' | 'setup_fee' | 'created_at'> & {
   price: number;
   setup_fee: number;
-  currency: string;
-  is_active: boolean;
-  sort_order: number;
-  metadata: Record<string, unknown> | null;
   created_at: string;
-}
+};
 
-export interface ConfigOptionView {
-  id: number;
-  product_id: number;
-  field_name: string;
-  label: string;
-  field_type: string;
-  options: Record<string, unknown> | null;
-  default_value: string | null;
-  required: boolean;
-  price_modifier: number;
-  sort_order: number;
-}
+export type ConfigOptionView = Omit<ConfigOptionRow, 'price_modifier'> & { price_modifier: number };
 
 /** A product as `GET /products/` answers it (seed "Catalogue"). */
 export interface ProductView {

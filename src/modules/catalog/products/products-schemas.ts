@@ -5,6 +5,15 @@ import type { ProductView } from './product-view.ts';
 import type { LocationAvailabilityView } from './products-service.ts';
 
 const JsonObject = Nullable(Type.Record(Type.String(), Type.Unknown()));
+/** A location as an availability answer names it (a product's locations add `orderable`). */
+const placeFields = {
+  id: Type.Integer(),
+  code: Type.String(),
+  name: Type.String(),
+  country_code: Type.String(),
+  available: Type.Boolean(),
+  reason: Nullable(Type.String()),
+};
 const Stock = Type.Union([Type.Literal('in_stock'), Type.Literal('low_stock'), Type.Literal('out_of_stock')]);
 
 /** Seed: products in catalogue order, page/per_page 100/200. */
@@ -75,17 +84,7 @@ export const ProductResponse = describes<ProductView>()(
     availability_reason: Nullable(Type.String()),
     group_is_orderable_now: Nullable(Type.Boolean()),
     group_stock_status: Nullable(Stock),
-    locations: Type.Array(
-      Type.Object({
-        id: Type.Integer(),
-        code: Type.String(),
-        name: Type.String(),
-        country_code: Type.String(),
-        available: Type.Boolean(),
-        orderable: Type.Boolean(),
-        reason: Nullable(Type.String()),
-      }),
-    ),
+    locations: Type.Array(Type.Object({ ...placeFields, orderable: Type.Boolean() })),
     created_at: IsoTime,
   }),
 );
@@ -100,13 +99,4 @@ export const AvailabilityQuery = Type.Object({
   disk_mb: Type.Integer({ minimum: 1, maximum: 1_073_741_824, default: 10240 }),
 });
 
-export const LocationAvailabilityResponse = describes<LocationAvailabilityView>()(
-  Type.Object({
-    id: Type.Integer(),
-    code: Type.String(),
-    name: Type.String(),
-    country_code: Type.String(),
-    available: Type.Boolean(),
-    reason: Nullable(Type.String()),
-  }),
-);
+export const LocationAvailabilityResponse = describes<LocationAvailabilityView>()(Type.Object(placeFields));
