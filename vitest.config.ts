@@ -7,8 +7,5 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: true,
-    // Two test files at a time on the two-core CI machine (the default is one fewer than the
-    // cores): most files wait on processes, sockets and timers, so the suite ends sooner.
-    maxWorkers: 2,
   },
 });

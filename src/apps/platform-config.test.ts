@@ -100,6 +100,14 @@ describe('configuration', () => {
     ]);
   });
 
+  it('reads BUS_PREFIX: empty by default, refused with characters Redis keys should not carry', () => {
+    expect(loadConfig({}).busPrefix).toBe('');
+    expect(loadConfig({ BUS_PREFIX: 'eu-1:' }).busPrefix).toBe('eu-1:');
+    expect(problems({ BUS_PREFIX: 'a b' })).toEqual([
+      'BUS_PREFIX must be at most 64 letters, digits, ":", "_", "." or "-", got "a b"',
+    ]);
+  });
+
   it('reads the health decision settings: quorum, fall, rise, source addresses', () => {
     expect(loadConfig({}).healthPolicy).toEqual({ quorum: 'majority', fall: 2, rise: 2 });
     expect(loadConfig({ HEALTH_QUORUM: '2', HEALTH_FALL: '1', HEALTH_RISE: '3' }).healthPolicy).toEqual({

@@ -1,6 +1,7 @@
 /**
  * Test helper for end-to-end tests of several product processes on one real PostgreSQL and Redis:
- * a fresh schema every process reaches through DATABASE_URL's search_path, data directories, a
+ * a fresh schema every process reaches through DATABASE_URL's search_path, a bus prefix of its own,
+ * data directories, a
  * signed-up user, and one close() that kills the processes, drops the schema and removes the
  * directories. Needs DATABASE_URL and REDIS_URL.
  */
@@ -13,14 +14,15 @@ import { callApi, killProductProcesses } from './product-process.ts';
 
 export interface ProcessStage {
   readonly schema: string;
-  /** DATABASE_URL (on the schema) and REDIS_URL, for every process of the test. */
-  readonly env: { readonly DATABASE_URL: string; readonly REDIS_URL: string };
+  /**
+   * DATABASE_URL (on the schema), REDIS_URL and BUS_PREFIX (the schema's name: no other test's
+   * events, counters or locks), for every process of the test.
+   */
+  readonly env: { readonly DATABASE_URL: string; readonly REDIS_URL: string; readonly BUS_PREFIX: string };
   /** A fresh directory (DATA_DIR of one process), removed by close(). */
   dataDir(): string;
   /** Registers and signs in a user at the API of `apiUrl`; answers an access token. */
   signUp(apiUrl: string): Promise<string>;
-  /** Runs SQL on the schema (e.g. to move a sequence so ids differ from other tests'). */
-  sql(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export async function openProcessStage(name: string): Promise<ProcessStage> {
   const dirs: string[] = [];
   return {
     schema,
-    env: { DATABASE_URL: url.toString(), REDIS_URL: redisUrl },
+    env: { DATABASE_URL: url.toString(), REDIS_URL: redisUrl, BUS_PREFIX: `${schema}:` },
     dataDir() {
       const d = mkdtempSync(path.join(tmpdir(), `${name}-`));
       dirs.push(d);
@@ -56,7 +58,6 @@ export async function openProcessStage(name: string): Promise<ProcessStage> {
       const login = await callApi<{ access_token: string }>(apiUrl, 'POST', '/api/v1/auth/login', who);
       return login.access_token;
     },
-    sql: (text) => admin(`SET search_path TO "${schema}"; ${text}`),
     async close() {
       await killProductProcesses();
       await admin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

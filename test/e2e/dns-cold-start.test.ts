@@ -8,22 +8,15 @@
  * REDIS_URL; skipped without them.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEALTH_SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/health-snapshot-file.ts';
 import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
 import { freePort } from '../../src/testing/free-port.ts';
+import { openProcessStage, type ProcessStage } from '../../src/testing/process-stage.ts';
 import { eventually } from '../../src/testing/eventually.ts';
-import {
-  ask,
-  callApi,
-  killProductProcesses,
-  startProcess,
-  type Proc,
-} from '../../src/testing/product-process.ts';
+import { ask, callApi, startProcess, type Proc } from '../../src/testing/product-process.ts';
 import { startTcpProxy, type TcpProxy } from '../../src/testing/tcp-proxy.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -46,8 +39,7 @@ function through(url: string, port: number): string {
 describe.skipIf(!DATABASE_URL || !REDIS_URL)(
   'DNS node cold start while PostgreSQL and Redis are down',
   () => {
-    const schema = `cold_${randomBytes(5).toString('hex')}`;
-    const dirs: string[] = [];
+    let stage: ProcessStage;
     let db: TcpProxy;
     let redis: TcpProxy;
     let apiUrl: string;
@@ -71,36 +63,20 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)(
       });
 
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA "${schema}"`);
-      await admin.end();
-      const url = new URL(DATABASE_URL!);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      shared = {
-        DATABASE_URL: url.toString(),
-        REDIS_URL: REDIS_URL!,
-        SEALING_KEY: randomBytes(32).toString('base64'),
-      };
+      stage = await openProcessStage('cold');
+      shared = { ...stage.env, SEALING_KEY: randomBytes(32).toString('base64') };
       const pgUrl = new URL(DATABASE_URL!);
       const redisUrl = new URL(REDIS_URL!);
       db = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
       redis = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
-      const dir = (): string => {
-        const d = mkdtempSync(path.join(tmpdir(), 'dns-cold-'));
-        dirs.push(d);
-        return d;
-      };
       const api = startProcess({
         ...shared,
         ROLE: 'api',
-        DATA_DIR: dir(),
+        DATA_DIR: stage.dataDir(),
         HEALTH_ALLOW_PRIVATE_TARGETS: 'true',
       });
       apiUrl = String((await api.waitFor((l) => l.msg === 'API listening', 60_000)).url);
-      const credentials = { email: `c-${schema}@example.com`, password: 'correct horse battery' };
-      await call('POST', '/api/v1/auth/register', credentials);
-      token = (await call<{ access_token: string }>('POST', '/api/v1/auth/login', credentials)).access_token;
+      token = await stage.signUp(apiUrl);
       zoneId = (await call<{ id: number }>('POST', ZONES, { domain: DOMAIN })).id;
       await addA('www', '192.0.2.1');
       // A load balancer whose origin is down (a check on a closed port): DNS answers the fallback.
@@ -128,20 +104,15 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)(
         `${ZONES}/${zoneId}/pools/${origin.id}/members/${origin.members[0]!.id}/health-check`,
       );
       expect(check.health_status).toBe('unhealthy');
-      dnsDataDir = dir();
+      dnsDataDir = stage.dataDir();
     }, 120_000);
 
     afterAll(async () => {
       await db?.restore().catch(() => undefined);
       await redis?.restore().catch(() => undefined);
-      await killProductProcesses();
+      await stage?.close();
       await db?.close();
       await redis?.close();
-      const admin = new pg.Client({ connectionString: DATABASE_URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
     }, 30_000);
 
     it('starts with two workers from the snapshot file, says what is degraded, and catches up', async () => {

@@ -6,15 +6,11 @@
  * per-worker counting with the kernel's port hash gave about twice that. Real processes, real
  * PostgreSQL and Redis; skipped without them.
  */
-import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import dnsPacket from 'dns-packet';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, killProductProcesses, startProcess, type Proc } from '../../src/testing/product-process.ts';
+import { openProcessStage, type ProcessStage } from '../../src/testing/process-stage.ts';
+import { callApi, startProcess, type Proc } from '../../src/testing/product-process.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -51,35 +47,16 @@ function askFrom(source: string, port: number): Promise<boolean> {
 }
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('RRL across DNS workers (one rate per node)', () => {
-  const schema = `rrlw_${randomBytes(5).toString('hex')}`;
-  const dirs: string[] = [];
+  let stage: ProcessStage;
   let dns: Proc;
   let port: number;
   let opsUrl: string;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    await admin.end();
-    const url = new URL(DATABASE_URL!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    const dataDir = (): string => {
-      const d = mkdtempSync(path.join(tmpdir(), 'rrl-workers-'));
-      dirs.push(d);
-      return d;
-    };
-    const shared = { DATABASE_URL: url.toString(), REDIS_URL: REDIS_URL! };
-    const api = startProcess({ ...shared, ROLE: 'api', DATA_DIR: dataDir() });
+    stage = await openProcessStage('rrlw');
+    const api = startProcess({ ...stage.env, ROLE: 'api', DATA_DIR: stage.dataDir() });
     const apiUrl = String((await api.waitFor((l) => l.msg === 'API listening', 60_000)).url);
-    const who = { email: `rrl-${schema}@example.com`, password: 'correct horse battery' };
-    await callApi(apiUrl, 'POST', '/api/v1/auth/register', who);
-    const { access_token: token } = await callApi<{ access_token: string }>(
-      apiUrl,
-      'POST',
-      '/api/v1/auth/login',
-      who,
-    );
+    const token = await stage.signUp(apiUrl);
     const zone = await callApi<{ id: number }>(
       apiUrl,
       'POST',
@@ -95,26 +72,19 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('RRL across DNS workers (one rate p
       token,
     );
     dns = startProcess({
-      ...shared,
+      ...stage.env,
       ROLE: 'dns',
       DNS_WORKERS: '2',
       RRL_RATE: String(RATE),
       // Loopback is exempt by default; the test's clients are on loopback.
       RRL_EXEMPT: '192.0.2.0/24',
-      DATA_DIR: dataDir(),
+      DATA_DIR: stage.dataDir(),
     });
     opsUrl = String((await dns.waitFor((l) => l.msg === 'ops endpoints listening', 60_000)).url);
     port = Number((await dns.waitFor((l) => l.msg === 'DNS listening', 90_000)).port);
   }, 120_000);
 
-  afterAll(async () => {
-    await killProductProcesses();
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  }, 30_000);
+  afterAll(async () => stage?.close(), 30_000);
 
   const scrape = async (): Promise<number[]> => perWorker(await (await fetch(`${opsUrl}/metrics`)).text());
 

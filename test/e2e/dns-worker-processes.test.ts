@@ -7,19 +7,12 @@
  * database and bus); skipped without them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
-import {
-  ask,
-  callApi,
-  killProductProcesses,
-  startProcess,
-  type Proc,
-} from '../../src/testing/product-process.ts';
+import { openProcessStage, type ProcessStage } from '../../src/testing/process-stage.ts';
+import { ask, callApi, startProcess, type Proc } from '../../src/testing/product-process.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -70,8 +63,7 @@ function metric(body: string, name: string, labels: Record<string, string> = {})
 }
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('DNS role on several cores (DNS_WORKERS=2)', () => {
-  const schema = `workers_${randomBytes(5).toString('hex')}`;
-  const dirs: string[] = [];
+  let stage: ProcessStage;
   let api: Proc;
   let dns: Proc;
   let apiUrl: string;
@@ -88,29 +80,13 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('DNS role on several cores (DNS_WOR
     );
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    await admin.end();
-    const url = new URL(DATABASE_URL!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    const shared = {
-      DATABASE_URL: url.toString(),
-      REDIS_URL: REDIS_URL!,
-      DNSSEC_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    };
-    const dataDir = (): string => {
-      const d = mkdtempSync(path.join(tmpdir(), 'dns-workers-'));
-      dirs.push(d);
-      return d;
-    };
-    api = startProcess({ ...shared, ROLE: 'api', DATA_DIR: dataDir() });
+    stage = await openProcessStage('workers');
+    const shared = { ...stage.env, DNSSEC_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    api = startProcess({ ...shared, ROLE: 'api', DATA_DIR: stage.dataDir() });
     apiUrl = String((await api.waitFor((l) => l.msg === 'API listening', 60_000)).url);
     const call = <T>(method: string, p: string, body?: unknown, bearer = token): Promise<T> =>
       callApi<T>(apiUrl, method, p, body, bearer);
-    const credentials = { email: `w-${schema}@example.com`, password: 'correct horse battery' };
-    await call('POST', '/api/v1/auth/register', credentials);
-    token = (await call<{ access_token: string }>('POST', '/api/v1/auth/login', credentials)).access_token;
+    token = await stage.signUp(apiUrl);
     zoneId = (await call<{ id: number }>('POST', ZONES, { domain: DOMAIN })).id;
     wwwId = (
       await call<{ id: number }>('POST', `${ZONES}/${zoneId}/records`, {
@@ -121,20 +97,13 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('DNS role on several cores (DNS_WOR
       })
     ).id;
 
-    dnsDataDir = dataDir();
+    dnsDataDir = stage.dataDir();
     dns = startProcess({ ...shared, ROLE: 'dns', DNS_WORKERS: String(WORKERS), DATA_DIR: dnsDataDir });
     opsUrl = String((await dns.waitFor((l) => l.msg === 'ops endpoints listening', 60_000)).url);
     dnsPort = Number((await dns.waitFor((l) => l.msg === 'DNS listening', 90_000)).port);
   }, 120_000);
 
-  afterAll(async () => {
-    await killProductProcesses();
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  }, 30_000);
+  afterAll(async () => stage?.close(), 30_000);
 
   it('every worker answers over UDP and TCP; /metrics shows both workers and sums their counts', async () => {
     expect((await fetch(`${opsUrl}/readyz`)).status).toBe(200);

@@ -15,6 +15,11 @@ export interface CoreConfig {
   readonly databaseSchema: string | null;
   /** Redis URL; null → in-process bus. */
   readonly redisUrl: string | null;
+  /**
+   * Put before every Redis key and channel of this deployment ('' by default): deployments (or
+   * test runs) sharing one Redis never hear each other's events nor share counters and locks.
+   */
+  readonly busPrefix: string;
   readonly dataDir: string;
   readonly logLevel: LogLevel;
   /** HMAC key for access tokens; null → a key file kept in dataDir. */

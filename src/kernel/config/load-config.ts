@@ -20,6 +20,13 @@ function schemaName(env: EnvReader): string | null {
   return v;
 }
 
+function busPrefix(env: EnvReader): string {
+  const v = env.orEmpty('BUS_PREFIX', '');
+  if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(v))
+    env.problem(`BUS_PREFIX must be at most 64 letters, digits, ":", "_", "." or "-", got "${v}"`);
+  return v;
+}
+
 function readCore(env: EnvReader): CoreConfig {
   const authSecret = env.optional('AUTH_SECRET');
   if (authSecret !== null && authSecret.length < 32)
@@ -37,6 +44,7 @@ function readCore(env: EnvReader): CoreConfig {
     databaseUrl: env.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: env.url('REDIS_URL', ['redis:', 'rediss:']),
     databaseSchema: schemaName(env),
+    busPrefix: busPrefix(env),
     dataDir: path.resolve(env.str('DATA_DIR', './data')),
     logLevel: env.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     authSecret,

@@ -96,7 +96,7 @@ export async function openRuntime(
       }
     }
   }
-  const bus = openBus(config.redisUrl, clock, options.busPrefix ?? '');
+  const bus = openBus(config.redisUrl, clock, options.busPrefix ?? config.busPrefix);
   return {
     config,
     database,
