@@ -93,6 +93,17 @@ async function upsert(
     .execute();
 }
 
+/**
+ * Slugs may move between ids within one file: once the rows the file lacks are gone, every row
+ * left gets a placeholder slug (`~<key>`) the upserts then overwrite, so no unique check trips.
+ */
+async function parkSlugs(trx: Trx, table: keyof CatalogTables, key: 'id' | 'uuid'): Promise<void> {
+  await trx
+    .updateTable(table as 'catalog_products')
+    .set({ slug: sql`'~' || ${sql.ref(key)}::text` })
+    .execute();
+}
+
 /** Deletes the rows of `table` whose `key` is not in `keep`; answers how many went. */
 async function removeOthers(
   trx: Trx,
@@ -117,13 +128,7 @@ async function importProducts(trx: Trx, file: ProductsFileData, s: ImportSummary
     'id',
     file.hardware_tiers.map((t) => t.id),
   );
-  // Slugs move between ids within one file: park every kept row's slug first.
-  if (productIds.length > 0)
-    await trx
-      .updateTable('catalog_products')
-      .set({ slug: sql`'~' || id::text` })
-      .where('id', 'in', productIds)
-      .execute();
+  await parkSlugs(trx, 'catalog_products', 'id');
   for (const p of file.products) {
     const values = {
       id: p.id,
@@ -207,11 +212,7 @@ async function importTemplates(trx: Trx, file: OsTemplatesFileData, s: ImportSum
     'id',
     file.os_templates.map((t) => t.id),
   );
-  if (file.os_templates.length > 0)
-    await trx
-      .updateTable('catalog_os_templates')
-      .set({ slug: sql`'~' || id::text` })
-      .execute();
+  await parkSlugs(trx, 'catalog_os_templates', 'id');
   for (const t of file.os_templates) {
     const values = {
       id: t.id,
@@ -239,14 +240,8 @@ async function importContainers(trx: Trx, file: ContainersFileData, s: ImportSum
     'uuid',
     file.specializations.map((x) => x.uuid),
   );
-  await trx
-    .updateTable('catalog_runtimes')
-    .set({ slug: sql`'~' || uuid::text` })
-    .execute();
-  await trx
-    .updateTable('catalog_specializations')
-    .set({ slug: sql`'~' || uuid::text` })
-    .execute();
+  await parkSlugs(trx, 'catalog_runtimes', 'uuid');
+  await parkSlugs(trx, 'catalog_specializations', 'uuid');
   for (const r of file.runtimes) {
     await upsert(trx, 'catalog_runtimes', 'uuid', r);
   }
