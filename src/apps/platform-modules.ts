@@ -11,6 +11,7 @@ import { createCommerceModule } from '../modules/commerce/index.ts';
 import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
 import { createKeysModule } from '../modules/keys/index.ts';
+import { createMailModule, mailConfig } from '../modules/mail/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
 import { createOrgsModule } from '../modules/orgs/index.ts';
 import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
@@ -21,6 +22,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   dnsConfig,
   certificatesConfig,
   platformDomainsConfig,
+  mailConfig,
 ];
 
 /**
@@ -63,6 +65,14 @@ export function platformModules(
     certificates: certificates.certificates,
     nameservers: runtime.config.section(dnsConfig).nameservers,
   });
+  const mail = createMailModule(runtime, {
+    auth: kernel.auth,
+    services: services.directory,
+    catalog: catalog.offers,
+    dns: dns.managedRecords,
+    engine: webhooks.engine,
+  });
+  services.addProvisioner(mail.provisioner);
   return [
     identity,
     orgs,
@@ -76,5 +86,6 @@ export function platformModules(
     dns,
     certificates,
     platformDomains,
+    mail,
   ];
 }

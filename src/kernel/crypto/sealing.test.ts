@@ -18,6 +18,17 @@ describe('secrets sealed at rest', () => {
     expect(() => new Sealer(Buffer.alloc(16))).toThrow();
   });
 
+  it('tags short values with an HMAC under a key derived per context', () => {
+    const one = new Sealer(Buffer.alloc(32, 7));
+    const tag = one.mac('Q1', 'mail-verp', 6);
+    expect(tag).toMatch(/^[0-9a-f]{12}$/);
+    expect(one.mac('Q1', 'mail-verp', 6)).toBe(tag);
+    expect(one.mac('Q2', 'mail-verp', 6)).not.toBe(tag);
+    expect(one.mac('Q1', 'other', 6)).not.toBe(tag);
+    expect(new Sealer(Buffer.alloc(32, 8)).mac('Q1', 'mail-verp', 6)).not.toBe(tag);
+    expect(one.mac('Q1', 'mail-verp')).toHaveLength(64);
+  });
+
   it('uses SEALING_KEY, else a 32-byte key file in DATA_DIR with mode 0600, kept across starts', () => {
     expect(resolveSealingKey(Buffer.alloc(32, 1).toString('base64'), '/nonexistent')).toEqual(
       Buffer.alloc(32, 1),

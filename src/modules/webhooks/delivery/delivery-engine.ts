@@ -90,12 +90,20 @@ export class DeliveryEngine {
     this.fanOuts.push(fanOut);
   }
 
-  /** Enqueues one event for targets directly (the mail module's events), in `trx` when given. */
+  /**
+   * Enqueues events for targets directly (the mail module's events), inside `trx` when given (the
+   * transaction that records the events: a delivery exists exactly when its event does).
+   */
   async enqueue(
     rows: readonly { kind: string; targetId: number; eventId: number; eventName: string; body: string }[],
+    trx?: Transaction<unknown>,
   ): Promise<void> {
     const now = this.ctx.clock.now();
-    await this.repo.insert(
+    const repo =
+      trx === undefined
+        ? this.repo
+        : this.repo.withTx(trx as unknown as Transaction<WebhooksTables & OutboxTables>);
+    await repo.insert(
       rows.map((r) => this.newDelivery(r.kind, r.targetId, r.eventId, r.eventName, r.body, now)),
     );
   }
