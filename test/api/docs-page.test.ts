@@ -34,6 +34,11 @@ describe('the interactive API reference at /docs, in a real browser', () => {
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(r.url()));
     await page.goto(`${t.url}/docs`);
+    // Areas start folded (one per path segment after /api/v1): open DNS.
+    const dnsTag = page.locator('.opblock-tag[data-tag="dns"]');
+    await dnsTag.waitFor({ timeout: 20_000 });
+    expect(await page.locator('.opblock-tag').count()).toBeGreaterThan(5);
+    await dnsTag.click();
     const zonesPost = page.locator('.opblock-post .opblock-summary-path', {
       hasText: /^\/api\/v1\/dns\/zones$/,
     });

@@ -101,7 +101,13 @@ export async function installOpenApi(app: FastifyInstance, version: string): Pro
     scope.addHook('onRoute', (route) => {
       route.config = { ...route.config, auth: 'public' };
     });
-    await scope.register(swaggerUi, { routePrefix: DOCS_PATH, staticCSP: true });
+    // Tags start folded: the reference has a few hundred operations, and rendering all of them at
+    // once kept a browser busy for many seconds; a reader opens the area they came for.
+    await scope.register(swaggerUi, {
+      routePrefix: DOCS_PATH,
+      staticCSP: true,
+      uiConfig: { docExpansion: 'none', deepLinking: true },
+    });
   });
   app.get(
     OPENAPI_PATH,

@@ -233,7 +233,10 @@ function readReport(text: string): ParsedReport | null {
     const fields = fieldBlocks(decode(feedback))[0] ?? new Map<string, string>();
     const type = feedbackType(fields.get('feedback-type') ?? '');
     const to = original?.get('to') ?? '';
-    const single = /^[^,]*<?([^\s<>,]+@[^\s<>,]+)>?\s*$/.exec(to)?.[1]?.toLowerCase() ?? null;
+    const named = [...to.matchAll(/<([^<>\s]+@[^<>\s]+)>|(?:^|[\s,])([^\s<>,"]+@[^\s<>,"]+)/g)].map((m) =>
+      (m[1] ?? m[2])!.toLowerCase(),
+    );
+    const single = named.length === 1 ? named[0]! : null;
     const recipient = address(fields.get('original-rcpt-to')) ?? single;
     return {
       kind: 'arf',
