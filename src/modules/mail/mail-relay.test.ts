@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../testing/manual-clock.ts';
+import type { ServicesModule } from '../services/index.ts';
 import {
   mailModule,
   orderRelay,
@@ -375,5 +376,39 @@ describe('mail relay: the embedded default without an MTA', () => {
     expect(
       (await t.request('GET', '/api/v1/mail/send/limits', { headers: { 'x-api-key': other } })).status,
     ).toBe(200);
+  });
+
+  it("follows its service's life: suspended → 403, back → sends, cancelled → keys gone and records withdrawn", async () => {
+    const { token } = await t.signUp();
+    const { serviceId, key, domainView } = await relayWithDomain(t, token, 'life.test');
+    const services = t.node.modules.find((m) => m.name === 'services') as ServicesModule;
+    const staff = { userId: null, realm: 'staff', ip: null };
+    const send = () => sendMail(t, key, { from: 'app@life.test', to: ['a@example.net'] });
+    await services.lifecycle.suspend(serviceId, 'Abuse report', staff);
+    const suspended = await send();
+    expect([suspended.status, suspended.body]).toEqual([403, { detail: 'SMTP relay is not active' }]);
+    await services.lifecycle.unsuspend(serviceId, staff);
+    expect((await send()).status).toBe(202);
+
+    const dkimName = (domainView.records as { name: string }[])[0]!.name;
+    const zones = (await t.request('GET', '/api/v1/dns/zones', { token })).body as {
+      id: number;
+      domain: string;
+    }[];
+    const zoneId = zones.find((z) => z.domain === 'life.test')!.id;
+    const names = async () =>
+      (
+        (await t.request('GET', `/api/v1/dns/zones/${zoneId}/records`, { token })).body as { name: string }[]
+      ).map((r) => r.name);
+    expect(await names()).toContain(dkimName);
+    const cancel = await t.request('POST', `/api/v1/services/${serviceId}/cancel`, { token });
+    expect(cancel.body.status).toBe('terminated');
+    const after = await send();
+    expect([after.status, after.body]).toEqual([401, { detail: 'Invalid relay key' }]);
+    expect(await names()).not.toContain(dkimName);
+    expect((await t.request('GET', `${RELAY}/${serviceId}/domains`, { token })).body[0]).toMatchObject({
+      status: 'pending',
+      hosted_here: false,
+    });
   });
 });
