@@ -26,7 +26,8 @@ export const mailConfig = defineConfigSection<MailSettings>('mail', (env) => {
     env.problem(`MAIL_CHECK_RESOLVER must be host:port with an IP address, got "${resolver}"`);
   }
   const bounceDomain = env.hostnames('MAIL_BOUNCE_DOMAIN', 'bounces.localhost')[0] ?? 'bounces.localhost';
-  const apiPort = env.int('API_PORT', 8080, 0, 65535);
+  // API_PORT is the kernel's to check; here it only makes the default link base.
+  const apiPort = /^\d{1,5}$/.test(env.raw('API_PORT') ?? '') ? env.raw('API_PORT')! : '8080';
   // An SPF include names a domain whose labels may start with `_` (RFC 7208 §7.1 domain-spec).
   const spfInclude = env.str('MAIL_SPF_INCLUDE', `_spf.${bounceDomain}`).toLowerCase().replace(/\.$/, '');
   if (
