@@ -28,6 +28,7 @@ describe('mail relay through Postfix: DKIM, one-click headers, DSNs and complain
   let token: string;
   let serviceId: number;
   let key: string;
+  let domainView: Record<string, unknown>;
   let inboundPort: number;
 
   beforeAll(async () => {
@@ -55,7 +56,7 @@ describe('mail relay through Postfix: DKIM, one-click headers, DSNs and complain
       },
     });
     token = (await t.signUp()).token;
-    ({ serviceId, key } = await relayWithDomain(t, token, 'shop.test'));
+    ({ serviceId, key, domainView } = await relayWithDomain(t, token, 'shop.test'));
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -78,6 +79,9 @@ describe('mail relay through Postfix: DKIM, one-click headers, DSNs and complain
   };
 
   it('delivers a DKIM-valid message with one-click unsubscribe headers; the success DSN becomes delivered', async () => {
+    // The key record reaches the DNS node a moment after the domain is added (the bus).
+    const dkimName = (domainView.records as { name: string }[])[0]!.name;
+    await eventually(async () => expect(await txtFromOurDns(dkimName)).toHaveLength(1));
     const sent = await sendMail(t, key, {
       from: 'orders@shop.test',
       from_name: 'Shop',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAcme, startAcmeApp, waitForCertificate, type AcmeFixture } from '../../testing/acme-fixture.ts';
 import { createZone, ZONES } from '../../testing/dns-api-fixture.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { freePort } from '../../testing/free-port.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import type { TestApp } from '../../testing/test-app.ts';
@@ -147,8 +148,12 @@ describe('provider failover, and orders that outlive the process', () => {
       .set({ claimed_by: 'dead-process', lease_until: new Date(clock.now() + 60_000) } as never)
       .where('id' as never, '=', id as never)
       .execute();
-    expect((await t.request('POST', `${SSL}/challenges/www.fail.example/complete`, { token })).status).toBe(
-      202,
+    // The record reaches the DNS node a moment after it commits (the bus): until then, complete
+    // answers 409 (the TXT is not seen yet) and changes nothing.
+    await eventually(async () =>
+      expect((await t.request('POST', `${SSL}/challenges/www.fail.example/complete`, { token })).status).toBe(
+        202,
+      ),
     );
     await new Promise((r) => setTimeout(r, 1500));
     expect((await row(t, 'www.fail.example')).status).toBe('pending');

@@ -319,9 +319,11 @@ describe('mail relay: sending over HTTPS with a relay key', () => {
     // The window frees up a minute after the first message: 40 s later here.
     clock.advance(39_000);
     await mailModule(t).queue.runOnce();
+    await settle();
     expect(received(last).length).toBe(0);
     clock.advance(1_000);
     await mailModule(t).queue.runOnce();
+    await settle();
     expect(received(last).length).toBe(1);
     const after = await relayEvents(t, token, relay2.serviceId, `&queue_id=${last}`);
     expect(after.map((e) => e.event)).toEqual(['deferred', 'accepted']);
@@ -346,6 +348,7 @@ describe('mail relay: sending over HTTPS with a relay key', () => {
     const nextDay = Math.ceil((clock.now() + 1) / 86_400_000) * 86_400_000;
     clock.set(nextDay);
     await mailModule(t).queue.runOnce();
+    await settle();
     expect(received(third.body.queue_id).length).toBe(1);
   });
 });
