@@ -20,6 +20,8 @@ export interface DnsperfRun {
   maxQps?: number;
   /** dnsperf -v: one line per query (for latency percentiles). */
   verbose?: boolean;
+  /** Run dnsperf on this CPU only (taskset), away from the server's; default anywhere. */
+  cpu?: number;
 }
 
 export interface Measurement {
@@ -64,13 +66,49 @@ export function treeCpuSeconds(pid: number): number {
   return ticks / CLK_TCK;
 }
 
+/** Process ids of pid and all its descendants. */
+function treePids(pid: number): number[] {
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    out.push(p);
+    try {
+      for (const t of readdirSync(`/proc/${p}/task`)) {
+        const kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
+        if (kids) stack.push(...kids.split(/\s+/).map(Number));
+      }
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
+ * Pins every thread of pid's process tree to `cpu` (taskset -a), so that server and load
+ * generator do not share a core and the CPU time per query is the server's own. False when
+ * taskset is missing or refuses (then nothing is pinned).
+ */
+export function pinTree(pid: number, cpu: number): boolean {
+  try {
+    for (const p of treePids(pid))
+      execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(p)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function runDnsperf(run: DnsperfRun): Promise<string> {
   const args = ['-s', '127.0.0.1', '-p', String(run.port), '-d', run.queryFile, '-l', String(run.seconds)];
   args.push('-c', String(run.clients), '-m', run.transport);
   if (run.maxQps !== undefined) args.push('-Q', String(run.maxQps));
   if (run.verbose === true) args.push('-v');
+  const [cmd, argv] =
+    run.cpu !== undefined ? ['taskset', ['-c', String(run.cpu), 'dnsperf', ...args]] : ['dnsperf', args];
   return new Promise((resolve, reject) => {
-    const p = spawn('dnsperf', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(cmd, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     p.stdout.on('data', (d: Buffer) => chunks.push(d));
     p.stderr.on('data', (d: Buffer) => chunks.push(d));

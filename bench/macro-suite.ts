@@ -4,13 +4,16 @@
  * zone imported through the API, against Knot serving the zone file the product exports, so both
  * serve the same data (the platform replaces the apex SOA/NS on import). Optionally also
  * bench/serve-zone-file.ts (engine without the product around it).
- * UDP and TCP, one worker, rounds alternating between servers; medians per server and transport.
+ * Workloads (MACRO_WORKLOADS): mixed UDP queries at saturation and paced at a fixed rate, a UDP
+ * flood of unique NXDOMAIN names, mixed TCP. One DNS worker each; server and dnsperf pinned to
+ * separate cores when the machine has two (taskset), so CPU per query is the server's own; rounds
+ * alternate between servers; medians and spreads per server and workload.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import dnsPacket from 'dns-packet';
@@ -21,7 +24,8 @@ import type { Measurement, Transport } from './dnsperf-measure.ts';
 import { ORIGIN, startKnotWith, startOurs } from './dnsperf-runner.ts';
 import { median, spreadPct } from './bench-stats.ts';
 import type { Running } from './dnsperf-runner.ts';
-import { generateQueries } from './query-generator.ts';
+import { generateNxFlood, generateQueries } from './query-generator.ts';
+import { pinTree } from './dnsperf-measure.ts';
 import { generateZone } from './zone-generator.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -32,11 +36,23 @@ const POLL_MS = 100;
 /** `product`: src/apps/main.ts + API import; `serve`: bench/serve-zone-file.ts --native; `knot`. */
 export type MacroServer = 'product' | 'serve' | 'knot';
 
+/**
+ * `udp`/`tcp`: the mixed query file as fast as the server answers; `udp@50k`: the same paced at
+ * 50,000 queries/s (CPU below saturation); `udp-nx`: unique NXDOMAIN names at saturation.
+ */
+export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp'] as const;
+export type MacroWorkload = (typeof MACRO_WORKLOADS)[number];
+const PACED_QPS = 50_000;
+
+function transportOf(w: MacroWorkload): Transport {
+  return w === 'tcp' ? 'tcp' : 'udp';
+}
+
 export interface MacroOptions {
   seconds: number;
   rounds: number;
   servers: MacroServer[];
-  transports: Transport[];
+  workloads: MacroWorkload[];
   udpClients: number;
   tcpClients: number;
   /** Paced rate of the separate latency-percentile run. */
@@ -47,12 +63,14 @@ export interface MacroOptions {
 
 export interface MacroRound extends Measurement {
   server: MacroServer;
+  workload: MacroWorkload;
   transport: Transport;
   round: number;
 }
 
 export interface MacroRow {
   server: MacroServer;
+  workload: MacroWorkload;
   transport: Transport;
   qps: number;
   /** Mean and max latency of the closed-loop throughput runs (medians over rounds), ms. */
@@ -66,6 +84,8 @@ export interface MacroRow {
   cpuUsPerQuery: number;
   /** (max − min) / median of q/s over rounds, percent. */
   qpsSpreadPct: number;
+  /** (max − min) / median of CPU µs per query over rounds, percent. */
+  cpuSpreadPct: number;
   /**
    * Median over rounds of this round's figure ÷ Knot's in the same round: rounds alternate, so a
    * pair shares the machine's load of that moment and the ratio drifts less than the figures.
@@ -82,6 +102,8 @@ export interface MacroResult {
   zone: { records: number; names: number; queries: number };
   rounds: MacroRound[];
   rows: MacroRow[];
+  /** Server and dnsperf ran on separate cores. */
+  pinned: boolean;
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>): Promise<T> {
@@ -115,6 +137,8 @@ async function startProduct(
     DNS_PORT: String(dnsPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // One DNS worker, as Knot gets one (the primary then only runs the API).
+    DNS_WORKERS: '1',
     AUTH_SECRET: randomBytes(32).toString('hex'),
   };
   delete env.DATABASE_URL;
@@ -183,6 +207,9 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
   const queryFile = path.join(dir, 'queries.txt');
   const queries = generateQueries(zone);
   writeFileSync(queryFile, queries);
+  const nxFile = path.join(dir, 'nx-queries.txt');
+  if (options.workloads.includes('udp-nx')) writeFileSync(nxFile, generateNxFlood(ORIGIN));
+  let pinned = false;
   const servers: Partial<Record<MacroServer, Running>> = {};
   const rounds: MacroRound[] = [];
   const latency = new Map<string, { p50Ms: number; p99Ms: number }>();
@@ -200,23 +227,36 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
       writeFileSync(zoneFile, exported);
       servers.serve = await startOurs(zoneFile, 1, true);
     }
-    for (const transport of options.transports) {
+    // Server on core 0, dnsperf on core 1: on two cores they would otherwise share and swap.
+    const cpus = os.availableParallelism();
+    if (cpus >= 2) pinned = Object.values(servers).every((s) => pinTree(s.pid, 0));
+    const dnsperfCpu = pinned ? 1 : undefined;
+    for (const workload of options.workloads) {
+      const transport = transportOf(workload);
       const clients = transport === 'tcp' ? options.tcpClients : options.udpClients;
-      const base = { queryFile, seconds: options.seconds, transport, clients };
+      const base = {
+        queryFile: workload === 'udp-nx' ? nxFile : queryFile,
+        seconds: options.seconds,
+        transport,
+        clients,
+        ...(workload === 'udp@50k' ? { maxQps: PACED_QPS } : {}),
+        ...(dnsperfCpu !== undefined ? { cpu: dnsperfCpu } : {}),
+      };
       for (let round = 1; round <= options.rounds; round++) {
         for (const server of options.servers) {
           const s = servers[server]!;
           const m = await measure({ ...base, port: s.port }, s.pid);
-          rounds.push({ server, transport, round, ...m });
+          rounds.push({ server, workload, transport, round, ...m });
           log(
-            `macro ${server} ${transport} r${round}: ${m.qps.toFixed(0)} q/s, ${m.cpuUsPerQuery.toFixed(2)} µs/q, lost ${m.lost}`,
+            `macro ${server} ${workload} r${round}: ${m.qps.toFixed(0)} q/s, ${m.cpuUsPerQuery.toFixed(2)} µs/q, lost ${m.lost}`,
           );
         }
       }
+      if (workload !== 'udp' && workload !== 'tcp') continue;
       for (const server of options.servers) {
         const run = { ...base, seconds: options.latencySeconds, port: servers[server]!.port };
         const l = await measureLatency({ ...run, maxQps: options.latencyQps });
-        latency.set(`${server}/${transport}`, l);
+        latency.set(`${server}/${workload}`, l);
       }
     }
   } finally {
@@ -225,25 +265,26 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
   }
 
   const rows: MacroRow[] = [];
-  for (const transport of options.transports) {
+  for (const workload of options.workloads) {
+    const of = (server: MacroServer) => rounds.filter((r) => r.server === server && r.workload === workload);
     const pick = (server: MacroServer) => {
-      const rs = rounds.filter((r) => r.server === server && r.transport === transport);
+      const rs = of(server);
       const qpss = rs.map((r) => r.qps);
+      const cpus = rs.map((r) => r.cpuUsPerQuery);
       const qps = median(qpss);
       return {
         qps,
         meanLatencyMs: median(rs.map((r) => r.avgLatencyMs)),
         maxLatencyMs: median(rs.map((r) => r.maxLatencyMs)),
         lost: rs.reduce((a, r) => a + r.lost, 0),
-        cpuUsPerQuery: median(rs.map((r) => r.cpuUsPerQuery)),
+        cpuUsPerQuery: median(cpus),
         qpsSpreadPct: spreadPct(qpss),
-        p50Ms: latency.get(`${server}/${transport}`)?.p50Ms ?? NaN,
-        p99Ms: latency.get(`${server}/${transport}`)?.p99Ms ?? NaN,
+        cpuSpreadPct: spreadPct(cpus),
+        p50Ms: latency.get(`${server}/${workload}`)?.p50Ms ?? NaN,
+        p99Ms: latency.get(`${server}/${workload}`)?.p99Ms ?? NaN,
       };
     };
     const knot = options.servers.includes('knot') ? pick('knot') : null;
-    const of = (server: MacroServer) =>
-      rounds.filter((r) => r.server === server && r.transport === transport);
     const paired = (server: MacroServer, f: (m: Measurement) => number): number => {
       const mine = of(server);
       const theirs = of('knot');
@@ -253,7 +294,8 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
       const x = pick(server);
       rows.push({
         server,
-        transport,
+        workload,
+        transport: transportOf(workload),
         ...x,
         qpsRatioToKnot: knot ? paired(server, (m) => m.qps) : NaN,
         cpuRatioToKnot: knot ? paired(server, (m) => m.cpuUsPerQuery) : NaN,
@@ -272,5 +314,6 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
     },
     rounds,
     rows,
+    pinned,
   };
 }

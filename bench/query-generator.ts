@@ -59,3 +59,14 @@ export function generateQueries(zone: BenchZone, count = DEFAULT_BENCH_QUERIES, 
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * An NXDOMAIN flood of unique names (a random-subdomain attack): `count` names under the origin
+ * that exist nowhere, each once, so that no answer repeats within a pass over the file.
+ */
+export function generateNxFlood(origin: string, count = 2_000_000, seed = 3): string {
+  const rnd = createSeededRandom(seed);
+  const lines: string[] = new Array<string>(count);
+  for (let i = 0; i < count; i++) lines[i] = `x${i.toString(36)}${rnd.int(1 << 30).toString(36)}.${origin} A`;
+  return `${lines.join('\n')}\n`;
+}

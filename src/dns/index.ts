@@ -50,8 +50,19 @@ export type { ZoneText } from './zone/zone-data-from-text.ts';
 export { zoneDataFromText } from './zone/zone-data-from-text.ts';
 
 // Answering: bytes in, bytes out, over a ZoneStore; the outcome tells stats and RRL what happened.
-export type { ClientInfo, MessageHandlerOptions, MessageOutcome } from './server/handle-message.ts';
-export { createMessageHandler, createOutcome } from './server/handle-message.ts';
+export type {
+  ClientInfo,
+  MessageHandlerOptions,
+  MessageHandlers,
+  MessageOutcome,
+} from './server/handle-message.ts';
+export {
+  createMessageHandler,
+  createMessageHandlerWithContext,
+  createOutcome,
+} from './server/handle-message.ts';
+export type { AnswerCacheCounters } from './server/answer-cache.ts';
+export { DEFAULT_ANSWER_CACHE_BYTES } from './server/answer-cache.ts';
 export { ServerCookies } from './server/server-cookies.ts';
 export { chaosIdentity } from './answer/chaos-identity.ts';
 
@@ -59,7 +70,7 @@ export { chaosIdentity } from './answer/chaos-identity.ts';
 // entry script calls runDnsWorker with the app's zone loading.
 export type { DnsServer, DnsServerOptions } from './server/dns-server.ts';
 export { startDnsServer } from './server/dns-server.ts';
-export type { DnsHandler, ServerLimits } from './server/listener-options.ts';
+export type { DnsHandler, DnsSlotHandler, ServerLimits } from './server/listener-options.ts';
 export type {
   DnsWorkerEvent,
   DnsWorkerIdentity,

@@ -483,6 +483,7 @@ describe('answer pipeline (expected values recorded from Knot DNS 3.2.6)', () =>
       kind: 'wildcard',
       truncated: false,
       cookieValid: false,
+      cacheable: true,
     });
     handle(buildQuery({ name: 'x.deleg.example.com', type: 'A' }), UDP, out);
     expect(out.kind).toBe('referral');
@@ -491,7 +492,7 @@ describe('answer pipeline (expected values recorded from Knot DNS 3.2.6)', () =>
     handle(buildQuery({ name: 'www.example.com', type: 'MX' }), UDP, out);
     expect(out.kind).toBe('nodata');
     handle(buildQuery({ name: 'foo.bar', type: 'A' }), UDP, out);
-    expect(out).toMatchObject({ rcode: 5, kind: 'refused', zoneId: -1, zoneApex: '' });
+    expect(out).toMatchObject({ rcode: 5, kind: 'refused', zoneId: -1, zoneApex: '', cacheable: false });
     handle(buildQuery({ name: 'foo.sub.example.com', type: 'A' }), UDP, out);
     expect(out).toMatchObject({ zoneId: 2, zoneApex: 'sub.example.com', kind: 'positive' });
   });

@@ -30,6 +30,8 @@ export interface AnswerPlan {
   wildcard: boolean;
   /** Add Extended DNS Error 20 "Not Authoritative" (RFC 8914), as Knot does for names it does not serve. */
   edeNotAuthoritative: boolean;
+  /** Answered by a load balancer's steering (health, client and chance decide, not the query alone). */
+  steered: boolean;
   zone: ZoneSnapshot | null;
   readonly sections: readonly [PlanSection, PlanSection, PlanSection];
 }
@@ -43,6 +45,7 @@ export function createPlan(): AnswerPlan {
     aa: false,
     wildcard: false,
     edeNotAuthoritative: false,
+    steered: false,
     zone: null,
     sections: [s(), s(), s()],
   };
@@ -55,6 +58,7 @@ export function resetPlan(p: AnswerPlan): void {
   p.aa = false;
   p.wildcard = false;
   p.edeNotAuthoritative = false;
+  p.steered = false;
   p.zone = null;
   p.sections[0].count = 0;
   p.sections[1].count = 0;

@@ -219,6 +219,7 @@ const steeringStage: AnswerStage = {
     const lb = lbs.get(ctx.query.keys[0] ?? '');
     if (lb === undefined) return false;
     const family = qtype === RR_TYPE.A ? 4 : 6;
+    ctx.plan.steered = true;
     const decision = steerDnsQuery(lb, family, ctx.steering, ctx.query.ecs, ctx.clientAddress ?? null);
     ctx.steering.answers?.count(ctx.plan.zone!.domain, lb, decision);
     planSteeredAnswer(ctx.plan, lb, decision, family);

@@ -11,11 +11,14 @@
  * - Zone store changes: time of the last one and how long building it took.
  * - Bus lag: time from a zone-changed event's publication to its arrival at this node.
  * - Zone changes applied by names (a patch) and by whole-zone reloads.
+ * - The UDP answer cache (answer-cache.ts): hits, misses, stores and its memory bound.
  */
 import { performance } from 'node:perf_hooks';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import { LbAnswerCounts } from '../steering/lb-answer-counts.ts';
-import type { DnsHandler } from './listener-options.ts';
+import type { DnsHandler, DnsSlotHandler } from './listener-options.ts';
+import type { AnswerCacheCounters } from './answer-cache.ts';
+import type { ClientInfo, MessageOutcome } from './handle-message.ts';
 import { RRL_DROP, RRL_SLIP } from './response-rate-limit.ts';
 import type { ResponseRateLimiter } from './response-rate-limit.ts';
 
@@ -31,7 +34,7 @@ export const LATENCY_BUCKETS_S = [
   0.000005, 0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.01,
 ] as const;
 
-export interface DnsCounters {
+export interface DnsCounters extends AnswerCacheCounters {
   /** Index: (zoneClass * TRANSPORTS.length + transport) * RCODE_SLOTS + rcodeSlot. */
   readonly queries: Float64Array;
   /** Per latency bucket (not cumulative), one more for above the last bound. */
@@ -53,6 +56,8 @@ export interface DnsCounters {
   /** Answers at load balancers' hostnames by zone, load balancer, cascade hit and reason. */
   readonly lbAnswers: LbAnswerCounts;
   wrapHandler(handler: DnsHandler): DnsHandler;
+  /** As wrapHandler, for the UDP batch entry. */
+  wrapSlotHandler(handler: DnsSlotHandler): DnsSlotHandler;
   wrapLimiter(limiter: ResponseRateLimiter): ResponseRateLimiter;
   /** Times the store's changes on this instance; returns the same store. */
   trackStore(store: ZoneStore): ZoneStore;
@@ -64,7 +69,23 @@ export function queryIndex(zoneClass: number, transport: number, rcode: number):
 
 export function createDnsCounters(): DnsCounters {
   let tick = 0;
+  const sampleStart = (): number => (++tick % LATENCY_SAMPLE_EVERY === 0 ? performance.now() : -1);
+  const counted = (t0: number, client: ClientInfo, out: MessageOutcome): void => {
+    if (t0 >= 0) {
+      const s = (performance.now() - t0) / 1000;
+      let b = 0;
+      while (b < LATENCY_BUCKETS_S.length && s > LATENCY_BUCKETS_S[b]!) b++;
+      counters.latency[b]!++;
+      counters.latencySumS += s;
+    }
+    const zoneClass = out.zoneId >= 0 ? 0 : 1;
+    counters.queries[queryIndex(zoneClass, client.transport === 'udp' ? 0 : 1, out.rcode)]!++;
+  };
   const counters: DnsCounters = {
+    answerCacheHits: 0,
+    answerCacheMisses: 0,
+    answerCacheStores: 0,
+    answerCacheBoundBytes: 0,
     queries: new Float64Array(ZONE_CLASSES.length * TRANSPORTS.length * RCODE_SLOTS),
     latency: new Float64Array(LATENCY_BUCKETS_S.length + 1),
     latencySumS: 0,
@@ -85,28 +106,25 @@ export function createDnsCounters(): DnsCounters {
     },
     wrapHandler(handler) {
       return (query, client, out) => {
-        let res: Buffer | null;
-        if (++tick % LATENCY_SAMPLE_EVERY === 0) {
-          const t0 = performance.now();
-          res = handler(query, client, out);
-          const s = (performance.now() - t0) / 1000;
-          let b = 0;
-          while (b < LATENCY_BUCKETS_S.length && s > LATENCY_BUCKETS_S[b]!) b++;
-          counters.latency[b]!++;
-          counters.latencySumS += s;
-        } else {
-          res = handler(query, client, out);
-        }
-        const zoneClass = out.zoneId >= 0 ? 0 : 1;
-        counters.queries[queryIndex(zoneClass, client.transport === 'udp' ? 0 : 1, out.rcode)]!++;
+        const t0 = sampleStart();
+        const res = handler(query, client, out);
+        counted(t0, client, out);
         return res;
+      };
+    },
+    wrapSlotHandler(handler) {
+      return (src, off, len, client, out, dst, dstOff, max) => {
+        const t0 = sampleStart();
+        const n = handler(src, off, len, client, out, dst, dstOff, max);
+        counted(t0, client, out);
+        return n;
       };
     },
     wrapLimiter(limiter) {
       return {
         enabled: limiter.enabled,
-        decide(client, out, response) {
-          const d = limiter.decide(client, out, response);
+        decide(client, out, response, off, len) {
+          const d = limiter.decide(client, out, response, off, len);
           if (d === RRL_DROP) counters.rrlDrops++;
           else if (d === RRL_SLIP) counters.rrlSlips++;
           return d;

@@ -6,7 +6,7 @@
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import type { QueryStats } from './query-stats.ts';
 import { DEFAULT_SERVER_LIMITS } from './listener-options.ts';
-import type { DnsHandler, ListenerContext, ServerLimits } from './listener-options.ts';
+import type { DnsHandler, DnsSlotHandler, ListenerContext, ServerLimits } from './listener-options.ts';
 import { createResponseRateLimiter } from './response-rate-limit.ts';
 import type { ResponseRateLimiter, RrlOptions } from './response-rate-limit.ts';
 import { bindTcp } from './tcp-listener.ts';
@@ -24,6 +24,8 @@ export interface DnsServerOptions {
   host: string;
   port: number;
   handler: DnsHandler;
+  /** The UDP batch path's entry (e.g. MessageHandlers.handleSlot, with its answer cache); default: over `handler`. */
+  slotHandler?: DnsSlotHandler | null;
   /** A limiter, its options (`{ rate: 0 }` disables) or null for none. */
   rrl: ResponseRateLimiter | RrlOptions | null;
   stats?: QueryStats;
@@ -63,6 +65,7 @@ function isAddrInUse(err: unknown): boolean {
 export async function startDnsServer(opts: DnsServerOptions): Promise<DnsServer> {
   const ctx: ListenerContext = {
     handler: opts.handler,
+    slotHandler: opts.slotHandler ?? null,
     rrl: opts.rrl === null ? null : isLimiter(opts.rrl) ? opts.rrl : createResponseRateLimiter(opts.rrl),
     stats: opts.stats ?? null,
     limits: { ...DEFAULT_SERVER_LIMITS, ...opts.limits },

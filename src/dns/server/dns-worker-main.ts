@@ -51,6 +51,7 @@ async function main(loadZones: DnsWorkerZoneLoader): Promise<void> {
       host: spec.host,
       port: spec.port,
       handler: zones.handler ?? createMessageHandler(zones.store),
+      slotHandler: zones.handler !== undefined ? (zones.slotHandler ?? null) : null,
       rrl,
       stats: zones.stats,
       limits: spec.limits,

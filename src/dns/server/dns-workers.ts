@@ -42,7 +42,7 @@ import type { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
-import type { DnsHandler, ServerLimits } from './listener-options.ts';
+import type { DnsHandler, DnsSlotHandler, ServerLimits } from './listener-options.ts';
 import type { QueryStats } from './query-stats.ts';
 import type { ResponseRateLimiter, RrlOptions } from './response-rate-limit.ts';
 
@@ -65,6 +65,8 @@ export interface DnsWorkerZones {
   stats?: QueryStats;
   /** The message handler to serve; default `createMessageHandler(store)`. */
   handler?: DnsHandler;
+  /** Its UDP batch entry (MessageHandlers.handleSlot); default: over `handler`. */
+  slotHandler?: DnsSlotHandler | null;
   /** A limiter (or null for none) instead of one built from the spec's `rrl` options. */
   rrl?: ResponseRateLimiter | null;
   /** Zone transfers out over TCP. */

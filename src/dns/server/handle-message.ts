@@ -37,6 +37,11 @@ import type { LbAnswerCounts } from '../steering/lb-answer-counts.ts';
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
+import { zoneDnssec } from '../dnssec/signing-registry.ts';
+import type { AnswerPlan } from '../answer/answer-plan.ts';
+import { AnswerCache, createAnswerCacheCounters } from './answer-cache.ts';
+import type { DnsSlotHandler } from './listener-options.ts';
+import type { AnswerCacheCounters, OutcomeKind } from './answer-cache.ts';
 import {
   addressOctets,
   CLIENT_COOKIE_SIZE,
@@ -57,10 +62,16 @@ export interface MessageOutcome {
   qtype: number; // -1 when no question could be read
   zoneId: number; // -1 when no served zone
   zoneApex: string; // stored form of the zone apex ('' when none) — RRL keys on it
-  kind: 'positive' | 'nodata' | 'nxdomain' | 'referral' | 'wildcard' | 'error' | 'refused' | 'dropped';
+  kind: OutcomeKind;
   truncated: boolean;
   /** The query carried a valid server cookie of ours (RFC 7873 §5.2.4): exempt from RRL. */
   cookieValid: boolean;
+  /**
+   * The answer depends on the query's bytes and the zone's snapshot only, so an answer cache may
+   * keep it (answer-cache.ts): UDP, from a served zone, no ECS or COOKIE option, not a signed zone,
+   * not a load balancer's steered answer, not a transfer, no error.
+   */
+  cacheable: boolean;
 }
 
 export function createOutcome(): MessageOutcome {
@@ -72,6 +83,7 @@ export function createOutcome(): MessageOutcome {
     kind: 'dropped',
     truncated: false,
     cookieValid: false,
+    cacheable: false,
   };
 }
 
@@ -83,6 +95,7 @@ const EDE_OPTION_SIZE = 6;
 /** COOKIE option answered: code, length, client cookie (8), server cookie (16). */
 const COOKIE_OPTION_SIZE = 4 + CLIENT_COOKIE_SIZE + SERVER_COOKIE_SIZE;
 const EMPTY_ADDRESS = new Uint8Array(0);
+const EMPTY_RESULT = Buffer.alloc(0);
 
 /**
  * Per-handler state reused for every message: the parsed query (its `ecs` is the Client Subnet
@@ -107,6 +120,8 @@ export interface MessageContext extends AnswerContext {
   cookieAddressText: string;
   /** The query being answered (the COOKIE option is copied from it). */
   queryBytes: Uint8Array;
+  /** Where the last response is: the writer's buffer, or a transfer's own message. */
+  result: Buffer;
 }
 
 export function createMessageContext(): MessageContext {
@@ -130,7 +145,9 @@ export function createMessageContext(): MessageContext {
     cookieAddress: EMPTY_ADDRESS,
     cookieAddressText: '',
     queryBytes: EMPTY_ADDRESS,
+    result: EMPTY_RESULT,
   };
+  ctx.result = ctx.writer.bytes;
   ctx.opt.writeOptions = (buf, pos) => writeOptions(ctx, buf, pos);
   return ctx;
 }
@@ -210,17 +227,36 @@ function shortResponse(
   rcode: number,
   withOpt: boolean,
   withEcs = false,
-): Buffer {
+): number {
   const q = ctx.query;
   const opt = withOpt && q.edns;
   ctx.writer.begin(query, q, TCP_MAX, 0);
   ctx.withEde = false;
   ctx.ecsScope = 0;
   ctx.opt.doBit = q.ednsDo;
-  return ctx.writer.finish(q, rcode, false, opt ? ctx.opt : null, withEcs && q.ecs.present);
+  ctx.result = ctx.writer.bytes;
+  return ctx.writer.finishInPlace(q, rcode, false, opt ? ctx.opt : null, withEcs && q.ecs.present);
 }
 
-function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: MessageOutcome): Buffer {
+/** A kind of answer a cache may keep, given the query (see MessageOutcome.cacheable). */
+function cacheableAnswer(ctx: MessageContext, plan: AnswerPlan): boolean {
+  const q = ctx.query;
+  return (
+    ctx.transport === 'udp' &&
+    plan.zone !== null &&
+    !plan.steered &&
+    plan.kind !== 'refused' &&
+    plan.kind !== 'error' &&
+    !q.ecs.present &&
+    q.cookieAt < 0 &&
+    q.qtype !== RR_TYPE.IXFR &&
+    q.qtype !== RR_TYPE.AXFR &&
+    // Signatures and denial proofs are made and refreshed over time, not per snapshot.
+    zoneDnssec(plan.zone) === null
+  );
+}
+
+function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: MessageOutcome): number {
   const q = ctx.query;
   const plan = ctx.plan;
   resetPlan(plan);
@@ -259,8 +295,10 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   out.truncated = w.truncated;
   out.rcode = plan.rcode;
   out.kind = kindOf(ctx);
+  out.cacheable = cacheableAnswer(ctx, plan);
   ctx.opt.doBit = q.ednsDo;
-  return w.finish(
+  ctx.result = w.bytes;
+  return w.finishInPlace(
     q,
     plan.rcode,
     plan.aa,
@@ -275,7 +313,7 @@ function handle(
   query: Uint8Array,
   client: ClientInfo,
   out: MessageOutcome,
-): Buffer | null {
+): number {
   out.rcode = RCODE_NOERROR;
   out.qtype = -1;
   out.zoneId = -1;
@@ -283,6 +321,7 @@ function handle(
   out.kind = 'dropped';
   out.truncated = false;
   out.cookieValid = false;
+  out.cacheable = false;
   ctx.transport = client.transport;
   ctx.clientAddress = client.address;
   ctx.withCookie = false;
@@ -290,7 +329,7 @@ function handle(
   const q = ctx.query;
   const status = parseQuery(query, q);
   if (q.hasQuestion) out.qtype = q.qtype;
-  if (status === 'drop') return null;
+  if (status === 'drop') return -1;
   if (status !== 'ok') {
     // Header-only QUERY/NOTIFY/UPDATE → FORMERR; any other opcode is refused first → NOTIMP (Knot 3.2).
     const rcode =
@@ -337,7 +376,8 @@ function handle(
       out.rcode = r.rcode;
       out.zoneId = r.zoneId ?? -1;
       out.kind = r.rcode === RCODE_NOERROR ? 'positive' : 'error';
-      return r.messages[0]!;
+      ctx.result = r.messages[0]!;
+      return ctx.result.length;
     }
   }
   return answer(ctx, store, query, out);
@@ -363,6 +403,11 @@ export interface MessageHandlerOptions {
   chaos?: ChaosIdentity | null;
   /** Counts answers at load balancers' hostnames (metrics); default not counted. */
   lbAnswers?: LbAnswerCounts | null;
+  /**
+   * Keep finished UDP answers (answer-cache.ts) for the slot entry point: memory bound in bytes
+   * (0: no cache) and where to count hits; default none.
+   */
+  answerCache?: { bytes: number; counters?: AnswerCacheCounters } | null;
 }
 
 function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
@@ -386,14 +431,25 @@ export function createMessageHandler(
   return createMessageHandlerWithContext(store, options).handle;
 }
 
-/** As createMessageHandler, also exposing the reused context (parsed ECS etc.) for steering and tests. */
+/** A message handler's two entry points over one reused context. */
+export interface MessageHandlers {
+  /** Bytes in, a response Buffer of its own out (null = send nothing): TCP, node:dgram. */
+  handle: (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
+  /** The UDP batch path (DnsSlotHandler), through the answer cache when there is one. */
+  handleSlot: DnsSlotHandler;
+  /** The answer cache of `handleSlot`; null without one. */
+  cache: AnswerCache | null;
+  context: MessageContext;
+}
+
+/** Longest copy done byte by byte rather than through a view and set(). */
+const COPY_LOOP_MAX = 256;
+
+/** As createMessageHandler, also exposing the slot entry, the cache and the reused context (tests). */
 export function createMessageHandlerWithContext(
   store: ZoneStore,
   options: MessageHandlerOptions = {},
-): {
-  handle: (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
-  context: MessageContext;
-} {
+): MessageHandlers {
   const ctx = createMessageContext();
   ctx.steering = steeringRuntime(options);
   ctx.transfer = options.transfer ?? null;
@@ -401,21 +457,52 @@ export function createMessageHandlerWithContext(
     options.nsid !== undefined && options.nsid !== null && options.nsid.length > 0 ? options.nsid : null;
   ctx.cookies = options.cookies ?? null;
   ctx.chaos = options.chaos ?? null;
-  const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
+  const cacheOptions = options.answerCache ?? null;
+  const cache =
+    cacheOptions !== null && cacheOptions.bytes > 0
+      ? new AnswerCache(cacheOptions.bytes, cacheOptions.counters ?? createAnswerCacheCounters())
+      : null;
+  if (cache !== null) {
+    store.onChange((zoneId) => (zoneId === null ? cache.invalidateAll() : cache.invalidateZone(zoneId)));
+  }
+  /** The response's length (bytes in ctx.result), or -1 for none. */
+  const answerOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): number => {
     try {
       return handle(ctx, store, query, client, out);
     } catch {
       out.rcode = RCODE_SERVFAIL;
       out.kind = 'error';
       out.truncated = false;
-      if (query.length < HEADER_SIZE) return null;
+      out.cacheable = false;
+      if (query.length < HEADER_SIZE) return -1;
       try {
         ctx.query.hasQuestion = ctx.query.hasQuestion && ctx.query.questionEnd <= query.length;
         return shortResponse(ctx, query, RCODE_SERVFAIL, false);
       } catch {
-        return null;
+        return -1;
       }
     }
   };
-  return { handle: handleOne, context: ctx };
+  const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
+    const n = answerOne(query, client, out);
+    if (n < 0) return null;
+    if (ctx.result !== ctx.writer.bytes) return ctx.result;
+    const res = Buffer.allocUnsafe(n);
+    res.set(ctx.result.subarray(0, n));
+    return res;
+  };
+  const handleSlot: DnsSlotHandler = (src, off, len, client, out, dst, dstOff, max) => {
+    if (cache !== null) {
+      const hit = cache.answer(src, off, len, dst, dstOff, out);
+      if (hit >= 0) return hit;
+    }
+    const n = answerOne(src.subarray(off, off + len), client, out);
+    if (n < 0 || n > max) return -1;
+    const bytes = ctx.result;
+    if (n <= COPY_LOOP_MAX) for (let i = 0; i < n; i++) dst[dstOff + i] = bytes[i]!;
+    else dst.set(bytes.subarray(0, n), dstOff);
+    if (cache !== null && out.cacheable) cache.store(src, off, len, dst, dstOff, n, out);
+    return n;
+  };
+  return { handle: handleOne, handleSlot, cache, context: ctx };
 }

@@ -10,6 +10,31 @@ import type { ResponseRateLimiter } from './response-rate-limit.ts';
 /** Returns the response bytes, or null for "send nothing". Must not throw (we guard anyway). */
 export type DnsHandler = (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
 
+/**
+ * The UDP batch path's handler: answers the query at src[off, off + len) straight into dst at
+ * dstOff (at most `max` bytes); returns the length, or -1 to send nothing. No Buffer per answer.
+ */
+export type DnsSlotHandler = (
+  src: Uint8Array,
+  off: number,
+  len: number,
+  client: ClientInfo,
+  out: MessageOutcome,
+  dst: Uint8Array,
+  dstOff: number,
+  max: number,
+) => number;
+
+/** A DnsSlotHandler over a plain handler (one Buffer per answer, copied into the slot). */
+export function slotHandlerOf(handler: DnsHandler): DnsSlotHandler {
+  return (src, off, len, client, out, dst, dstOff, max) => {
+    const res = handler(src.subarray(off, off + len), client, out);
+    if (res === null || res.length > max) return -1;
+    dst.set(res, dstOff);
+    return res.length;
+  };
+}
+
 /** Knot's default `tcp-idle-timeout` (RFC 7766 §6.2.3 recommends seconds, not minutes). */
 export const DEFAULT_TCP_IDLE_TIMEOUT_MS = 10_000;
 /** Knot's default `tcp-max-clients` is of this order; beyond it new connections are closed. */
@@ -37,6 +62,8 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 
 export interface ListenerContext {
   handler: DnsHandler;
+  /** The UDP batch path's entry; absent: slotHandlerOf(handler). */
+  slotHandler?: DnsSlotHandler | null;
   rrl: ResponseRateLimiter | null;
   stats: QueryStats | null;
   limits: ServerLimits;

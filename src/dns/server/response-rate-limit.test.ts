@@ -12,7 +12,16 @@ function client(address: string): ClientInfo {
   return { transport: 'udp', address, port: 5353, family: address.includes(':') ? 6 : 4 };
 }
 function outcome(kind: MessageOutcome['kind'], zoneApex = 'example.com'): MessageOutcome {
-  return { rcode: 0, qtype: 1, zoneId: 1, zoneApex, kind, truncated: false, cookieValid: false };
+  return {
+    rcode: 0,
+    qtype: 1,
+    zoneId: 1,
+    zoneApex,
+    kind,
+    truncated: false,
+    cookieValid: false,
+    cacheable: false,
+  };
 }
 /** Header (1 question, 1 answer) + question `<label>.example.com A IN` + fake answer bytes. */
 function response(label: string): Buffer {

@@ -52,10 +52,16 @@ export interface RrlOptions {
 export interface ResponseRateLimiter {
   readonly enabled: boolean;
   /**
-   * Decides what to do with `response`, the handler's answer to `client` described by `out`.
-   * Call once per UDP response actually about to be sent.
+   * Decides what to do with the response in `response` [off, off + len) (default: all of it), the
+   * handler's answer to `client` described by `out`. Call once per UDP response about to be sent.
    */
-  decide(client: ClientInfo, out: MessageOutcome, response: Uint8Array): RrlDecision;
+  decide(
+    client: ClientInfo,
+    out: MessageOutcome,
+    response: Uint8Array,
+    off?: number,
+    len?: number,
+  ): RrlDecision;
 }
 
 /** Response classes (Knot's rrl.c classification, reduced to what MessageOutcome tells us). */
@@ -117,7 +123,13 @@ export function createResponseRateLimiter(opts: RrlOptions): ResponseRateLimiter
   let lastExempt = false;
   let lastFamily = 0;
 
-  function hashKey(client: ClientInfo, out: MessageOutcome, response: Uint8Array, cls: RrlClass): number {
+  function hashKey(
+    out: MessageOutcome,
+    response: Uint8Array,
+    off: number,
+    len: number,
+    cls: RrlClass,
+  ): number {
     let h = mix(FNV_OFFSET, cls);
     // decide() has just remembered client.address: `ip` holds its bytes.
     const family = lastFamily;
@@ -126,12 +138,13 @@ export function createResponseRateLimiter(opts: RrlOptions): ResponseRateLimiter
     for (let i = 0; i < prefixBytes; i++) h = mix(h, ip[i]!);
     if (cls === RrlClass.Positive) {
       // QNAME from the response's question (RFC 1035 §4.1.2), ASCII-lowercased, bounded.
-      let p = DNS_HEADER_SIZE;
-      while (p < response.length) {
-        const len = response[p]!;
-        if (len === 0 || len > 63) break;
-        const end = Math.min(p + 1 + len, response.length);
-        h = mix(h, len);
+      const stop = off + len;
+      let p = off + DNS_HEADER_SIZE;
+      while (p < stop) {
+        const label = response[p]!;
+        if (label === 0 || label > 63) break;
+        const end = Math.min(p + 1 + label, stop);
+        h = mix(h, label);
         for (let i = p + 1; i < end; i++) {
           const c = response[i]!;
           h = mix(h, c >= 0x41 && c <= 0x5a ? c | 0x20 : c);
@@ -153,12 +166,12 @@ export function createResponseRateLimiter(opts: RrlOptions): ResponseRateLimiter
 
   return {
     enabled,
-    decide(client, out, response) {
+    decide(client, out, response, off = 0, len = response.length - off) {
       // A valid server cookie proves the source address (RFC 7873 §5.3): not rate limited (as Knot).
       if (!enabled || out.cookieValid) return RRL_SEND;
       if (client.address !== lastAddress) remember(client.address);
       if (lastExempt) return RRL_SEND;
-      const key = hashKey(client, out, response, classOf(out.kind));
+      const key = hashKey(out, response, off, len, classOf(out.kind));
       const i = key & mask;
       const t = now();
       if (used[i] === 0 || keys[i] !== key) {
@@ -191,28 +204,34 @@ export function createResponseRateLimiter(opts: RrlOptions): ResponseRateLimiter
  * TCP, which RRL does not limit). Returns a view of the shortened message.
  */
 export function truncateForSlip(response: Buffer): Buffer {
-  if (response.length < DNS_HEADER_SIZE) return response;
-  let end = DNS_HEADER_SIZE;
-  const qdcount = (response[4]! << 8) | response[5]!;
+  return response.subarray(0, truncateForSlipAt(response, 0, response.length));
+}
+
+/** truncateForSlip on the message at bytes[off, off + len); returns its new length. */
+export function truncateForSlipAt(bytes: Uint8Array, off: number, len: number): number {
+  if (len < DNS_HEADER_SIZE) return len;
+  const stop = off + len;
+  let end = off + DNS_HEADER_SIZE;
+  const qdcount = (bytes[off + 4]! << 8) | bytes[off + 5]!;
   if (qdcount > 0) {
-    let p = DNS_HEADER_SIZE;
-    while (p < response.length) {
-      const len = response[p]!;
-      if (len === 0) {
+    let p = off + DNS_HEADER_SIZE;
+    while (p < stop) {
+      const label = bytes[p]!;
+      if (label === 0) {
         p += 1;
         break;
       }
-      if ((len & 0xc0) === 0xc0) {
+      if ((label & 0xc0) === 0xc0) {
         p += 2;
         break;
       }
-      p += 1 + len;
+      p += 1 + label;
     }
-    end = Math.min(p + 4, response.length);
-    response[4] = 0;
-    response[5] = 1;
+    end = Math.min(p + 4, stop);
+    bytes[off + 4] = 0;
+    bytes[off + 5] = 1;
   }
-  response[2] = response[2]! | 0x02;
-  for (let i = 6; i < DNS_HEADER_SIZE; i++) response[i] = 0;
-  return response.subarray(0, end);
+  bytes[off + 2] = bytes[off + 2]! | 0x02;
+  for (let i = 6; i < DNS_HEADER_SIZE; i++) bytes[off + i] = 0;
+  return end - off;
 }

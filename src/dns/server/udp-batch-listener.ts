@@ -7,9 +7,9 @@
  */
 import { createOutcome } from './handle-message.ts';
 import type { ClientInfo } from './handle-message.ts';
-import { UDP_SOCKET_BUFFER_BYTES } from './listener-options.ts';
+import { slotHandlerOf, UDP_SOCKET_BUFFER_BYTES } from './listener-options.ts';
 import type { ListenerContext } from './listener-options.ts';
-import { RRL_DROP, RRL_SLIP, truncateForSlip } from './response-rate-limit.ts';
+import { RRL_DROP, RRL_SLIP, truncateForSlipAt } from './response-rate-limit.ts';
 import {
   META_ADDR,
   META_FAMILY,
@@ -57,13 +57,14 @@ export function bindUdpBatch(
       throw error;
     }
   }
-  const rx = Buffer.from(sock.rx);
+  const rx = new Uint8Array(sock.rx);
   const tx = new Uint8Array(sock.tx);
   const meta = new Int32Array(sock.meta);
   const metaBytes = new Uint8Array(sock.meta);
   const client: ClientInfo = { transport: 'udp', address: '', port: 0, family: 4 };
   const out = createOutcome();
-  const { handler, rrl, stats } = ctx;
+  const { rrl, stats } = ctx;
+  const slot = ctx.slotHandler ?? slotHandlerOf(ctx.handler);
   // Address text is rebuilt only when the peer's address changes (a flood or a resolver repeats).
   let lastV4 = -1;
 
@@ -87,22 +88,22 @@ export function bindUdpBatch(
         client.family = 6;
         lastV4 = -1;
       }
-      let res: Buffer | null;
+      const txOff = m * UDP_BATCH_SLOT;
+      let size: number;
       try {
-        res = handler(rx.subarray(i * UDP_BATCH_SLOT, i * UDP_BATCH_SLOT + len), client, out);
+        size = slot(rx, i * UDP_BATCH_SLOT, len, client, out, tx, txOff, UDP_BATCH_SLOT);
         if (stats !== null) stats.record(out.zoneId, out.qtype, out.rcode);
       } catch {
         continue;
       }
-      if (res === null || res.length > UDP_BATCH_SLOT) continue;
+      if (size < 0) continue;
       if (rrl !== null && rrl.enabled) {
-        const decision = rrl.decide(client, out, res);
+        const decision = rrl.decide(client, out, tx, txOff, size);
         if (decision === RRL_DROP) continue;
-        if (decision === RRL_SLIP) res = truncateForSlip(res);
+        if (decision === RRL_SLIP) size = truncateForSlipAt(tx, txOff, size);
       }
-      tx.set(res, m * UDP_BATCH_SLOT);
       const t = m * META_INTS;
-      meta[t + META_TX_LEN] = res.length;
+      meta[t + META_TX_LEN] = size;
       meta[t + META_TX_SRC] = i;
       m++;
     }

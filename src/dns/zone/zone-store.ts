@@ -28,23 +28,48 @@ export const PREPARE_PATCHING_NODES = 50_000;
  * takes over the served snapshot's node map (zone-snapshot-patch.ts) and swaps within the same
  * synchronous call, so that holds for it too; a snapshot swapped out by a patch is not to be read.
  */
+/**
+ * Told of every change, synchronously within the call that swaps it in: `zoneId` changed (its
+ * snapshot was replaced), or null when the set of served zones or their apexes changed (a name may
+ * now belong to another zone). Answer caches forget on it (server/answer-cache.ts).
+ */
+export type ZoneChangeListener = (zoneId: number | null) => void;
+
 export class ZoneStore {
   private state: StoreState = indexState(new Map());
+  private readonly listeners: ZoneChangeListener[] = [];
+
+  /** Calls `listener` on every change from now on. */
+  onChange(listener: ZoneChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(zoneId: number | null): void {
+    for (const l of this.listeners) l(zoneId);
+  }
+
+  /** After a zone's snapshot was replaced: a new zone or a moved apex changes the set. */
+  private replaced(old: ZoneSnapshot | undefined, snap: ZoneSnapshot): void {
+    this.changed(old !== undefined && old.domain === snap.domain ? snap.id : null);
+  }
 
   /** Replaces every served zone. */
   replaceAll(zones: readonly ZoneData[]): void {
     const byId = new Map<number, ZoneSnapshot>();
     for (const z of zones) byId.set(z.id, buildZoneSnapshot(z));
     this.state = indexState(byId);
+    this.changed(null);
     this.preparePatching([...byId.values()]);
   }
 
   /** Adds or replaces one zone (by id; a changed domain moves it). */
   upsert(zone: ZoneData): void {
     const snap = buildZoneSnapshot(zone);
+    const old = this.state.byId.get(zone.id);
     const byId = new Map(this.state.byId);
     byId.set(zone.id, snap);
     this.state = indexState(byId);
+    this.replaced(old, snap);
     this.preparePatching([snap]);
   }
 
@@ -76,6 +101,7 @@ export class ZoneStore {
     const byId = new Map(this.state.byId);
     byId.set(zone.id, snap);
     this.state = indexState(byId);
+    this.replaced(old, snap);
   }
 
   /** Stops serving a zone; unknown ids are ignored. */
@@ -84,6 +110,7 @@ export class ZoneStore {
     const byId = new Map(this.state.byId);
     byId.delete(zoneId);
     this.state = indexState(byId);
+    this.changed(null);
   }
 
   get(zoneId: number): ZoneSnapshot | undefined {

@@ -21,6 +21,8 @@ export interface DnsSettings {
   /** Host names of the zones' name servers; the first is the SOA MNAME. */
   readonly nameservers: readonly string[];
   readonly geoipDb: string;
+  /** Memory bound of each DNS process's UDP answer cache, bytes; 0: none (DNS_ANSWER_CACHE_MB). */
+  readonly dnsAnswerCacheBytes: number;
   readonly rrlRate: number;
   readonly rrlExempt: readonly string[];
   readonly healthAllowPrivateTargets: boolean;
@@ -106,6 +108,7 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     },
     healthSourceAddresses: sources,
     dnsNativeUdp: env.bool('DNS_NATIVE_UDP', true),
+    dnsAnswerCacheBytes: env.int('DNS_ANSWER_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     dnsWorkers: env.countOrAuto('DNS_WORKERS', MAX_DNS_WORKERS),
     dnssecZskRollDays: env.int('DNSSEC_ZSK_ROLL_DAYS', 30, 1, 3650),
     dnssecKeyCheckIntervalS: env.int('DNSSEC_KEY_CHECK_INTERVAL_S', 60, 1, 86_400),

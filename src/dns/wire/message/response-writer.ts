@@ -205,11 +205,24 @@ export class ResponseWriter {
     return this.pos;
   }
 
+  /** The message being built, in [0, length): valid until the next begin(). */
+  get bytes(): Buffer {
+    return this.buf;
+  }
+
+  /** As finishInPlace, then copies the message out into a Buffer of its own. */
+  finish(q: ParsedQuery, rcode: number, aa: boolean, opt: OptSpec | null, withOptions = true): Buffer {
+    const length = this.finishInPlace(q, rcode, aa, opt, withOptions);
+    const out = Buffer.allocUnsafe(length);
+    out.set(this.buf.subarray(0, length));
+    return out;
+  }
+
   /**
    * Completes the header (RFC 1035 §4.1.1), appends the OPT RR when `opt` is given (RFC 6891 §6.1.2),
-   * with its options when `withOptions`, and copies the message out (the one copy per response).
+   * with its options when `withOptions`; returns the message's length (its bytes: `bytes`).
    */
-  finish(q: ParsedQuery, rcode: number, aa: boolean, opt: OptSpec | null, withOptions = true): Buffer {
+  finishInPlace(q: ParsedQuery, rcode: number, aa: boolean, opt: OptSpec | null, withOptions = true): number {
     const buf = this.buf;
     // QR, OPCODE copied, AA, TC, RD copied; RA, Z, AD, CD clear (as Knot).
     const flagsHi =
@@ -237,8 +250,6 @@ export class ResponseWriter {
       ar++;
     }
     put16(buf, 10, ar);
-    const out = Buffer.allocUnsafe(this.pos);
-    out.set(buf.subarray(0, this.pos));
-    return out;
+    return this.pos;
   }
 }

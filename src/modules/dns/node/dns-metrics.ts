@@ -57,6 +57,19 @@ export function registerDnsMetrics(
       '(ok, all_unhealthy_serve_last = fail-open, all_unhealthy, no_members, load_balancer_disabled).',
     ['zone', 'lb', 'cascade_hit', 'reason'],
   );
+  const cache = registry.counter(
+    'dns_answer_cache_lookups_total',
+    'UDP queries looked up in the answer cache (DNS_ANSWER_CACHE_MB), by result (hit, miss).',
+    ['result'],
+  );
+  const cacheStores = registry.counter(
+    'dns_answer_cache_stores_total',
+    'Answers stored in the answer cache.',
+  );
+  const cacheBound = registry.gauge(
+    'dns_answer_cache_bound_bytes',
+    'Memory bound of the answer caches (ring and index), bytes, summed over DNS processes.',
+  );
   registry.onCollect(() => {
     for (const [key, n] of Object.entries(counters.lbAnswers.snapshot()))
       lbAnswers.set(n, lbAnswerLabels(key));
@@ -75,6 +88,10 @@ export function registerDnsMetrics(
     reloads.set(counters.zoneReloadsWhole, { scope: 'zone' });
     rrl.set(counters.rrlDrops, { action: 'drop' });
     rrl.set(counters.rrlSlips, { action: 'slip' });
+    cache.set(counters.answerCacheHits, { result: 'hit' });
+    cache.set(counters.answerCacheMisses, { result: 'miss' });
+    cacheStores.set(counters.answerCacheStores);
+    cacheBound.set(counters.answerCacheBoundBytes);
     zones.set(zoneCount());
     age.set(counters.lastStoreChangeMs === 0 ? 0 : (Date.now() - counters.lastStoreChangeMs) / 1000);
     build.set(counters.lastStoreBuildS);

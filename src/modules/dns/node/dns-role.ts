@@ -1,7 +1,7 @@
 import { startDnsServer } from '../../../dns/index.ts';
-import { createMessageHandler } from '../../../dns/index.ts';
+import { createMessageHandlerWithContext } from '../../../dns/index.ts';
 import { createDnsCounters, type DnsCounters } from '../../../dns/index.ts';
-import type { DnsHandler } from '../../../dns/index.ts';
+import type { DnsHandler, DnsSlotHandler } from '../../../dns/index.ts';
 import { createQueryStats, type QueryStats } from '../../../dns/index.ts';
 import { createResponseRateLimiter, type ResponseRateLimiter } from '../../../dns/index.ts';
 import { MemberHealthTable } from '../../../dns/index.ts';
@@ -54,6 +54,8 @@ export interface DnsPipeline {
   readonly sync: ZoneSync;
   readonly healthTable: MemberHealthTable;
   readonly handler: DnsHandler;
+  /** The UDP batch entry of the same handler, through the answer cache. */
+  readonly slotHandler: DnsSlotHandler;
   readonly rrl: ResponseRateLimiter;
   readonly stats: QueryStats;
   readonly transfer: TransferHandler;
@@ -130,24 +132,25 @@ export async function buildDnsPipeline(
     zones: transferZones,
     history: new ZoneVersions(transfers, null, ctx.clock),
   });
+  const handlers = createMessageHandlerWithContext(store, {
+    health: healthTable,
+    pop: ctx.settings.pop,
+    locator,
+    transfer,
+    nsid: ctx.settings.dnsNsid === '' ? null : new TextEncoder().encode(ctx.settings.dnsNsid),
+    chaos: chaosIdentity(ctx.settings.dnsIdentity, ctx.settings.dnsVersion),
+    lbAnswers: counters.lbAnswers,
+    cookies: ctx.settings.dnsCookies
+      ? new ServerCookies(cookieMasterSecret(ctx.settings.dnsCookieSecret, ctx.config.dataDir))
+      : null,
+    answerCache: { bytes: ctx.settings.dnsAnswerCacheBytes, counters },
+  });
   return {
     store,
     sync,
     healthTable,
-    handler: counters.wrapHandler(
-      createMessageHandler(store, {
-        health: healthTable,
-        pop: ctx.settings.pop,
-        locator,
-        transfer,
-        nsid: ctx.settings.dnsNsid === '' ? null : new TextEncoder().encode(ctx.settings.dnsNsid),
-        chaos: chaosIdentity(ctx.settings.dnsIdentity, ctx.settings.dnsVersion),
-        lbAnswers: counters.lbAnswers,
-        cookies: ctx.settings.dnsCookies
-          ? new ServerCookies(cookieMasterSecret(ctx.settings.dnsCookieSecret, ctx.config.dataDir))
-          : null,
-      }),
-    ),
+    handler: counters.wrapHandler(handlers.handle),
+    slotHandler: counters.wrapSlotHandler(handlers.handleSlot),
     rrl: counters.wrapLimiter(
       createResponseRateLimiter({
         rate: ctx.settings.rrlRate * (options.rrlShare ?? 1),
@@ -176,6 +179,7 @@ export async function startDnsRole(
     host: settings.dnsHost,
     port: settings.dnsPort,
     handler: pipeline.handler,
+    slotHandler: pipeline.slotHandler,
     rrl: pipeline.rrl,
     stats: pipeline.stats,
     nativeUdp: settings.dnsNativeUdp,

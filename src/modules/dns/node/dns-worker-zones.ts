@@ -69,6 +69,7 @@ export async function loadZones(options: unknown, worker: DnsWorkerIdentity): Pr
     store: pipeline.store,
     stats: pipeline.stats,
     handler: pipeline.handler,
+    slotHandler: pipeline.slotHandler,
     rrl: pipeline.rrl,
     transfer: pipeline.transfer,
     onMessage(message) {

@@ -1,0 +1,233 @@
+/**
+ * The UDP answer cache (src/dns/server/answer-cache.ts) answers byte for byte what the handler
+ * answers without it: every query of the differential and malformed corpora, each in random
+ * variations (ID, 0x20 letter case, RD, EDNS payload and DO), asked twice through the cached slot
+ * entry and compared with the plain handler's answer and outcome. Then invalidation: a changed
+ * zone, a new child zone and a removed zone are answered as the plain handler answers them.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  createMessageHandler,
+  createMessageHandlerWithContext,
+  createOutcome,
+  ZoneStore,
+  zoneDataFromText,
+} from '../../src/dns/index.ts';
+import type { ClientInfo, MessageOutcome } from '../../src/dns/index.ts';
+import { createSeededRandom } from '../../src/testing/seeded-random.ts';
+import type { SeededRandom } from '../../src/testing/seeded-random.ts';
+import { CONFORMANCE_ZONES } from './conformance-zones.ts';
+import { buildMalformedCorpus } from './malformed-corpus.ts';
+import { buildQueryCorpus } from './query-corpus.ts';
+import { buildQuery } from './query-wire-builder.ts';
+
+const UDP: ClientInfo = { transport: 'udp', address: '192.0.2.53', port: 5353, family: 4 };
+const SLOT = 4096;
+const PAYLOADS = [512, 600, 1232, 1400, 4096];
+
+function storeOf(zones = CONFORMANCE_ZONES): ZoneStore {
+  const store = new ZoneStore();
+  store.replaceAll(zones.map(zoneDataFromText));
+  return store;
+}
+
+/** End of the question name at 12, or -1 when it cannot be walked. */
+function qnameEnd(q: Uint8Array): number {
+  let p = 12;
+  while (p < q.length) {
+    const l = q[p]!;
+    if (l === 0) return p + 1;
+    if (l > 63) return -1;
+    p += l + 1;
+  }
+  return -1;
+}
+
+/** A random variation of `wire` that a resolver could send for the same question. */
+function vary(wire: Uint8Array, rnd: SeededRandom): Buffer {
+  let q = Buffer.from(wire);
+  if (q.length < 12) return q;
+  q[0] = rnd.int(256);
+  q[1] = rnd.int(256);
+  if (rnd.int(4) === 0) q[2] = q[2]! ^ 0x01; // RD
+  const end = qnameEnd(q);
+  if (end > 0) {
+    for (let i = 13; i < end; i++) {
+      const c = q[i]!;
+      const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+      if (letter && rnd.int(2) === 0) q[i] = c ^ 0x20;
+    }
+    const arcount = (q[10]! << 8) | q[11]!;
+    const rest = q.length - (end + 4);
+    if (arcount === 0 && rest === 0 && rnd.int(3) === 0) {
+      const payload = rnd.pick(PAYLOADS);
+      const opt = [0, 0, 41, payload >> 8, payload & 255, 0, 0, rnd.int(2) ? 0x80 : 0, 0, 0, 0];
+      q = Buffer.concat([q, Buffer.from(opt)]);
+      q[11] = 1;
+    } else if (arcount === 1 && rest === 11 && q[end + 4] === 0 && q[end + 6] === 41 && rnd.int(2) === 0) {
+      const payload = rnd.pick(PAYLOADS);
+      q[end + 7] = payload >> 8;
+      q[end + 8] = payload & 255;
+      q[end + 11] = rnd.int(2) ? 0x80 : 0; // DO
+    }
+  }
+  return q;
+}
+
+interface Pair {
+  plain: (q: Uint8Array) => { bytes: string; out: MessageOutcome };
+  cached: (q: Uint8Array) => { bytes: string; out: MessageOutcome };
+  counters: ReturnType<typeof counters>;
+}
+
+function counters() {
+  return { answerCacheHits: 0, answerCacheMisses: 0, answerCacheStores: 0, answerCacheBoundBytes: 0 };
+}
+
+function pair(store: ZoneStore, bytes = 1 << 20): Pair {
+  const plainHandler = createMessageHandler(store);
+  const c = counters();
+  const cachedHandler = createMessageHandlerWithContext(store, { answerCache: { bytes, counters: c } });
+  const out = createOutcome();
+  const dst = new Uint8Array(3 * SLOT);
+  // The query sits inside a larger buffer, as in a batch's receive area.
+  const src = new Uint8Array(3 * SLOT);
+  return {
+    counters: c,
+    plain: (q) => {
+      const res = plainHandler(q, UDP, out);
+      return { bytes: res === null ? 'none' : Buffer.from(res).toString('hex'), out: { ...out } };
+    },
+    cached: (q) => {
+      src.set(q, SLOT);
+      dst.fill(0xee);
+      const n = cachedHandler.handleSlot(src, SLOT, q.length, UDP, out, dst, SLOT, SLOT);
+      const bytes = n < 0 ? 'none' : Buffer.from(dst.subarray(SLOT, SLOT + n)).toString('hex');
+      // Nothing written outside the slot's answer.
+      expect(dst[SLOT - 1]).toBe(0xee);
+      if (n >= 0) expect(dst[SLOT + n]).toBe(0xee);
+      return { bytes, out: { ...out } };
+    },
+  };
+}
+
+/** Asks `q` twice through the cache and once plainly; all three must agree. */
+function expectSame(p: Pair, q: Uint8Array, label: string): void {
+  const want = p.plain(q);
+  for (const round of [1, 2]) {
+    const got = p.cached(q);
+    expect(got.bytes, `${label} (round ${round})`).toBe(want.bytes);
+    expect(got.out, `${label} outcome (round ${round})`).toEqual(want.out);
+  }
+}
+
+describe('answer cache: byte-identical to the uncached path', () => {
+  it('answers the whole query corpus and the malformed corpus alike in random variations', () => {
+    const p = pair(storeOf());
+    const rnd = createSeededRandom(20261124);
+    const cases = [...buildQueryCorpus(), ...buildMalformedCorpus()];
+    let asked = 0;
+    for (const c of cases) {
+      expectSame(p, c.wire, c.id);
+      for (let k = 0; k < 4; k++) {
+        const v = vary(c.wire, rnd);
+        expectSame(p, v, `${c.id} variant ${v.toString('hex')}`);
+        asked += 2;
+      }
+      asked += 2;
+    }
+    // The cache answered most of them (each variant's second ask at least, when cacheable).
+    expect(cases.length).toBeGreaterThan(1000);
+    expect(p.counters.answerCacheHits).toBeGreaterThan(asked / 3);
+    expect(p.counters.answerCacheHits + p.counters.answerCacheMisses).toBe(asked);
+  });
+
+  it('stays identical in a cache far smaller than what it is asked (records overwritten)', () => {
+    const p = pair(storeOf(), 64 * 1024);
+    const rnd = createSeededRandom(7);
+    const cases = buildQueryCorpus();
+    for (let round = 0; round < 3; round++)
+      for (const c of cases) expectSame(p, vary(c.wire, rnd), `${c.id} round ${round}`);
+    expect(p.counters.answerCacheStores * 100).toBeGreaterThan(64 * 1024);
+    expect(p.counters.answerCacheBoundBytes).toBeLessThanOrEqual(64 * 1024);
+    expect(p.counters.answerCacheHits).toBeGreaterThan(0);
+  });
+
+  it('gives each 0x20 spelling its own letter case back', () => {
+    const p = pair(storeOf());
+    const a = buildQuery({ id: 1, name: 'www.example.com', qtype: 1, edns: { payload: 1232 } });
+    const b = buildQuery({ id: 2, name: 'wWw.ExAmPlE.cOm', qtype: 1, edns: { payload: 1232 } });
+    p.cached(a);
+    const hit = p.cached(b);
+    expect(p.counters.answerCacheHits).toBe(1);
+    expect(Buffer.from(hit.bytes, 'hex').subarray(0, 2).readUInt16BE()).toBe(2);
+    expect(Buffer.from(hit.bytes, 'hex').includes(Buffer.from('wWw\x07ExAmPlE\x03cOm', 'latin1'))).toBe(true);
+    expect(hit.bytes).toBe(p.plain(b).bytes);
+  });
+});
+
+describe('answer cache: invalidation', () => {
+  const A = (name: string) => buildQuery({ name, qtype: 1, edns: { payload: 1232 } });
+
+  it('follows a changed zone, a new child zone and a removed one', () => {
+    const store = storeOf();
+    const p = pair(store);
+    const www = A('www.example.com');
+    const inSub = A('host.sub.example.com');
+    const net = A('www.example.net');
+    for (const q of [www, inSub, net]) expectSame(p, q, 'before');
+    const hits = p.counters.answerCacheHits;
+    expect(hits).toBe(3);
+
+    // One zone changes: its answers go, the other zone's stay.
+    const changed = CONFORMANCE_ZONES.map((z) =>
+      z.domain === 'example.com' ? { ...z, text: `${z.text}\nwww A 203.0.113.99\n` } : z,
+    );
+    store.upsert(zoneDataFromText(changed[0]!));
+    const after = p.cached(www);
+    expect(after.bytes).toBe(p.plain(www).bytes);
+    expect(after.bytes).toContain('cb007163'); // 203.0.113.99
+    expect(p.counters.answerCacheHits).toBe(hits);
+    p.cached(net);
+    expect(p.counters.answerCacheHits).toBe(hits + 1);
+
+    // A zone removed: names below it now belong to the parent (a referral, not its data).
+    store.remove(2);
+    expectSame(p, inSub, 'sub.example.com removed');
+    expect(p.plain(inSub).out.zoneApex).toBe('example.com');
+
+    // A new zone under a served one takes its names over.
+    store.upsert(
+      zoneDataFromText({
+        id: 9,
+        domain: 'www.example.net',
+        text: '$ORIGIN www.example.net.\n@ SOA ns hm 1 2 3 4 5\n@ NS ns\n@ A 198.51.100.9\n',
+      }),
+    );
+    const child = p.cached(net);
+    expect(child.bytes).toBe(p.plain(net).bytes);
+    expect(child.out.zoneApex).toBe('www.example.net');
+  });
+
+  it('does not keep steered, ECS, cookie or transfer answers', () => {
+    const store = storeOf();
+    const p = pair(store);
+    const ecs = buildQuery({
+      name: 'www.example.com',
+      qtype: 1,
+      edns: { payload: 1232, options: [[8, Uint8Array.from([0, 1, 24, 0, 192, 0, 2])]] },
+    });
+    const cookie = buildQuery({
+      name: 'www.example.com',
+      qtype: 1,
+      edns: { payload: 1232, options: [[10, Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8])]] },
+    });
+    const ixfr = buildQuery({ name: 'example.com', qtype: 251 });
+    for (const q of [ecs, cookie, ixfr]) {
+      expectSame(p, q, 'uncacheable');
+      expect(p.cached(q).out.cacheable).toBe(false);
+    }
+    expect(p.counters.answerCacheStores).toBe(0);
+    expect(p.counters.answerCacheHits).toBe(0);
+  });
+});
