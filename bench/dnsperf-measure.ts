@@ -34,6 +34,8 @@ export interface Measurement {
   lost: number;
   cpuSeconds: number;
   cpuUsPerQuery: number;
+  /** The user-space part of cpuUsPerQuery (the rest is the kernel's: sockets, wakeups). */
+  userUsPerQuery: number;
 }
 
 export interface LatencyPercentiles {
@@ -47,14 +49,22 @@ const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) |
 
 /** utime+stime (s) of pid and all its descendants (Linux proc(5) stat fields 14, 15). */
 export function treeCpuSeconds(pid: number): number {
-  let ticks = 0;
+  const t = treeCpuTimes(pid);
+  return t.user + t.system;
+}
+
+/** utime and stime (s) of pid and all its descendants, apart. */
+export function treeCpuTimes(pid: number): { user: number; system: number } {
+  let user = 0;
+  let system = 0;
   const stack = [pid];
   while (stack.length > 0) {
     const p = stack.pop()!;
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      user += Number(fields[11]);
+      system += Number(fields[12]);
       for (const t of readdirSync(`/proc/${p}/task`)) {
         const kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
         if (kids) stack.push(...kids.split(/\s+/).map(Number));
@@ -63,7 +73,7 @@ export function treeCpuSeconds(pid: number): number {
       // The process ended between listing and reading.
     }
   }
-  return ticks / CLK_TCK;
+  return { user: user / CLK_TCK, system: system / CLK_TCK };
 }
 
 /** Process ids of pid and all its descendants. */
@@ -127,9 +137,11 @@ function num(out: string, re: RegExp): number {
 }
 
 export async function measure(run: DnsperfRun, serverPid: number): Promise<Measurement> {
-  const cpu0 = treeCpuSeconds(serverPid);
+  const cpu0 = treeCpuTimes(serverPid);
   const out = await runDnsperf(run);
-  const cpuSeconds = treeCpuSeconds(serverPid) - cpu0;
+  const cpu1 = treeCpuTimes(serverPid);
+  const userSeconds = cpu1.user - cpu0.user;
+  const cpuSeconds = userSeconds + cpu1.system - cpu0.system;
   const completed = num(out, /Queries completed:\s+(\d+)/);
   return {
     qps: num(out, /Queries per second:\s+([\d.]+)/),
@@ -140,6 +152,7 @@ export async function measure(run: DnsperfRun, serverPid: number): Promise<Measu
     lost: num(out, /Queries lost:\s+(\d+)/),
     cpuSeconds,
     cpuUsPerQuery: completed > 0 ? (cpuSeconds * 1e6) / completed : NaN,
+    userUsPerQuery: completed > 0 ? (userSeconds * 1e6) / completed : NaN,
   };
 }
 

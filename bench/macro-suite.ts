@@ -82,6 +82,7 @@ export interface MacroRow {
   /** Sum over all rounds. */
   lost: number;
   cpuUsPerQuery: number;
+  userUsPerQuery: number;
   /** (max − min) / median of q/s over rounds, percent. */
   qpsSpreadPct: number;
   /** (max − min) / median of CPU µs per query over rounds, percent. */
@@ -248,7 +249,7 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
           const m = await measure({ ...base, port: s.port }, s.pid);
           rounds.push({ server, workload, transport, round, ...m });
           log(
-            `macro ${server} ${workload} r${round}: ${m.qps.toFixed(0)} q/s, ${m.cpuUsPerQuery.toFixed(2)} µs/q, lost ${m.lost}`,
+            `macro ${server} ${workload} r${round}: ${m.qps.toFixed(0)} q/s, ${m.cpuUsPerQuery.toFixed(2)} µs/q (user ${m.userUsPerQuery.toFixed(2)}), lost ${m.lost}`,
           );
         }
       }
@@ -278,6 +279,7 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
         maxLatencyMs: median(rs.map((r) => r.maxLatencyMs)),
         lost: rs.reduce((a, r) => a + r.lost, 0),
         cpuUsPerQuery: median(cpus),
+        userUsPerQuery: median(rs.map((r) => r.userUsPerQuery)),
         qpsSpreadPct: spreadPct(qpss),
         cpuSpreadPct: spreadPct(cpus),
         p50Ms: latency.get(`${server}/${workload}`)?.p50Ms ?? NaN,

@@ -18,6 +18,9 @@
  * - Memory is bounded: records live in one ring of `bytes` (header, key, answer), overwritten
  *   oldest first; an index of ~bytes/64 slots (hash + ring position) finds them. No objects or
  *   strings per entry; a lookup allocates nothing.
+ * - Admission: a question is stored the second time it misses, not the first (a table of recent
+ *   miss hashes, as TinyLFU's doorkeeper), so a flood of unique names (random subdomains) neither
+ *   pays for storing nor pushes the answers that repeat out of the ring.
  */
 
 /** What the cache counts, for /metrics (DnsCounters carries these fields). */
@@ -72,67 +75,56 @@ const W_ZONE_GEN = 2;
 const W_GEN = 3;
 const W_OUTCOME = 4; // rcode | kind << 8 | truncated << 12 | qname end << 16
 const W_QTYPE = 5;
-const RECORD_HEADER = 24;
+const RECORD_HEADER_WORDS = 6;
+/** Index slot: hash, ring offset in words, absolute position in words (mod 2^32). */
+const SLOT_INTS = 3;
 /** Index slots probed per lookup (linear probing within a short window). */
 const PROBES = 4;
 /** Ring bytes per index slot. */
 const BYTES_PER_SLOT = 64;
+/** Index bytes per slot: the slot and its admission word. */
+const INDEX_BYTES_PER_SLOT = 4 * SLOT_INTS + 4;
+/**
+ * Words written between index resets: absolute positions are kept mod 2^32 words, exact while
+ * every live slot was written less than 2^31 words ago; the index is cleared every 2^30 words.
+ */
+const RESET_WORDS = 2 ** 30;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/**
- * Hash of the key of the query at src[off, off + len) (bytes 2.. with the name lower-cased), and
- * the end of its question name, in `probe`. Returns false when the question cannot be read (no
- * name, compression, overlong): such queries are never stored.
- */
-function hashQuery(src: Uint8Array, off: number, len: number, probe: Int32Array): boolean {
-  const end = off + len;
-  if (len < HEADER + 5 || len > QUERY_MAX) return false;
-  let h = FNV_OFFSET ^ len;
-  let p = off + 2;
-  for (; p < off + HEADER; p++) h = Math.imul(h ^ src[p]!, FNV_PRIME);
-  for (;;) {
-    if (p >= end) return false;
-    const l = src[p]!;
-    h = Math.imul(h ^ l, FNV_PRIME);
-    p++;
-    if (l === 0) break;
-    if (l > 63) return false;
-    const e = p + l;
-    if (e > end) return false;
-    for (; p < e; p++) {
-      const c = src[p]!;
-      h = Math.imul(h ^ (c >= 0x41 && c <= 0x5a ? c | 0x20 : c), FNV_PRIME);
-    }
-  }
-  probe[1] = p - off;
-  for (; p < end; p++) h = Math.imul(h ^ src[p]!, FNV_PRIME);
-  probe[0] = h | 0;
-  return true;
-}
-
-function lower(c: number): number {
-  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-}
-
 export class AnswerCache {
   private readonly ring: Uint8Array;
   private readonly words: Int32Array;
-  private readonly ringSize: number;
-  /** Absolute bytes written into the ring so far (a record at p is intact while head - p <= ringSize). */
-  private head = 0;
+  /** Ring size in words. */
+  private readonly ringWords: number;
+  /** Next write position in the ring, words. */
+  private headAt = 0;
+  /** Absolute words written (mod 2^32): a record written at absolute a is intact while head - a <= ringWords. */
+  private headAbs = 0;
+  private sinceReset = 0;
   private readonly mask: number;
-  private readonly hashes: Int32Array;
-  /** Absolute ring position + 1 of each slot's record; 0 = empty. */
-  private readonly positions: Float64Array;
+  private readonly slots: Int32Array;
+  /** Hashes of questions that missed once (admission, see above), by hash & mask. */
+  private readonly seen: Int32Array;
   private generation = 0;
   private readonly slotOfZone = new Map<number, number>();
   private zoneGens = new Int32Array(16);
   private zoneIds = new Int32Array(16);
   private zoneApexes: string[] = [];
-  /** [hash, qname end] of the query being looked up or stored. */
-  private readonly probe = new Int32Array(2);
+  /** The key of the query being looked up or stored (readKey). */
+  private readonly key = new Uint8Array(QUERY_MAX + 4);
+  private readonly keyWords = new Int32Array(this.key.buffer);
+  private keyLen = 0;
+  private qnameEnd = 0;
+  private hash = 0;
+  /** The last source and destination and their word views (viewSrc, viewDst). */
+  private src: Uint8Array | null = null;
+  private srcBase = 0;
+  private srcWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private dst: Uint8Array | null = null;
+  private dstBase = 0;
+  private dstWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
 
   constructor(
     bytes: number,
@@ -141,14 +133,14 @@ export class AnswerCache {
     const total = Math.max(MIN_ANSWER_CACHE_BYTES, Math.floor(bytes));
     let slots = 1;
     while (slots * 2 * BYTES_PER_SLOT <= total) slots *= 2;
-    // Index: 12 bytes a slot; the ring gets the rest, 4-byte aligned.
-    this.ringSize = (total - slots * 12) & ~3;
-    this.ring = new Uint8Array(this.ringSize);
-    this.words = new Int32Array(this.ring.buffer);
+    this.ringWords = (total - slots * INDEX_BYTES_PER_SLOT) >> 2;
+    this.words = new Int32Array(this.ringWords);
+    this.ring = new Uint8Array(this.words.buffer);
     this.mask = slots - 1;
-    this.hashes = new Int32Array(slots);
-    this.positions = new Float64Array(slots);
-    counters.answerCacheBoundBytes += this.ringSize + slots * 12;
+    this.slots = new Int32Array(slots * SLOT_INTS);
+    this.clearIndex();
+    this.seen = new Int32Array(slots);
+    counters.answerCacheBoundBytes += this.ringWords * 4 + slots * INDEX_BYTES_PER_SLOT;
   }
 
   /** Forgets every answer of one zone (its snapshot changed). */
@@ -163,6 +155,98 @@ export class AnswerCache {
   }
 
   /**
+   * Word views of the source and destination (cached by identity: a batch listener passes the
+   * same two arrays every time; typed-array getters cost more than the lookup itself), and their
+   * byte offsets in their buffers.
+   */
+  private viewSrc(src: Uint8Array): void {
+    if (src === this.src) return;
+    this.src = src;
+    this.srcBase = src.byteOffset;
+    this.srcWords = new Int32Array(src.buffer, 0, src.buffer.byteLength >> 2);
+  }
+
+  private viewDst(dst: Uint8Array): void {
+    if (dst === this.dst) return;
+    this.dst = dst;
+    this.dstBase = dst.byteOffset;
+    this.dstWords = new Int32Array(dst.buffer, 0, dst.buffer.byteLength >> 2);
+  }
+
+  /**
+   * Reads the key of the query at src[off, off + len) into `key`: the query with its ID zeroed
+   * and its question name lower-cased (RFC 4343 §3), zero-padded to the word; then hashes it.
+   * Word-wise when the query is word aligned (a batch's receive slots are). False when the
+   * question cannot be read (no name, compression, overlong): such queries are never stored.
+   */
+  private readKey(src: Uint8Array, off: number, len: number): boolean {
+    if (len < HEADER + 5 || len > QUERY_MAX) return false;
+    const end = off + len;
+    let p = off + HEADER;
+    for (;;) {
+      if (p >= end) return false;
+      const l = src[p]!;
+      if (l === 0) break;
+      if (l > 63) return false;
+      p += l + 1;
+    }
+    const qnameEnd = p + 1 - off;
+    this.qnameEnd = qnameEnd;
+    this.keyLen = len;
+    const key = this.key;
+    const kw = this.keyWords;
+    const n = (len + 3) >> 2;
+    this.viewSrc(src);
+    const at = this.srcBase + off;
+    if ((at & 3) === 0) {
+      const sw = this.srcWords;
+      const base = at >> 2;
+      for (let i = 0; i < n; i++) kw[i] = sw[base + i]!;
+    } else {
+      for (let i = 0; i < len; i++) key[i] = src[off + i]!;
+    }
+    for (let i = len; i < n << 2; i++) key[i] = 0;
+    key[0] = key[1] = 0;
+    // Letters of the name lower-cased four at a time: on each byte's low 7 bits (no carries),
+    // 0x20 where 0x41 <= byte <= 0x5a and the high bit is clear; label lengths (< 0x40) stay.
+    const whole = qnameEnd >> 2;
+    for (let i = HEADER >> 2; i < whole; i++) {
+      const w = kw[i]!;
+      const h = w & 0x7f7f7f7f;
+      kw[i] = w | ((((h + 0x3f3f3f3f) & ~(h + 0x25252525) & ~w & 0x80808080) >>> 2) as number);
+    }
+    for (let b = whole << 2; b < qnameEnd; b++) {
+      const c = key[b]!;
+      if (c >= 0x41 && c <= 0x5a) key[b] = c | 0x20;
+    }
+    let h = FNV_OFFSET ^ len;
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ kw[i]!, FNV_PRIME) ^ (h >>> 15);
+    this.hash = h | 0;
+    return true;
+  }
+
+  /** Copies the client's ID and spelling of the question name into the answer at dst[dstOff]. */
+  private restoreQuestion(src: Uint8Array, off: number, dst: Uint8Array, dstOff: number): void {
+    dst[dstOff] = src[off]!;
+    dst[dstOff + 1] = src[off + 1]!;
+    const qnameEnd = this.qnameEnd;
+    let b = HEADER;
+    this.viewDst(dst);
+    const from = this.srcBase + off;
+    const to = this.dstBase + dstOff;
+    if ((from & 3) === 0 && (to & 3) === 0) {
+      const sw = this.srcWords;
+      const dw = this.dstWords;
+      const s0 = from >> 2;
+      const d0 = to >> 2;
+      const whole = qnameEnd >> 2;
+      for (let i = HEADER >> 2; i < whole; i++) dw[d0 + i] = sw[s0 + i]!;
+      b = whole << 2;
+    }
+    for (; b < qnameEnd; b++) dst[dstOff + b] = src[off + b]!;
+  }
+
+  /**
    * Writes the stored answer to the query at src[off, off + len) into dst at dstOff and fills `out`;
    * returns its length, or -1 (not stored, or stale).
    */
@@ -174,32 +258,25 @@ export class AnswerCache {
     dstOff: number,
     out: CachedOutcome,
   ): number {
-    const probe = this.probe;
-    if (!hashQuery(src, off, len, probe)) {
+    if (!this.readKey(src, off, len)) {
       this.counters.answerCacheMisses++;
       return -1;
     }
-    const at = this.find(src, off, len, probe[0]!);
-    if (at < 0) {
+    const w = this.find();
+    if (w < 0) {
       this.counters.answerCacheMisses++;
       return -1;
     }
     const words = this.words;
-    const w = at >> 2;
     const zoneSlot = words[w + W_ZONE_SLOT]!;
     if (words[w + W_GEN] !== this.generation || words[w + W_ZONE_GEN] !== this.zoneGens[zoneSlot]) {
       this.counters.answerCacheMisses++;
       return -1;
     }
-    const ring = this.ring;
     const answerLen = words[w + W_LENGTHS]! >>> 16;
-    const from = at + RECORD_HEADER + len - 2;
-    for (let i = 0; i < answerLen; i++) dst[dstOff + i] = ring[from + i]!;
+    this.copyOut(w + RECORD_HEADER_WORDS + ((this.keyLen + 3) >> 2), answerLen, dst, dstOff);
     // The client's ID and its spelling of the name (the key matched it case-insensitively).
-    dst[dstOff] = src[off]!;
-    dst[dstOff + 1] = src[off + 1]!;
-    const qnameEnd = probe[1]!;
-    for (let i = HEADER; i < qnameEnd; i++) dst[dstOff + i] = src[off + i]!;
+    this.restoreQuestion(src, off, dst, dstOff);
     const o = words[w + W_OUTCOME]!;
     out.rcode = o & 0xff;
     out.kind = KINDS[(o >>> 8) & 0xf]!;
@@ -213,30 +290,49 @@ export class AnswerCache {
     return answerLen;
   }
 
-  /** Ring offset of the record whose key equals the query's, or -1. */
-  private find(src: Uint8Array, off: number, len: number, hash: number): number {
-    const keyLen = len - 2;
+  /**
+   * Copies `n` bytes of the ring from word `from` to dst at dstOff: a word at a time when dst is
+   * word aligned there too (a batch's send slots are), which may write up to 3 bytes past the
+   * answer, inside the slot; else byte by byte.
+   */
+  private copyOut(from: number, n: number, dst: Uint8Array, dstOff: number): void {
+    this.viewDst(dst);
+    const to = this.dstBase + dstOff;
+    if ((to & 3) === 0 && dstOff + n + 3 <= dst.length) {
+      const d = this.dstWords;
+      const words = this.words;
+      const o = to >> 2;
+      const count = (n + 3) >> 2;
+      for (let i = 0; i < count; i++) d[o + i] = words[from + i]!;
+      return;
+    }
+    const ring = this.ring;
+    const at = from << 2;
+    for (let i = 0; i < n; i++) dst[dstOff + i] = ring[at + i]!;
+  }
+
+  /** Ring word offset of the record whose key equals `key`, or -1. */
+  private find(): number {
+    const slots = this.slots;
+    const hash = this.hash;
+    const keyLen = this.keyLen;
     for (let k = 0; k < PROBES; k++) {
-      const s = (hash + k) & this.mask;
-      const pos = this.positions[s]!;
-      if (pos === 0 || this.hashes[s] !== hash) continue;
-      const abs = pos - 1;
-      if (this.head - abs > this.ringSize) continue;
-      const at = abs % this.ringSize;
-      if ((this.words[at >> 2]! & 0xffff) !== keyLen) continue;
-      if (this.keyEquals(src, off, len, at + RECORD_HEADER)) return at;
+      const s = ((hash + k) & this.mask) * SLOT_INTS;
+      if (slots[s] !== hash) continue;
+      const w = slots[s + 1]!;
+      // Empty (never written), or overwritten since: ((head - at) mod 2^32) beyond the ring.
+      if (w < 0 || (this.headAbs - slots[s + 2]!) >>> 0 > this.ringWords) continue;
+      if ((this.words[w + W_LENGTHS]! & 0xffff) !== keyLen) continue;
+      if (this.keyEquals(w + RECORD_HEADER_WORDS)) return w;
     }
     return -1;
   }
 
-  /** Stored key (bytes 2.. of the query, name lower-cased) against the query, name compared case-insensitively. */
-  private keyEquals(src: Uint8Array, off: number, len: number, keyAt: number): boolean {
-    const ring = this.ring;
-    const qnameEnd = this.probe[1]!;
-    let i = 2;
-    for (; i < HEADER; i++) if (ring[keyAt + i - 2] !== src[off + i]) return false;
-    for (; i < qnameEnd; i++) if (ring[keyAt + i - 2] !== lower(src[off + i]!)) return false;
-    for (; i < len; i++) if (ring[keyAt + i - 2] !== src[off + i]) return false;
+  private keyEquals(at: number): boolean {
+    const words = this.words;
+    const kw = this.keyWords;
+    const n = (this.keyLen + 3) >> 2;
+    for (let i = 0; i < n; i++) if (words[at + i] !== kw[i]) return false;
     return true;
   }
 
@@ -254,52 +350,76 @@ export class AnswerCache {
     out: CachedOutcome,
   ): void {
     if (!out.cacheable || out.zoneId < 0 || ansLen > ANSWER_MAX || ansLen < HEADER) return;
-    const probe = this.probe;
-    if (!hashQuery(src, off, len, probe)) return;
-    const hash = probe[0]!;
-    const qnameEnd = probe[1]!;
-    const size = (RECORD_HEADER + len - 2 + ansLen + 3) & ~3;
-    if (size > this.ringSize) return;
+    if (!this.readKey(src, off, len)) return;
+    const hash = this.hash;
+    const door = hash & this.mask;
+    if (this.seen[door] !== hash) {
+      this.seen[door] = hash;
+      return;
+    }
+    const keyWordCount = (this.keyLen + 3) >> 2;
+    const size = RECORD_HEADER_WORDS + keyWordCount + ((ansLen + 3) >> 2);
+    if (size > this.ringWords) return;
     // Reuse the slot holding this key or a dead one; else take over the first probed.
-    let slot = hash & this.mask;
+    const slots = this.slots;
+    let slot = (hash & this.mask) * SLOT_INTS;
     for (let k = 0; k < PROBES; k++) {
-      const s = (hash + k) & this.mask;
-      const pos = this.positions[s]!;
-      if (pos === 0 || this.head - (pos - 1) > this.ringSize || this.hashes[s] === hash) {
+      const s = ((hash + k) & this.mask) * SLOT_INTS;
+      if (slots[s] === hash || slots[s + 1]! < 0 || (this.headAbs - slots[s + 2]!) >>> 0 > this.ringWords) {
         slot = s;
         break;
       }
     }
-    let at = this.head % this.ringSize;
-    if (at + size > this.ringSize) {
-      this.head += this.ringSize - at;
+    let at = this.headAt;
+    if (at + size > this.ringWords) {
+      this.advance(this.ringWords - at);
       at = 0;
     }
-    const abs = this.head;
-    this.head += size;
+    const abs = this.headAbs;
+    this.advance(size);
+    this.headAt = at + size;
     const zoneSlot = this.zoneSlot(out.zoneId, out.zoneApex);
     const words = this.words;
-    const w = at >> 2;
-    words[w + W_LENGTHS] = (len - 2) | (ansLen << 16);
-    words[w + W_ZONE_SLOT] = zoneSlot;
-    words[w + W_ZONE_GEN] = this.zoneGens[zoneSlot]!;
-    words[w + W_GEN] = this.generation;
-    words[w + W_OUTCOME] =
+    words[at + W_LENGTHS] = this.keyLen | (ansLen << 16);
+    words[at + W_ZONE_SLOT] = zoneSlot;
+    words[at + W_ZONE_GEN] = this.zoneGens[zoneSlot]!;
+    words[at + W_GEN] = this.generation;
+    words[at + W_OUTCOME] =
       (out.rcode & 0xff) |
       (KINDS.indexOf(out.kind) << 8) |
       ((out.truncated ? 1 : 0) << 12) |
-      (qnameEnd << 16);
-    words[w + W_QTYPE] = out.qtype;
+      (this.qnameEnd << 16);
+    words[at + W_QTYPE] = out.qtype;
+    const kw = this.keyWords;
+    const keyAt = at + RECORD_HEADER_WORDS;
+    for (let i = 0; i < keyWordCount; i++) words[keyAt + i] = kw[i]!;
     const ring = this.ring;
-    let p = at + RECORD_HEADER;
-    for (let i = 2; i < len; i++) {
-      const c = src[off + i]!;
-      ring[p++] = i >= HEADER && i < qnameEnd ? lower(c) : c;
-    }
+    const p = (keyAt + keyWordCount) << 2;
     for (let i = 0; i < ansLen; i++) ring[p + i] = ans[ansOff + i]!;
-    this.hashes[slot] = hash;
-    this.positions[slot] = abs + 1;
+    slots[slot] = hash;
+    slots[slot + 1] = at;
+    slots[slot + 2] = abs;
     this.counters.answerCacheStores++;
+  }
+
+  /** Moves the absolute write position; every RESET_WORDS the index starts over (see above). */
+  private advance(words: number): void {
+    this.headAbs = (this.headAbs + words) | 0;
+    this.sinceReset += words;
+    if (this.sinceReset >= RESET_WORDS) {
+      this.sinceReset = 0;
+      this.clearIndex();
+    }
+  }
+
+  /** Marks every index slot empty (ring offset -1). */
+  private clearIndex(): void {
+    const slots = this.slots;
+    for (let s = 0; s < slots.length; s += SLOT_INTS) {
+      slots[s] = 0;
+      slots[s + 1] = -1;
+      slots[s + 2] = 0;
+    }
   }
 
   private zoneSlot(zoneId: number, apex: string): number {
