@@ -28,8 +28,6 @@ export interface LookupName {
 
 const NO_WIRE = new Uint8Array(0);
 
-const WILDCARD_PREFIX = '\x01*';
-
 function noCnameFollow(qtype: number): boolean {
   return qtype === RR_TYPE.CNAME || qtype === RR_TYPE.RRSIG || qtype === RR_TYPE.NSEC;
 }
@@ -160,7 +158,7 @@ export function resolveInZone(
       let node = exact;
       if (!node && zone.hasWildcards && ce) {
         // RFC 4592 §3.3.1: the source of synthesis is "*." + the closest encloser.
-        node = zone.nodes.get(WILDCARD_PREFIX + (ce.name.keys[0] ?? ''));
+        node = zone.nodes.get(ce.wildcardKey());
         if (node) plan.wildcard = true;
         if (node && node.delegation && qtype !== RR_TYPE.DS) {
           // A wildcard owning NS (RFC 4592 §4.2): Knot refers with the NS RRset as it is, owner

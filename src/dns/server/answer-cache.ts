@@ -116,6 +116,9 @@ export class AnswerCache {
   private readonly key = new Uint8Array(QUERY_MAX + 4);
   private readonly keyWords = new Int32Array(this.key.buffer);
   private keyLen = 0;
+  /** Where the key in `key` was read from by the last answer() (store() reuses it), -1: nowhere. */
+  private keyOff = -1;
+  private keySrc: Uint8Array | null = null;
   private qnameEnd = 0;
   private hash = 0;
   /** The last source and destination and their word views (viewSrc, viewDst). */
@@ -258,10 +261,14 @@ export class AnswerCache {
     dstOff: number,
     out: CachedOutcome,
   ): number {
+    this.keyOff = -1;
     if (!this.readKey(src, off, len)) {
       this.counters.answerCacheMisses++;
       return -1;
     }
+    // A miss is usually followed by store() of the same query: its key is kept.
+    this.keyOff = off;
+    this.keySrc = src;
     const w = this.find();
     if (w < 0) {
       this.counters.answerCacheMisses++;
@@ -350,7 +357,9 @@ export class AnswerCache {
     out: CachedOutcome,
   ): void {
     if (!out.cacheable || out.zoneId < 0 || ansLen > ANSWER_MAX || ansLen < HEADER) return;
-    if (!this.readKey(src, off, len)) return;
+    const keyKept = this.keyOff === off && this.keySrc === src && this.keyLen === len;
+    this.keyOff = -1;
+    if (!keyKept && !this.readKey(src, off, len)) return;
     const hash = this.hash;
     const door = hash & this.mask;
     if (this.seen[door] !== hash) {

@@ -41,6 +41,7 @@ import { zoneDnssec } from '../dnssec/signing-registry.ts';
 import type { AnswerPlan } from '../answer/answer-plan.ts';
 import { AnswerCache, createAnswerCacheCounters } from './answer-cache.ts';
 import type { DnsSlotHandler } from './listener-options.ts';
+import { ByteCopier } from '../wire/byte-copy.ts';
 import type { AnswerCacheCounters, OutcomeKind } from './answer-cache.ts';
 import {
   addressOctets,
@@ -442,9 +443,6 @@ export interface MessageHandlers {
   context: MessageContext;
 }
 
-/** Longest copy done byte by byte rather than through a view and set(). */
-const COPY_LOOP_MAX = 256;
-
 /** As createMessageHandler, also exposing the slot entry, the cache and the reused context (tests). */
 export function createMessageHandlerWithContext(
   store: ZoneStore,
@@ -491,6 +489,7 @@ export function createMessageHandlerWithContext(
     res.set(ctx.result.subarray(0, n));
     return res;
   };
+  const copier = new ByteCopier();
   const handleSlot: DnsSlotHandler = (src, off, len, client, out, dst, dstOff, max) => {
     if (cache !== null) {
       const hit = cache.answer(src, off, len, dst, dstOff, out);
@@ -498,9 +497,7 @@ export function createMessageHandlerWithContext(
     }
     const n = answerOne(src.subarray(off, off + len), client, out);
     if (n < 0 || n > max) return -1;
-    const bytes = ctx.result;
-    if (n <= COPY_LOOP_MAX) for (let i = 0; i < n; i++) dst[dstOff + i] = bytes[i]!;
-    else dst.set(bytes.subarray(0, n), dstOff);
+    copier.copy(ctx.result, 0, dst, dstOff, n);
     if (cache !== null && out.cacheable) cache.store(src, off, len, dst, dstOff, n, out);
     return n;
   };

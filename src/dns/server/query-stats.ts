@@ -3,8 +3,9 @@
  * handed in batches to a narrow sink every `flushIntervalMs`.
  *
  * Contract:
- * - `record()` is the hot path: a map lookup and integer increments; the only allocation is the
- *   first time a zone, qtype or rcode is seen within an hour bucket.
+ * - `record()` is the hot path: a map lookup (none when the zone is the previous query's) and
+ *   increments in small typed arrays (common QTYPEs and RCODEs; a map for the rest); the only
+ *   allocation is the first time a zone, or an uncommon qtype or rcode, is seen in an hour.
  * - Counts are keyed by the hour the query arrived in (`now()` of the injected clock); an hour
  *   that ends is kept until the next flush, so nothing is lost at the boundary.
  * - `flush()` hands over everything counted since the previous flush and resets; the sink must
@@ -46,10 +47,19 @@ export interface QueryStats {
   stop(): void;
 }
 
+/** QTYPEs counted in a typed array (the rest in a map): A NS CNAME SOA PTR MX TXT AAAA SRV DS DNSKEY HTTPS ANY CAA SVCB NAPTR. */
+const COMMON_TYPES = [1, 2, 5, 6, 12, 15, 16, 28, 33, 43, 48, 65, 255, 257, 64, 35];
+const TYPE_SLOT = new Int8Array(258).fill(-1);
+COMMON_TYPES.forEach((t, i) => (TYPE_SLOT[t] = i));
+/** RCODEs 0..16 (BADVERS) counted in a typed array. */
+const RCODE_ARRAY = 17;
+
 interface Counters {
   hourIndex: number;
-  byType: Map<number, number>;
-  byRcode: Map<number, number>;
+  types: Float64Array;
+  otherTypes: Map<number, number> | null;
+  rcodes: Float64Array;
+  otherRcodes: Map<number, number> | null;
   total: number;
 }
 
@@ -78,6 +88,17 @@ function increment(map: Map<number, number>, key: number): void {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
 
+function countType(c: Counters, qtype: number): void {
+  const slot = qtype < TYPE_SLOT.length ? TYPE_SLOT[qtype]! : -1;
+  if (slot >= 0) c.types[slot]!++;
+  else increment((c.otherTypes ??= new Map()), qtype);
+}
+
+function countRcode(c: Counters, rcode: number): void {
+  if (rcode < RCODE_ARRAY) c.rcodes[rcode]!++;
+  else increment((c.otherRcodes ??= new Map()), rcode);
+}
+
 export function createQueryStats(opts: QueryStatsOptions): QueryStats {
   const now = opts.now ?? Date.now;
   const interval = opts.flushIntervalMs ?? DEFAULT_STATS_FLUSH_MS;
@@ -87,15 +108,32 @@ export function createQueryStats(opts: QueryStatsOptions): QueryStats {
   let closed: Array<{ zoneId: number; c: Counters }> = [];
   let timer: NodeJS.Timeout | null = null;
 
+  /** The previous query's zone and counters (a flood or a busy zone repeats). */
+  let lastZoneId = -1;
+  let last: Counters | null = null;
+
   function fresh(hourIndex: number): Counters {
-    return { hourIndex, byType: new Map(), byRcode: new Map(), total: 0 };
+    return {
+      hourIndex,
+      types: new Float64Array(COMMON_TYPES.length),
+      otherTypes: null,
+      rcodes: new Float64Array(RCODE_ARRAY),
+      otherRcodes: null,
+      total: 0,
+    };
   }
 
   function toRow(zoneId: number, c: Counters): QueryStatsRow {
     const byType: Record<string, number> = {};
-    for (const [t, n] of c.byType) byType[typeToText(t)] = n;
+    COMMON_TYPES.forEach((t, i) => {
+      if (c.types[i]! > 0) byType[typeToText(t)] = c.types[i]!;
+    });
+    for (const [t, n] of c.otherTypes ?? []) byType[typeToText(t)] = n;
     const byRcode: Record<string, number> = {};
-    for (const [r, n] of c.byRcode) byRcode[rcodeToText(r)] = n;
+    c.rcodes.forEach((n, r) => {
+      if (n > 0) byRcode[rcodeToText(r)] = n;
+    });
+    for (const [r, n] of c.otherRcodes ?? []) byRcode[rcodeToText(r)] = n;
     return {
       zoneId,
       hour: new Date(c.hourIndex * MS_PER_HOUR).toISOString(),
@@ -109,7 +147,7 @@ export function createQueryStats(opts: QueryStatsOptions): QueryStats {
     record(zoneId, qtype, rcode) {
       if (zoneId < 0 || qtype < 0) return;
       const hourIndex = Math.floor(now() / MS_PER_HOUR);
-      let c = current.get(zoneId);
+      let c = zoneId === lastZoneId && last !== null ? last : current.get(zoneId);
       if (c === undefined) {
         c = fresh(hourIndex);
         current.set(zoneId, c);
@@ -118,9 +156,11 @@ export function createQueryStats(opts: QueryStatsOptions): QueryStats {
         c = fresh(hourIndex);
         current.set(zoneId, c);
       }
-      increment(c.byType, qtype);
-      increment(c.byRcode, rcode);
+      countType(c, qtype);
+      countRcode(c, rcode);
       c.total++;
+      lastZoneId = zoneId;
+      last = c;
     },
     flush() {
       if (current.size === 0 && closed.length === 0) return;
@@ -129,6 +169,7 @@ export function createQueryStats(opts: QueryStatsOptions): QueryStats {
       for (const [zoneId, c] of current) if (c.total > 0) batch.push(toRow(zoneId, c));
       current = new Map();
       closed = [];
+      last = null;
       if (batch.length === 0) return;
       try {
         opts.sink.flush(batch);

@@ -7,10 +7,16 @@ import type { AdditionalEntry, RRset } from '../wire/rrset-encoding.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import type { WireName } from '../wire/wire-name.ts';
 
+/** The wildcard label's key form (length octet and "*"). */
+const WILDCARD_LABEL = '\x01*';
+
 /** The RRsets of an empty non-terminal (shared). */
 export const NO_RRSETS: readonly RRset[] = [];
 
 export class ZoneNode {
+  /** Key of "*." + this name (wildcardKey), made on first use. */
+  private wildcard: string | null = null;
+
   constructor(
     readonly name: WireName,
     /**
@@ -21,6 +27,15 @@ export class ZoneNode {
     /** NS present below the apex: a zone cut (RFC 1034 §4.2.1). */
     readonly delegation: boolean,
   ) {}
+
+  /**
+   * Key of the wildcard that synthesizes below this name (RFC 4592 §3.3.1: "*." + the closest
+   * encloser), kept once made: a random-subdomain flood asks it for every query, and a new
+   * string per query would be hashed anew for every lookup.
+   */
+  wildcardKey(): string {
+    return (this.wildcard ??= WILDCARD_LABEL + (this.name.keys[0] ?? ''));
+  }
 
   /** The RRset of `type` at this name, if any. */
   rrset(type: number): RRset | undefined {

@@ -18,6 +18,11 @@ export interface OptSpec {
 
 /** Size of an OPT RR without options: root owner (1) + TYPE, CLASS, TTL, RDLENGTH (10). */
 export const OPT_FIXED_SIZE = 11;
+/**
+ * Names remembered for compression at most: every pointer target lies below offset 0x3fff
+ * (COMPRESSION_OFFSET_MAX), so a message has fewer than 0x3fff / 2 names that can be targets.
+ */
+const NAMES_MAX = 8192;
 /** Labels in a name at most (RFC 1035 §2.3.4: 255 octets, each label at least 2). */
 const LABELS_MAX = 128;
 const EMPTY_KEYS: readonly string[] = [];
@@ -41,12 +46,12 @@ function put16(buf: Buffer, at: number, v: number): void {
 export class ResponseWriter {
   private readonly buf = Buffer.alloc(SCRATCH_SIZE);
   /**
-   * Canonical name key → offset of a copy of that name already in the message, for names other
-   * than the question's suffixes (those are matched directly against `qkeys`, no map entry).
+   * Names other than the question's suffixes already in the message: canonical key and offset,
+   * in order ([0, journalCount)); a rolled-back RRset just shortens the list. A message holds a
+   * handful, so a scan (lengths first) beats a Map's hashing and clearing per message.
    */
-  private readonly compression = new Map<string, number>();
-  /** Keys added to `compression` in order ([0, journalCount)), to undo a rolled-back RRset. */
   private readonly journal: string[] = [];
+  private readonly journalOffsets = new Int32Array(NAMES_MAX);
   private journalCount = 0;
   /** Suffix keys of the question name (empty when there is none) and their offsets. */
   private qkeys: readonly string[] = [];
@@ -63,7 +68,6 @@ export class ResponseWriter {
    * letter case is the client's (0x20 echo).
    */
   begin(query: Uint8Array, q: ParsedQuery, maxSize: number, reserve: number): void {
-    if (this.journalCount > 0) this.compression.clear();
     this.journalCount = 0;
     this.counts[0] = this.counts[1] = this.counts[2] = 0;
     this.truncated = false;
@@ -86,9 +90,21 @@ export class ResponseWriter {
   }
 
   private remember(key: string, offset: number): void {
-    if (offset > COMPRESSION_OFFSET_MAX || this.compression.has(key) || this.inQuestion(key) >= 0) return;
-    this.compression.set(key, offset);
+    if (offset > COMPRESSION_OFFSET_MAX || this.journalCount >= NAMES_MAX) return;
+    if (this.remembered(key) >= 0 || this.inQuestion(key) >= 0) return;
+    this.journalOffsets[this.journalCount] = offset;
     this.journal[this.journalCount++] = key;
+  }
+
+  /** Offset of a remembered name with key `key`, or -1. */
+  private remembered(key: string): number {
+    const journal = this.journal;
+    const length = key.length;
+    for (let j = 0; j < this.journalCount; j++) {
+      const k = journal[j]!;
+      if (k.length === length && k === key) return this.journalOffsets[j]!;
+    }
+    return -1;
   }
 
   /** Offset of `key` among the question's suffixes (same label count = same index from the end), or -1. */
@@ -113,7 +129,7 @@ export class ResponseWriter {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       let ptr = this.inQuestion(key);
-      if (ptr < 0 && useMap) ptr = this.compression.get(key) ?? -1;
+      if (ptr < 0 && useMap) ptr = this.remembered(key);
       if (ptr >= 0) {
         const prefix = full - key.length;
         for (let b = 0; b < prefix; b++) buf[start + b] = bytes[at + b]!;
@@ -190,7 +206,6 @@ export class ResponseWriter {
       }
       if (this.pos > this.limit) {
         this.pos = mark;
-        for (let j = journalMark; j < this.journalCount; j++) this.compression.delete(this.journal[j]!);
         this.journalCount = journalMark;
         if (section !== 2) this.truncated = true;
         return false;
