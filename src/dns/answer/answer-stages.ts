@@ -155,6 +155,10 @@ const zoneStage: AnswerStage = {
       ctx.plan.edeNotAuthoritative = true;
       return settle(ctx.plan, 'refused', RCODE_REFUSED);
     }
+    // The query's key of the apex equals the zone's: take the zone's own string, whose hash is
+    // known and which later comparisons (the writer's compression) find identical at once.
+    const apexAt = keys.length - zone.apexLabels;
+    if (apexAt >= 0 && apexAt < keys.length) ctx.query.keys[apexAt] = zone.apexKey;
     ctx.plan.zone = zone;
     return false;
   },

@@ -76,14 +76,19 @@ const W_GEN = 3;
 const W_OUTCOME = 4; // rcode | kind << 8 | truncated << 12 | qname end << 16
 const W_QTYPE = 5;
 const RECORD_HEADER_WORDS = 6;
-/** Index slot: hash, ring offset in words, absolute position in words (mod 2^32). */
-const SLOT_INTS = 3;
+/**
+ * Index slot (16 bytes, four to a cache line): hash, ring offset in words, absolute position in
+ * words (mod 2^32), and the admission word: the hash of a question that missed once and whose
+ * first probe slot this is (kept beside the slots a miss reads anyway: one line per miss).
+ */
+const SLOT_INTS = 4;
+const SLOT_SEEN = 3;
 /** Index slots probed per lookup (linear probing within a short window). */
 const PROBES = 4;
 /** Ring bytes per index slot. */
 const BYTES_PER_SLOT = 64;
-/** Index bytes per slot: the slot and its admission word. */
-const INDEX_BYTES_PER_SLOT = 4 * SLOT_INTS + 4;
+/** Index bytes per slot. */
+const INDEX_BYTES_PER_SLOT = 4 * SLOT_INTS;
 /**
  * Words written between index resets: absolute positions are kept mod 2^32 words, exact while
  * every live slot was written less than 2^31 words ago; the index is cleared every 2^30 words.
@@ -105,8 +110,6 @@ export class AnswerCache {
   private sinceReset = 0;
   private readonly mask: number;
   private readonly slots: Int32Array;
-  /** Hashes of questions that missed once (admission, see above), by hash & mask. */
-  private readonly seen: Int32Array;
   private generation = 0;
   private readonly slotOfZone = new Map<number, number>();
   private zoneGens = new Int32Array(16);
@@ -142,7 +145,6 @@ export class AnswerCache {
     this.mask = slots - 1;
     this.slots = new Int32Array(slots * SLOT_INTS);
     this.clearIndex();
-    this.seen = new Int32Array(slots);
     counters.answerCacheBoundBytes += this.ringWords * 4 + slots * INDEX_BYTES_PER_SLOT;
   }
 
@@ -361,9 +363,9 @@ export class AnswerCache {
     this.keyOff = -1;
     if (!keyKept && !this.readKey(src, off, len)) return;
     const hash = this.hash;
-    const door = hash & this.mask;
-    if (this.seen[door] !== hash) {
-      this.seen[door] = hash;
+    const door = (hash & this.mask) * SLOT_INTS + SLOT_SEEN;
+    if (this.slots[door] !== hash) {
+      this.slots[door] = hash;
       return;
     }
     const keyWordCount = (this.keyLen + 3) >> 2;
