@@ -21,6 +21,8 @@ import {
   ServerCookies,
   ZoneStore,
   createMessageHandler,
+  createMessageHandlerWithContext,
+  DEFAULT_ANSWER_CACHE_BYTES,
   LbAnswerCounts,
   createOutcome,
 } from '../src/dns/index.ts';
@@ -279,6 +281,31 @@ async function buildCases(): Promise<Case[]> {
   });
   cases.push(
     full('static A asking NSID and a cookie', askingBoth, withOptions, client, { ratioOf: 'static A' }),
+  );
+
+  // The UDP batch path: answered into a send slot, without and with the answer cache (issue 23).
+  const slotPlain = createMessageHandlerWithContext(store).handleSlot;
+  const slotCached = createMessageHandlerWithContext(store, {
+    answerCache: { bytes: DEFAULT_ANSWER_CACHE_BYTES },
+  }).handleSlot;
+  const rx = new Uint8Array(4096);
+  const tx = new Uint8Array(4096);
+  rx.set(staticA);
+  const slotCase = (name: string, h: typeof slotPlain, extra: Partial<Case> = {}): Case => {
+    for (let i = 0; i < 3; i++) h(rx, 0, staticA.length, client, out, tx, 0, 4096); // stored on the second miss
+    return {
+      name,
+      op: () => h(rx, 0, staticA.length, client, out, tx, 0, 4096),
+      bytes: out.rcode === 0 ? h(rx, 0, staticA.length, client, out, tx, 0, 4096) : null,
+      ...extra,
+    };
+  };
+  cases.push(slotCase('static A into the send slot', slotPlain, { ratioOf: 'static A' }));
+  cases.push(
+    slotCase('static A from the answer cache', slotCached, {
+      ratioOf: 'static A into the send slot',
+      note: 'a repeated question: one copy',
+    }),
   );
 
   const signedA = buildQuery({ name: `${host}.${ORIGIN}`, qtype: TYPE_A, edns: { payload: 1232, do: true } });
