@@ -3,25 +3,29 @@
  * copy instead of parse → resolve → encode (the DNS hot path's user-space cost per query).
  *
  * Contract:
- * - The key is the query from byte 2 on (flags, counts, question, OPT): the ID is not part of it and
- *   is patched into the copy; the question name is compared case-insensitively (RFC 4343 §3) and
- *   the client's own spelling is copied into the answer's question, so a 0x20-mixed-case query gets
- *   its case back. An answer's bytes depend on nothing else of the query: owners equal to the query
- *   name are pointers to the question, and every other name comes from the zone.
+ * - The key is the query with its ID zeroed and its question name lower-cased (RFC 4343 §3): the
+ *   client's ID and its own spelling of the name are copied into the stored answer, so a
+ *   0x20-mixed-case query gets its case back. An answer's bytes depend on nothing else of the
+ *   query: owners equal to the query name are pointers to the question, every other name comes
+ *   from the zone.
  * - Only what the handler marks `cacheable` is stored (handle-message.ts): answers from a served
- *   zone over UDP without ECS, COOKIE, DO on a signed zone, a load balancer's steering, transfers
- *   or errors. The outcome (rcode, kind, zone…) is stored with the answer and restored on a hit, so
- *   statistics and RRL (which run after the handler, on the bytes sent) see the same thing.
+ *   zone over UDP without ECS or COOKIE options, outside signed zones, not a load balancer's
+ *   steering, no transfer, no error. The outcome (rcode, kind, zone…) is stored with the answer and
+ *   restored on a hit, so statistics and RRL (which run after the handler, on the bytes sent) see
+ *   the same thing.
  * - Invalidation: an answer is valid while its zone's generation and the cache's generation are the
  *   ones it was stored under; the zone store reports every change (ZoneStore.onChange): one zone
  *   changed → that zone's generation moves; the set of zones changed → everything goes.
- * - Memory is bounded: records live in one ring of `bytes` (header, key, answer), overwritten
- *   oldest first; an index of ~bytes/64 slots (hash + ring position) finds them. No objects or
- *   strings per entry; a lookup allocates nothing.
- * - Admission: a question is stored the second time it misses, not the first (a table of recent
- *   miss hashes, as TinyLFU's doorkeeper), so a flood of unique names (random subdomains) neither
- *   pays for storing nor pushes the answers that repeat out of the ring.
+ * - Memory is bounded: records (header, key, answer, word aligned) live in one ring of `bytes`
+ *   less the index, overwritten oldest first; the index has a power of two of 16-byte slots, one
+ *   per 128 to 256 bytes of bound. No objects or strings per entry; a lookup allocates nothing, and works a word at a time
+ *   when the query and the send slot are word aligned (a batch's slots are).
+ * - Admission: a question is stored the second time it misses, not the first (the hash of a first
+ *   miss is kept in its index slot, as TinyLFU's doorkeeper), so a flood of unique names (random
+ *   subdomains) neither pays for storing nor pushes the answers that repeat out of the ring.
  */
+
+import { WordView } from '../wire/byte-copy.ts';
 
 /** What the cache counts, for /metrics (DnsCounters carries these fields). */
 export interface AnswerCacheCounters {
@@ -124,13 +128,9 @@ export class AnswerCache {
   private keySrc: Uint8Array | null = null;
   private qnameEnd = 0;
   private hash = 0;
-  /** The last source and destination and their word views (viewSrc, viewDst). */
-  private src: Uint8Array | null = null;
-  private srcBase = 0;
-  private srcWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  private dst: Uint8Array | null = null;
-  private dstBase = 0;
-  private dstWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  /** Word views of the last source and destination. */
+  private readonly srcView = new WordView();
+  private readonly dstView = new WordView();
 
   constructor(
     bytes: number,
@@ -160,25 +160,6 @@ export class AnswerCache {
   }
 
   /**
-   * Word views of the source and destination (cached by identity: a batch listener passes the
-   * same two arrays every time; typed-array getters cost more than the lookup itself), and their
-   * byte offsets in their buffers.
-   */
-  private viewSrc(src: Uint8Array): void {
-    if (src === this.src) return;
-    this.src = src;
-    this.srcBase = src.byteOffset;
-    this.srcWords = new Int32Array(src.buffer, 0, src.buffer.byteLength >> 2);
-  }
-
-  private viewDst(dst: Uint8Array): void {
-    if (dst === this.dst) return;
-    this.dst = dst;
-    this.dstBase = dst.byteOffset;
-    this.dstWords = new Int32Array(dst.buffer, 0, dst.buffer.byteLength >> 2);
-  }
-
-  /**
    * Reads the key of the query at src[off, off + len) into `key`: the query with its ID zeroed
    * and its question name lower-cased (RFC 4343 §3), zero-padded to the word; then hashes it.
    * Word-wise when the query is word aligned (a batch's receive slots are). False when the
@@ -201,10 +182,10 @@ export class AnswerCache {
     const key = this.key;
     const kw = this.keyWords;
     const n = (len + 3) >> 2;
-    this.viewSrc(src);
-    const at = this.srcBase + off;
+    this.srcView.of(src);
+    const at = this.srcView.base + off;
     if ((at & 3) === 0) {
-      const sw = this.srcWords;
+      const sw = this.srcView.words;
       const base = at >> 2;
       for (let i = 0; i < n; i++) kw[i] = sw[base + i]!;
     } else {
@@ -236,12 +217,12 @@ export class AnswerCache {
     dst[dstOff + 1] = src[off + 1]!;
     const qnameEnd = this.qnameEnd;
     let b = HEADER;
-    this.viewDst(dst);
-    const from = this.srcBase + off;
-    const to = this.dstBase + dstOff;
+    this.dstView.of(dst);
+    const from = this.srcView.base + off;
+    const to = this.dstView.base + dstOff;
     if ((from & 3) === 0 && (to & 3) === 0) {
-      const sw = this.srcWords;
-      const dw = this.dstWords;
+      const sw = this.srcView.words;
+      const dw = this.dstView.words;
       const s0 = from >> 2;
       const d0 = to >> 2;
       const whole = qnameEnd >> 2;
@@ -305,10 +286,10 @@ export class AnswerCache {
    * answer, inside the slot; else byte by byte.
    */
   private copyOut(from: number, n: number, dst: Uint8Array, dstOff: number): void {
-    this.viewDst(dst);
-    const to = this.dstBase + dstOff;
+    this.dstView.of(dst);
+    const to = this.dstView.base + dstOff;
     if ((to & 3) === 0 && dstOff + n + 3 <= dst.length) {
-      const d = this.dstWords;
+      const d = this.dstView.words;
       const words = this.words;
       const o = to >> 2;
       const count = (n + 3) >> 2;
