@@ -40,7 +40,6 @@ import { RR_TYPE } from '../wire/rr-type.ts';
 import { zoneDnssec } from '../dnssec/signing-registry.ts';
 import type { AnswerPlan } from '../answer/answer-plan.ts';
 import { AnswerCache, createAnswerCacheCounters } from './answer-cache.ts';
-import type { DnsSlotHandler } from './listener-options.ts';
 import { ByteCopier } from '../wire/byte-copy.ts';
 import type { AnswerCacheCounters, OutcomeKind } from './answer-cache.ts';
 import {
@@ -431,6 +430,21 @@ export function createMessageHandler(
 ): (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null {
   return createMessageHandlerWithContext(store, options).handle;
 }
+
+/**
+ * The UDP batch path's handler: answers the query at src[off, off + len) straight into dst at
+ * dstOff (at most `max` bytes); returns the length, or -1 to send nothing. No Buffer per answer.
+ */
+export type DnsSlotHandler = (
+  src: Uint8Array,
+  off: number,
+  len: number,
+  client: ClientInfo,
+  out: MessageOutcome,
+  dst: Uint8Array,
+  dstOff: number,
+  max: number,
+) => number;
 
 /** A message handler's two entry points over one reused context. */
 export interface MessageHandlers {

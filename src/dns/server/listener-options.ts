@@ -3,27 +3,14 @@
  * normalisation. The listeners pass bytes to the handler and send back bytes; they never see zones.
  */
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
-import type { ClientInfo, MessageOutcome } from './handle-message.ts';
+import type { ClientInfo, DnsSlotHandler, MessageOutcome } from './handle-message.ts';
+
+export type { DnsSlotHandler } from './handle-message.ts';
 import type { QueryStats } from './query-stats.ts';
 import type { ResponseRateLimiter } from './response-rate-limit.ts';
 
 /** Returns the response bytes, or null for "send nothing". Must not throw (we guard anyway). */
 export type DnsHandler = (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
-
-/**
- * The UDP batch path's handler: answers the query at src[off, off + len) straight into dst at
- * dstOff (at most `max` bytes); returns the length, or -1 to send nothing. No Buffer per answer.
- */
-export type DnsSlotHandler = (
-  src: Uint8Array,
-  off: number,
-  len: number,
-  client: ClientInfo,
-  out: MessageOutcome,
-  dst: Uint8Array,
-  dstOff: number,
-  max: number,
-) => number;
 
 /** A DnsSlotHandler over a plain handler (one Buffer per answer, copied into the slot). */
 export function slotHandlerOf(handler: DnsHandler): DnsSlotHandler {
