@@ -95,7 +95,6 @@ const EDE_OPTION_SIZE = 6;
 /** COOKIE option answered: code, length, client cookie (8), server cookie (16). */
 const COOKIE_OPTION_SIZE = 4 + CLIENT_COOKIE_SIZE + SERVER_COOKIE_SIZE;
 const EMPTY_ADDRESS = new Uint8Array(0);
-const EMPTY_RESULT = Buffer.alloc(0);
 
 /**
  * Per-handler state reused for every message: the parsed query (its `ecs` is the Client Subnet
@@ -126,13 +125,14 @@ export interface MessageContext extends AnswerContext {
 
 export function createMessageContext(): MessageContext {
   const query = createParsedQuery();
+  const writer = new ResponseWriter();
   const ctx: MessageContext = {
     query,
     transport: 'udp',
     plan: createPlan(),
     scratch: createResolverScratch(),
     qname: { keys: query.keys, owner: null, wire: query.qnameLower, wireLength: 0 },
-    writer: new ResponseWriter(),
+    writer,
     ecsScope: 0,
     steering: null,
     clientAddress: null,
@@ -145,9 +145,8 @@ export function createMessageContext(): MessageContext {
     cookieAddress: EMPTY_ADDRESS,
     cookieAddressText: '',
     queryBytes: EMPTY_ADDRESS,
-    result: EMPTY_RESULT,
+    result: writer.bytes,
   };
-  ctx.result = ctx.writer.bytes;
   ctx.opt.writeOptions = (buf, pos) => writeOptions(ctx, buf, pos);
   return ctx;
 }
@@ -498,10 +497,7 @@ export function createMessageHandlerWithContext(
   const handleOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): Buffer | null => {
     const n = answerOne(query, client, out);
     if (n < 0) return null;
-    if (ctx.result !== ctx.writer.bytes) return ctx.result;
-    const res = Buffer.allocUnsafe(n);
-    res.set(ctx.result.subarray(0, n));
-    return res;
+    return ctx.result === ctx.writer.bytes ? ctx.writer.copyOut(n) : ctx.result;
   };
   const copier = new ByteCopier();
   const handleSlot: DnsSlotHandler = (src, off, len, client, out, dst, dstOff, max) => {

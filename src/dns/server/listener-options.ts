@@ -4,10 +4,10 @@
  */
 import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import type { ClientInfo, DnsSlotHandler, MessageOutcome } from './handle-message.ts';
-
-export type { DnsSlotHandler } from './handle-message.ts';
 import type { QueryStats } from './query-stats.ts';
 import type { ResponseRateLimiter } from './response-rate-limit.ts';
+
+export type { DnsSlotHandler } from './handle-message.ts';
 
 /** Returns the response bytes, or null for "send nothing". Must not throw (we guard anyway). */
 export type DnsHandler = (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;

@@ -23,6 +23,8 @@ export const OPT_FIXED_SIZE = 11;
  * (COMPRESSION_OFFSET_MAX), so a message has fewer than 0x3fff / 2 names that can be targets.
  */
 const NAMES_MAX = 8192;
+/** Remembered names looked up by a scan; beyond, through a Map. */
+const SCAN_MAX = 32;
 /** Labels in a name at most (RFC 1035 §2.3.4: 255 octets, each label at least 2). */
 const LABELS_MAX = 128;
 const EMPTY_KEYS: readonly string[] = [];
@@ -48,11 +50,13 @@ export class ResponseWriter {
   /**
    * Names other than the question's suffixes already in the message: canonical key and offset,
    * in order ([0, journalCount)); a rolled-back RRset just shortens the list. A message holds a
-   * handful, so a scan (lengths first) beats a Map's hashing and clearing per message.
+   * handful, so a scan (lengths first) beats a Map's hashing and clearing per message; past
+   * SCAN_MAX names (a large TCP answer) a Map indexes them, so the cost stays linear.
    */
   private readonly journal: string[] = [];
   private readonly journalOffsets = new Int32Array(NAMES_MAX);
   private journalCount = 0;
+  private index: Map<string, number> | null = null;
   /** Suffix keys of the question name (empty when there is none) and their offsets. */
   private qkeys: readonly string[] = [];
   private readonly qoffsets = new Int32Array(LABELS_MAX);
@@ -69,6 +73,7 @@ export class ResponseWriter {
    */
   begin(query: Uint8Array, q: ParsedQuery, maxSize: number, reserve: number): void {
     this.journalCount = 0;
+    this.index = null;
     this.counts[0] = this.counts[1] = this.counts[2] = 0;
     this.truncated = false;
     this.limit = maxSize - reserve;
@@ -94,10 +99,16 @@ export class ResponseWriter {
     if (this.remembered(key) >= 0 || this.inQuestion(key) >= 0) return;
     this.journalOffsets[this.journalCount] = offset;
     this.journal[this.journalCount++] = key;
+    if (this.index !== null) this.index.set(key, offset);
+    else if (this.journalCount > SCAN_MAX) {
+      this.index = new Map();
+      for (let j = 0; j < this.journalCount; j++) this.index.set(this.journal[j]!, this.journalOffsets[j]!);
+    }
   }
 
   /** Offset of a remembered name with key `key`, or -1. */
   private remembered(key: string): number {
+    if (this.index !== null) return this.index.get(key) ?? -1;
     const journal = this.journal;
     const length = key.length;
     for (let j = 0; j < this.journalCount; j++) {
@@ -206,6 +217,8 @@ export class ResponseWriter {
       }
       if (this.pos > this.limit) {
         this.pos = mark;
+        if (this.index !== null)
+          for (let j = journalMark; j < this.journalCount; j++) this.index.delete(this.journal[j]!);
         this.journalCount = journalMark;
         if (section !== 2) this.truncated = true;
         return false;
@@ -227,7 +240,11 @@ export class ResponseWriter {
 
   /** As finishInPlace, then copies the message out into a Buffer of its own. */
   finish(q: ParsedQuery, rcode: number, aa: boolean, opt: OptSpec | null, withOptions = true): Buffer {
-    const length = this.finishInPlace(q, rcode, aa, opt, withOptions);
+    return this.copyOut(this.finishInPlace(q, rcode, aa, opt, withOptions));
+  }
+
+  /** The first `length` bytes of the finished message in a Buffer of its own. */
+  copyOut(length: number): Buffer {
     const out = Buffer.allocUnsafe(length);
     out.set(this.buf.subarray(0, length));
     return out;
