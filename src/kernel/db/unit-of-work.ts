@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { EventBus, EventType } from '../events/domain-events.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log/logger.ts';
-import { insertOutboxEvent, type OutboxEvent, type OutboxTables } from '../outbox/outbox.ts';
+import { insertOutboxEvent, OUTBOX_RECORDED, type OutboxEvent, type OutboxTables } from '../outbox/outbox.ts';
 
 /**
  * One unit of work: a transaction, the events it announces and the work to do once it has
@@ -49,8 +49,11 @@ export function unitOfWorkRunner<DB>(
         trx,
         emit: (type, payload) => emitted.push({ type: type as EventType<unknown>, payload }),
         afterCommit: (fn) => hooks.push(fn),
-        record: (event) =>
-          insertOutboxEvent(trx as unknown as Transaction<OutboxTables>, event, new Date(clock.now())),
+        record: (event) => {
+          if (!emitted.some((e) => e.type === OUTBOX_RECORDED))
+            emitted.push({ type: OUTBOX_RECORDED as EventType<unknown>, payload: {} });
+          return insertOutboxEvent(trx as unknown as Transaction<OutboxTables>, event, new Date(clock.now()));
+        },
       });
     });
     for (const { type, payload } of emitted) {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { defineEvent } from '../events/domain-events.ts';
 
 /**
  * The outbox: events meant for the outside world (webhooks), written in the same transaction as
@@ -25,6 +26,13 @@ export interface OutboxRow {
 export interface OutboxTables {
   events: OutboxRow;
 }
+
+/**
+ * Published once a transaction that wrote outbox events has committed (UnitOfWork.record): the
+ * dispatcher wakes instead of waiting for its next poll. Carries nothing; a lost one only delays
+ * delivery to the next poll.
+ */
+export const OUTBOX_RECORDED = defineEvent<Record<string, never>>('outbox.recorded', () => ({}));
 
 export async function insertOutboxEvent(
   trx: Transaction<OutboxTables> | Kysely<OutboxTables>,

@@ -8,6 +8,7 @@ import type { Certificate } from '../certificates-tables.ts';
 import type { ChallengeRecords } from './challenge-records.ts';
 import { IssuanceSteps, OwnCheckFailed, type StepOutcome } from './issuance-steps.ts';
 import type { ResolutionChecks } from './resolution-checks.ts';
+import { IdleBackoffPoller } from '../../../kernel/runtime/idle-backoff-poller.ts';
 
 const LEASE_MS = 60_000;
 /** Waits up to this long stay in the process holding the job; longer ones go back to the table. */
@@ -31,7 +32,11 @@ export class IssuanceEngine {
   readonly claim = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly steps: IssuanceSteps;
   private readonly running = new Map<number, Promise<void>>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly poller = new IdleBackoffPoller(
+    () => this.tick(),
+    (error) => this.ctx.log.error({ err: error }, 'certificate engine round failed'),
+  );
+  private polling = false;
   private stopping = false;
   private lastScan = -Infinity;
   private readonly wakers = new Set<() => void>();
@@ -50,17 +55,21 @@ export class IssuanceEngine {
     return this.steps;
   }
 
-  start(intervalMs = 500): void {
-    if (this.timer !== null) return;
+  /**
+   * Polls (real time) every `minMs` while jobs are claimed or running, backing off to `maxMs`
+   * while idle; a route that queues work wakes it. A scheduled step starts at most `maxMs` late.
+   */
+  start(minMs = 500, maxMs = 2_000): void {
+    if (this.polling) return;
+    this.polling = true;
     this.stopping = false;
-    this.timer = setInterval(() => void this.tick(), intervalMs);
-    this.timer.unref();
+    this.poller.start(minMs, maxMs);
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
+    this.polling = false;
+    await this.poller.stop();
     for (const wake of this.wakers) wake();
     await Promise.allSettled(this.running.values());
     await this.repo.releaseClaims(this.claim);
@@ -68,7 +77,7 @@ export class IssuanceEngine {
 
   /** Looks for work now (a route just queued some). */
   wake(): void {
-    if (this.timer !== null) void this.tick();
+    if (this.polling) this.poller.wake();
   }
 
   /**
@@ -93,13 +102,11 @@ export class IssuanceEngine {
     await Promise.allSettled(this.running.values());
   }
 
-  private async tick(): Promise<void> {
-    try {
-      await this.scan(false);
-      await this.claimAndRun();
-    } catch (error) {
-      this.ctx.log.error({ err: error }, 'certificate engine round failed');
-    }
+  /** A polled round; answers whether any job was claimed or is still being driven. */
+  private async tick(): Promise<boolean> {
+    await this.scan(false);
+    const claimed = await this.claimAndRun();
+    return claimed > 0 || this.running.size > 0;
   }
 
   private async scan(force: boolean): Promise<void> {
@@ -114,15 +121,17 @@ export class IssuanceEngine {
     }
   }
 
-  private async claimAndRun(): Promise<void> {
+  /** Claims due jobs up to the free slots and drives them; answers how many were claimed. */
+  private async claimAndRun(): Promise<number> {
     const free = CONCURRENCY - this.running.size;
-    if (free <= 0 || this.stopping) return;
+    if (free <= 0 || this.stopping) return 0;
     const now = this.ctx.clock.now();
     const jobs = await this.repo.claimDue(new Date(now), new Date(now + LEASE_MS), this.claim, free);
     for (const job of jobs) {
       const run = this.drive(job).finally(() => this.running.delete(job.id));
       this.running.set(job.id, run);
     }
+    return jobs.length;
   }
 
   /** Takes one certificate through its steps while they follow each other quickly. */

@@ -6,6 +6,7 @@ import { composeCopies, type OutgoingSpec, type SigningKey } from './message-com
 import { MessagesRepository } from './messages-repository.ts';
 import { HandoffUnavailable, type MtaHandoff } from './mta-handoff.ts';
 import { returnPath } from './return-path.ts';
+import { IdleBackoffPoller } from '../../../kernel/runtime/idle-backoff-poller.ts';
 
 const LEASE_MS = 60_000;
 const BATCH = 50;
@@ -22,9 +23,10 @@ export type SigningKeys = (serviceId: number, domain: string) => Promise<Signing
  */
 export class OutgoingQueue {
   private readonly repo: MessagesRepository;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly poller = new IdleBackoffPoller(
+    () => this.round(),
+    (error) => this.ctx.log.error({ err: error }, 'mail hand-off round failed'),
+  );
 
   constructor(
     private readonly ctx: MailContext,
@@ -35,50 +37,45 @@ export class OutgoingQueue {
     this.repo = new MessagesRepository(ctx.db);
   }
 
-  start(intervalMs = 1000): void {
-    if (this.timer !== null) return;
-    this.timer = setInterval(() => this.nudge(), intervalMs);
-    this.timer.unref();
+  /**
+   * Polls (real time) until stop(): every `minMs` while messages are handed off, backing off to
+   * `maxMs` while idle; a queued message nudges it at once. A deferred retry starts at most
+   * `maxMs` after it is due.
+   */
+  start(minMs = 1_000, maxMs = 8_000): void {
+    this.poller.start(minMs, maxMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.poller.stop();
     await this.handoff.close();
   }
 
   /** Runs a round now (after a message is queued), or once more after the running one. */
   nudge(): void {
-    if (this.running !== null) {
-      this.again = true;
-      return;
-    }
-    this.running = this.runOnce()
-      .catch((error: unknown) => this.ctx.log.error({ err: error }, 'mail hand-off round failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.nudge();
-        }
-      });
+    this.poller.wake();
   }
 
   /** Waits for the running round (tests). */
   async idle(): Promise<void> {
-    while (this.running !== null) await this.running;
+    await this.poller.idle();
   }
 
   async runOnce(): Promise<void> {
+    await this.round();
+  }
+
+  /** Hands off every due message; answers whether there was any. */
+  private async round(): Promise<boolean> {
+    let found = false;
     for (;;) {
       const now = this.ctx.clock.now();
       const due = await this.repo.claimDue(new Date(now), new Date(now + LEASE_MS), BATCH);
+      found ||= due.length > 0;
       for (const row of due) await this.handOff(row);
-      if (due.length < BATCH) return;
+      if (due.length < BATCH) return found;
     }
   }
-
   private async handOff(row: MessageRow): Promise<void> {
     const spec = JSON.parse(Buffer.from(row.raw ?? []).toString('utf8')) as OutgoingSpec;
     const serviceId = Number(row.service_id);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { OutboxTables } from '../../../kernel/outbox/outbox.ts';
+import type { Unsubscribe } from '../../../kernel/events/domain-events.ts';
+import { OUTBOX_RECORDED, type OutboxTables } from '../../../kernel/outbox/outbox.ts';
+import { IdleBackoffPoller } from '../../../kernel/runtime/idle-backoff-poller.ts';
 import type { OutboundClient } from '../../../kernel/outbound/guarded-client.ts';
 import { OutboundError } from '../../../kernel/outbound/guarded-client.ts';
 import type { WebhooksContext } from '../webhooks-context.ts';
@@ -55,8 +57,8 @@ export class DeliveryEngine {
   private readonly repo: DeliveriesRepository;
   private readonly kinds = new Map<string, TargetKind>();
   private readonly fanOuts: FanOut[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private poller: IdleBackoffPoller | null = null;
+  private unsubscribe: Promise<Unsubscribe> | null = null;
   private readonly outcomes;
   private readonly duration;
   private readonly pending;
@@ -106,31 +108,51 @@ export class DeliveryEngine {
     await repo.insert(
       rows.map((r) => this.newDelivery(r.kind, r.targetId, r.eventId, r.eventName, r.body, now)),
     );
+    // Inside a transaction the round may not see them yet; the wake still brings the poll back to
+    // its shortest interval, so the next one does.
+    this.poller?.wake();
   }
 
-  /** Polls every `intervalMs` (real time) until stop(). */
-  start(intervalMs = 250): void {
-    if (this.timer !== null) return;
-    this.timer = setInterval(() => {
-      if (this.running === null) {
-        this.running = this.runOnce()
-          .catch((error: unknown) => this.ctx.log.error({ err: error }, 'webhook delivery round failed'))
-          .finally(() => (this.running = null));
-      }
-    }, intervalMs);
-    this.timer.unref();
+  /**
+   * Polls (real time) until stop(): every `minMs` while there is work, backing off to `maxMs`
+   * while idle; an event recorded in the outbox anywhere (the bus carries it across processes)
+   * wakes it at once. A retry is therefore sent at most `maxMs` after it is due.
+   */
+  start(minMs = 250, maxMs = 2_000): void {
+    if (this.poller !== null) return;
+    this.poller = new IdleBackoffPoller(
+      () => this.round(),
+      (error) => this.ctx.log.error({ err: error }, 'webhook delivery round failed'),
+    );
+    this.poller.start(minMs, maxMs);
+    this.unsubscribe = this.ctx.events.subscribe(OUTBOX_RECORDED, () => this.poller?.wake());
   }
 
   async stop(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    const poller = this.poller;
+    this.poller = null;
+    const unsubscribe = this.unsubscribe;
+    this.unsubscribe = null;
+    await (
+      await unsubscribe?.catch(() => null)
+    )?.();
+    await poller?.stop();
   }
 
   /** One round: fan out what the outbox holds, then send every attempt due now. */
   async runOnce(): Promise<void> {
-    while ((await this.dispatchEvents()) === EVENT_BATCH);
-    while ((await this.sendDue()) === SEND_BATCH);
+    await this.round();
+  }
+
+  /** A round; answers whether it found anything to fan out or send. */
+  private async round(): Promise<boolean> {
+    let found = 0;
+    let n: number;
+    do found += n = await this.dispatchEvents();
+    while (n === EVENT_BATCH);
+    do found += n = await this.sendDue();
+    while (n === SEND_BATCH);
+    return found > 0;
   }
 
   private newDelivery(
