@@ -21,8 +21,14 @@
  *   per 128 to 256 bytes of bound. No objects or strings per entry; a lookup allocates nothing, and works a word at a time
  *   when the query and the send slot are word aligned (a batch's slots are).
  * - Admission: a question is stored the second time it misses, not the first (the hash of a first
- *   miss is kept in its index slot, as TinyLFU's doorkeeper), so a flood of unique names (random
- *   subdomains) neither pays for storing nor pushes the answers that repeat out of the ring.
+ *   miss's hash is kept as a 16-bit fingerprint in a table of its own, as TinyLFU's doorkeeper), so a flood of unique names
+ *   (random subdomains) neither pays for storing nor pushes the answers that repeat out of the ring.
+ * - A miss touches no index line when it can be told cheaply: a bit per hash is set in a small
+ *   "present" filter for every record stored in the ring's current lap, another holds the previous
+ *   lap (every record older than that is overwritten), and a question whose bit is clear in both is
+ *   not stored. The filters and the doorkeeper (3 bytes per index slot) stay in the CPU's
+ *   cache where the index (16 bytes per slot) does not, so a unique-name flood costs a hash and two
+ *   bit tests per query. A filter only ever says "maybe": a set bit falls through to the index.
  */
 
 import { WordView } from '../wire/byte-copy.ts';
@@ -82,17 +88,19 @@ const W_QTYPE = 5;
 const RECORD_HEADER_WORDS = 6;
 /**
  * Index slot (16 bytes, four to a cache line): hash, ring offset in words, absolute position in
- * words (mod 2^32), and the admission word: the hash of a question that missed once and whose
- * first probe slot this is (kept beside the slots a miss reads anyway: one line per miss).
+ * words (mod 2^32), and a word left free (keeps slots aligned to the line).
  */
 const SLOT_INTS = 4;
-const SLOT_SEEN = 3;
 /** Index slots probed per lookup (linear probing within a short window). */
 const PROBES = 4;
 /** Ring bytes per index slot. */
 const BYTES_PER_SLOT = 64;
 /** Index bytes per slot. */
 const INDEX_BYTES_PER_SLOT = 4 * SLOT_INTS;
+/** Bits per index slot of each lap's "present" filter. */
+const PRESENT_BITS_PER_SLOT = 4;
+/** Filter and doorkeeper bytes per index slot (the doorkeeper: a 16-bit fingerprint per slot). */
+const FILTER_BYTES_PER_SLOT = (2 * PRESENT_BITS_PER_SLOT) / 8 + 2;
 /**
  * Words written between index resets: absolute positions are kept mod 2^32 words, exact while
  * every live slot was written less than 2^31 words ago; the index is cleared every 2^30 words.
@@ -101,6 +109,9 @@ const RESET_WORDS = 2 ** 30;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
+/** Multipliers taking the filters' and the doorkeeper's bits from the hash's high end (the index uses its low bits). */
+const PRESENT_MIX = 0x9e3779b1 | 0;
+const SEEN_MIX = 0x85ebca6b | 0;
 
 export class AnswerCache {
   private readonly ring: Uint8Array;
@@ -114,6 +125,14 @@ export class AnswerCache {
   private sinceReset = 0;
   private readonly mask: number;
   private readonly slots: Int32Array;
+  /** "Present" filters of the ring's current and previous lap: bit (hash mixed) per stored record. */
+  private presentNow: Int32Array;
+  private presentPrev: Int32Array;
+  /** Shift taking a mixed hash to a filter bit (32 - log2 bits). */
+  private readonly presentShift: number;
+  /** Doorkeeper: a fingerprint (16 bits of the hash) of a question that missed once, at its mixed hash's entry. */
+  private readonly seen: Uint16Array;
+  private readonly seenShift: number;
   private generation = 0;
   private readonly slotOfZone = new Map<number, number>();
   private zoneGens = new Int32Array(16);
@@ -139,13 +158,20 @@ export class AnswerCache {
     const total = Math.max(MIN_ANSWER_CACHE_BYTES, Math.floor(bytes));
     let slots = 1;
     while (slots * 2 * BYTES_PER_SLOT <= total) slots *= 2;
-    this.ringWords = (total - slots * INDEX_BYTES_PER_SLOT) >> 2;
+    const indexBytes = slots * (INDEX_BYTES_PER_SLOT + FILTER_BYTES_PER_SLOT);
+    this.ringWords = (total - indexBytes) >> 2;
     this.words = new Int32Array(this.ringWords);
     this.ring = new Uint8Array(this.words.buffer);
     this.mask = slots - 1;
     this.slots = new Int32Array(slots * SLOT_INTS);
+    const presentBits = slots * PRESENT_BITS_PER_SLOT;
+    this.presentNow = new Int32Array(presentBits >> 5);
+    this.presentPrev = new Int32Array(presentBits >> 5);
+    this.presentShift = 32 - Math.log2(presentBits);
+    this.seen = new Uint16Array(slots);
+    this.seenShift = 32 - Math.log2(slots);
     this.clearIndex();
-    counters.answerCacheBoundBytes += this.ringWords * 4 + slots * INDEX_BYTES_PER_SLOT;
+    counters.answerCacheBoundBytes += this.ringWords * 4 + indexBytes;
   }
 
   /** Forgets every answer of one zone (its snapshot changed). */
@@ -252,7 +278,7 @@ export class AnswerCache {
     // A miss is usually followed by store() of the same query: its key is kept.
     this.keyOff = off;
     this.keySrc = src;
-    const w = this.find();
+    const w = this.maybePresent() ? this.find() : -1;
     if (w < 0) {
       this.counters.answerCacheMisses++;
       return -1;
@@ -301,6 +327,14 @@ export class AnswerCache {
     for (let i = 0; i < n; i++) dst[dstOff + i] = ring[at + i]!;
   }
 
+  /** False when no record of this lap or the last has the key's hash (then none is in the ring). */
+  private maybePresent(): boolean {
+    const bit = Math.imul(this.hash, PRESENT_MIX) >>> this.presentShift;
+    const word = bit >>> 5;
+    const m = 1 << (bit & 31);
+    return ((this.presentNow[word]! | this.presentPrev[word]!) & m) !== 0;
+  }
+
   /** Ring word offset of the record whose key equals `key`, or -1. */
   private find(): number {
     const slots = this.slots;
@@ -344,9 +378,10 @@ export class AnswerCache {
     this.keyOff = -1;
     if (!keyKept && !this.readKey(src, off, len)) return;
     const hash = this.hash;
-    const door = (hash & this.mask) * SLOT_INTS + SLOT_SEEN;
-    if (this.slots[door] !== hash) {
-      this.slots[door] = hash;
+    const door = Math.imul(hash, SEEN_MIX) >>> this.seenShift;
+    const print = (hash & 0xffff) | 1;
+    if (this.seen[door] !== print) {
+      this.seen[door] = print;
       return;
     }
     const keyWordCount = (this.keyLen + 3) >> 2;
@@ -366,6 +401,11 @@ export class AnswerCache {
     if (at + size > this.ringWords) {
       this.advance(this.ringWords - at);
       at = 0;
+      // A new lap: the records of the one before last are all overwritten by the end of this one.
+      const old = this.presentPrev;
+      this.presentPrev = this.presentNow;
+      old.fill(0);
+      this.presentNow = old;
     }
     const abs = this.headAbs;
     this.advance(size);
@@ -391,6 +431,8 @@ export class AnswerCache {
     slots[slot] = hash;
     slots[slot + 1] = at;
     slots[slot + 2] = abs;
+    const bit = Math.imul(hash, PRESENT_MIX) >>> this.presentShift;
+    this.presentNow[bit >>> 5]! |= 1 << (bit & 31);
     this.counters.answerCacheStores++;
   }
 
