@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nameKeyHash } from '../wire/name-key-hash.ts';
 import { createPlan, resetPlan } from './answer-plan.ts';
 import { createResolverScratch, resolveInZone } from './name-resolver.ts';
 import { keyOfText, wireNameFromText } from '../wire/wire-name.ts';
@@ -44,7 +45,14 @@ function answer(qname: string, qtype: number, s: ZoneSigning = signing) {
   resolveInZone(
     plan,
     zone,
-    { keys: n.keys, owner: null, wire: n.wire, wireLength: n.wire.length },
+    {
+      keys: n.keys,
+      owner: null,
+      wire: n.wire,
+      wireLength: n.wire.length,
+      hash: nameKeyHash(n.keys[0] ?? ''),
+      hashed: true,
+    },
     qtype,
     createResolverScratch(),
   );

@@ -7,6 +7,7 @@ import type { ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import { encodeRRset } from '../wire/rrset-encoding.ts';
 import { NAME_MAX, RCODE_NXDOMAIN, RCODE_YXDOMAIN } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
+import { NodeTable } from '../zone/node-table.ts';
 
 /**
  * CNAME records placed in one answer before following stops (Knot 3.2 stops after five; the chain
@@ -24,6 +25,9 @@ export interface LookupName {
    */
   wire: Uint8Array;
   wireLength: number;
+  /** nameKeyHash(keys[0]) when `hashed` (the query name: the parser computed it from the bytes). */
+  hash: number;
+  hashed: boolean;
 }
 
 const NO_WIRE = new Uint8Array(0);
@@ -75,7 +79,7 @@ function synthCname(ttl: number, target: WireName): RRset {
 }
 
 function fromWireName(n: WireName): LookupName {
-  return { keys: n.keys, owner: n, wire: NO_WIRE, wireLength: wireSize(n) };
+  return { keys: n.keys, owner: n, wire: NO_WIRE, wireLength: wireSize(n), hash: 0, hashed: false };
 }
 
 /**
@@ -90,7 +94,8 @@ export function resolveInZone(
   scratch: ResolverScratch,
 ): void {
   scratch.visitedCount = 0;
-  const apexNode = zone.nodes.get(zone.apexKey);
+  const nodes = zone.nodes;
+  const apexNode = nodes.get(zone.apexKey);
   let cur = start;
   let cnames = 0;
   plan.aa = true;
@@ -105,8 +110,10 @@ export function resolveInZone(
     let synthesized = false;
     // Walk down from the apex (i = depth) to the name (i = 0), stopping at a zone cut or a DNAME
     // (RFC 1034 §4.3.2 step 3; RFC 6672 §3.3).
+    // The name itself, when the zone's filter says it is absent, is not looked up (node-table.ts).
+    const absent = cur.hashed && nodes instanceof NodeTable && !nodes.mayHave(cur.hash);
     for (let i = depth; i >= 0; i--) {
-      const n = i === depth ? apexNode : zone.nodes.get(keys[i]!);
+      const n = i === depth ? apexNode : i === 0 && absent ? undefined : nodes.get(keys[i]!);
       if (!n) break;
       ce = n;
       if (i < depth && n.delegation && !(i === 0 && qtype === RR_TYPE.DS)) {

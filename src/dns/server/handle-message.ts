@@ -131,7 +131,7 @@ export function createMessageContext(): MessageContext {
     transport: 'udp',
     plan: createPlan(),
     scratch: createResolverScratch(),
-    qname: { keys: query.keys, owner: null, wire: query.qnameLower, wireLength: 0 },
+    qname: { keys: query.keys, owner: null, wire: query.qnameLower, wireLength: 0, hash: 0, hashed: true },
     writer,
     ecsScope: 0,
     steering: null,
@@ -261,6 +261,7 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   resetPlan(plan);
   ctx.ecsScope = 0;
   ctx.qname.wireLength = q.qnameEnd - HEADER_SIZE;
+  ctx.qname.hash = q.qnameHash;
   runAnswerPipeline(ctx, store);
   // DNSSEC (RFC 4035 §3.1): RRSIGs and denial proofs when DO is set and the zone is signed.
   signIfRequested(plan, q);

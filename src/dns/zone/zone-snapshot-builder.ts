@@ -13,6 +13,7 @@ import type { ZoneData, ZoneRecordData } from './zone-data.ts';
 import { extensionNames, zoneExtensions } from './zone-extension.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional } from './zone-snapshot.ts';
+import { NodeTable } from './node-table.ts';
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
@@ -123,7 +124,7 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
   const index = indexRecords(zone, apex, table);
   const { order, at } = groupByOwner(index);
   const records = zone.records;
-  const nodes = new Map<string, ZoneNode>();
+  const nodes = new NodeTable();
   let hasWildcards = false;
   let soaFirst = -1;
   for (let o = 0; o < index.owners.length; o++) {

@@ -7,12 +7,18 @@ interface StoreState {
   readonly byId: ReadonlyMap<number, ZoneSnapshot>;
   /** Served zones by canonical apex key (see WireName). */
   readonly byApex: ReadonlyMap<string, ZoneSnapshot>;
+  /** Most labels of any served apex: longer suffixes of a name are never looked up. */
+  readonly apexLabelsMax: number;
 }
 
 function indexState(byId: Map<number, ZoneSnapshot>): StoreState {
   const byApex = new Map<string, ZoneSnapshot>();
-  for (const z of byId.values()) byApex.set(z.apexKey, z);
-  return { byId, byApex };
+  let apexLabelsMax = 0;
+  for (const z of byId.values()) {
+    byApex.set(z.apexKey, z);
+    apexLabelsMax = Math.max(apexLabelsMax, z.apexLabels);
+  }
+  return { byId, byApex, apexLabelsMax };
 }
 
 /**
@@ -126,8 +132,10 @@ export class ZoneStore {
    * starting at label i; see WireName), starting the search at label `from`. Root zone key is ''.
    */
   findZone(keys: readonly string[], from = 0): ZoneSnapshot | null {
-    const byApex = this.state.byApex;
-    for (let i = from; i < keys.length; i++) {
+    const { byApex, apexLabelsMax } = this.state;
+    // A suffix with more labels than any apex is none (its key string is then never hashed: a
+    // flood of unique names below a zone costs one Map lookup fewer each).
+    for (let i = Math.max(from, keys.length - apexLabelsMax); i < keys.length; i++) {
       const z = byApex.get(keys[i]!);
       if (z) return z;
     }

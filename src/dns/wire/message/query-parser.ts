@@ -10,6 +10,7 @@ import {
   UDP_PLAIN_MAX,
 } from './message-constants.ts';
 import { lowerByte } from '../wire-name.ts';
+import { NAME_HASH_OFFSET, NAME_HASH_PRIME } from '../name-key-hash.ts';
 import { emptyRdataRejected, rdataShapeValid } from './record-rdata-check.ts';
 import { RR_TYPE } from '../rr-type.ts';
 
@@ -39,6 +40,8 @@ export interface ParsedQuery {
   qclass: number;
   /** keys[i]: canonical key of the QNAME suffix starting at label i (see WireName). */
   readonly keys: string[];
+  /** nameKeyHash(keys[0]) (wire/name-key-hash.ts), computed from the bytes. */
+  qnameHash: number;
   /** Lower-cased QNAME wire (terminal zero included) in [0, qnameEnd - 12). */
   readonly qnameLower: Buffer;
   edns: boolean;
@@ -76,6 +79,7 @@ export function createParsedQuery(): ParsedQuery {
     qtype: -1,
     qclass: 0,
     keys: [],
+    qnameHash: 0,
     qnameLower: Buffer.alloc(NAME_MAX + 1),
     edns: false,
     ednsVersion: 0,
@@ -95,6 +99,8 @@ function readQname(buf: Uint8Array, q: ParsedQuery): number {
   let out = 0;
   let labels = 0;
   const starts = LABEL_STARTS;
+  // nameKeyHash of keys[0], over the same bytes (name-key-hash.ts).
+  let h = NAME_HASH_OFFSET;
   for (;;) {
     const len = buf[pos];
     if (len === undefined) return -1;
@@ -108,10 +114,16 @@ function readQname(buf: Uint8Array, q: ParsedQuery): number {
     }
     if (pos + 1 + len > buf.length) return -1;
     starts[labels++] = out;
-    for (let i = 1; i <= len; i++) lower[out + i] = lowerByte(buf[pos + i]!);
+    h = Math.imul(h ^ len, NAME_HASH_PRIME);
+    for (let i = 1; i <= len; i++) {
+      const c = lowerByte(buf[pos + i]!);
+      lower[out + i] = c;
+      h = Math.imul(h ^ c, NAME_HASH_PRIME);
+    }
     out += len + 1;
     pos += len + 1;
   }
+  q.qnameHash = h;
   const full = (lower as unknown as Latin1Sliceable).latin1Slice(0, out - 1);
   const keys = q.keys;
   if (keys.length !== labels) keys.length = labels;
