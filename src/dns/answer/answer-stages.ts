@@ -147,10 +147,11 @@ const zoneStage: AnswerStage = {
   name: 'zone',
   run: (ctx, store) => {
     const keys = ctx.query.keys;
+    const hashes = ctx.query.suffixHashes;
     const zone =
       ctx.query.qtype === RR_TYPE.DS && keys.length > 0
-        ? (store.findZone(keys, 1) ?? store.findZone(keys, 0))
-        : store.findZone(keys, 0);
+        ? (store.findZone(keys, 1, hashes) ?? store.findZone(keys, 0, hashes))
+        : store.findZone(keys, 0, hashes);
     if (!zone) {
       ctx.plan.edeNotAuthoritative = true;
       return settle(ctx.plan, 'refused', RCODE_REFUSED);

@@ -23,12 +23,13 @@ const keyOf = (name: string) => wireNameFromText(name).keys[0] ?? '';
 const NODE = {} as ZoneNode;
 
 describe('the name filter of a zone (NodeTable) and the query name hash', () => {
-  it('hashes a query name from its bytes exactly as from its key string, whatever its case', () => {
+  it('hashes a query name and each of its suffixes from its bytes exactly as from their key strings, whatever the case', () => {
     const q = createParsedQuery();
     for (let i = 0; i < 5_000; i++) {
       const name = randomName();
       expect(parseQuery(buildQuery({ name, type: 'A' }), q)).toBe('ok');
       expect(q.qnameHash).toBe(nameKeyHash(q.keys[0]!));
+      q.keys.forEach((key, i) => expect(q.suffixHashes[i], key).toBe(nameKeyHash(key)));
       expect(q.qnameHash).toBe(nameKeyHash(keyOf(name.toLowerCase())));
     }
     expect(parseQuery(buildQuery({ name: '.', type: 'NS' }), q)).toBe('ok');

@@ -1,6 +1,7 @@
 import type { ZoneData } from './zone-data.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
+import { nameKeyHash } from '../wire/name-key-hash.ts';
 import { patchZoneSnapshot, preparePatching } from './zone-snapshot-patch.ts';
 
 interface StoreState {
@@ -9,16 +10,24 @@ interface StoreState {
   readonly byApex: ReadonlyMap<string, ZoneSnapshot>;
   /** Most labels of any served apex: longer suffixes of a name are never looked up. */
   readonly apexLabelsMax: number;
+  /** Served zones by their apex key's nameKeyHash (kept in Smi range), several on a collision. */
+  readonly byApexHash: ReadonlyMap<number, readonly ZoneSnapshot[]>;
 }
+
+/** A name-key hash as a Map key that stays a small integer (no heap number per lookup). */
+const smiHash = (hash: number): number => hash & 0x3fffffff;
 
 function indexState(byId: Map<number, ZoneSnapshot>): StoreState {
   const byApex = new Map<string, ZoneSnapshot>();
+  const byApexHash = new Map<number, ZoneSnapshot[]>();
   let apexLabelsMax = 0;
   for (const z of byId.values()) {
     byApex.set(z.apexKey, z);
+    const h = smiHash(nameKeyHash(z.apexKey));
+    byApexHash.set(h, [...(byApexHash.get(h) ?? []), z]);
     apexLabelsMax = Math.max(apexLabelsMax, z.apexLabels);
   }
-  return { byId, byApex, apexLabelsMax };
+  return { byId, byApex, apexLabelsMax, byApexHash };
 }
 
 /**
@@ -130,14 +139,21 @@ export class ZoneStore {
   /**
    * Closest enclosing served zone of a name given by its suffix keys (keys[i] = key of the name
    * starting at label i; see WireName), starting the search at label `from`. Root zone key is ''.
+   * With `hashes` (hashes[i] = nameKeyHash(keys[i]), the parser's), the suffixes are matched by
+   * hash and compared as strings, so a query's fresh key strings are never hashed by a Map.
    */
-  findZone(keys: readonly string[], from = 0): ZoneSnapshot | null {
-    const { byApex, apexLabelsMax } = this.state;
-    // A suffix with more labels than any apex is none (its key string is then never hashed: a
-    // flood of unique names below a zone costs one Map lookup fewer each).
+  findZone(keys: readonly string[], from = 0, hashes: Int32Array | null = null): ZoneSnapshot | null {
+    const { byApex, apexLabelsMax, byApexHash } = this.state;
+    // A suffix with more labels than any apex is none.
     for (let i = Math.max(from, keys.length - apexLabelsMax); i < keys.length; i++) {
-      const z = byApex.get(keys[i]!);
-      if (z) return z;
+      if (hashes === null) {
+        const z = byApex.get(keys[i]!);
+        if (z) return z;
+        continue;
+      }
+      const candidates = byApexHash.get(smiHash(hashes[i]!));
+      if (candidates === undefined) continue;
+      for (const z of candidates) if (z.apexKey === keys[i]) return z;
     }
     return byApex.get('') ?? null;
   }

@@ -42,6 +42,8 @@ export interface ParsedQuery {
   readonly keys: string[];
   /** nameKeyHash(keys[0]) (wire/name-key-hash.ts), computed from the bytes. */
   qnameHash: number;
+  /** suffixHashes[i] = nameKeyHash(keys[i]), for i < keys.length. */
+  readonly suffixHashes: Int32Array;
   /** Lower-cased QNAME wire (terminal zero included) in [0, qnameEnd - 12). */
   readonly qnameLower: Buffer;
   edns: boolean;
@@ -80,6 +82,7 @@ export function createParsedQuery(): ParsedQuery {
     qclass: 0,
     keys: [],
     qnameHash: 0,
+    suffixHashes: new Int32Array(128),
     qnameLower: Buffer.alloc(NAME_MAX + 1),
     edns: false,
     ednsVersion: 0,
@@ -99,8 +102,6 @@ function readQname(buf: Uint8Array, q: ParsedQuery): number {
   let out = 0;
   let labels = 0;
   const starts = LABEL_STARTS;
-  // nameKeyHash of keys[0], over the same bytes (name-key-hash.ts).
-  let h = NAME_HASH_OFFSET;
   for (;;) {
     const len = buf[pos];
     if (len === undefined) return -1;
@@ -114,14 +115,17 @@ function readQname(buf: Uint8Array, q: ParsedQuery): number {
     }
     if (pos + 1 + len > buf.length) return -1;
     starts[labels++] = out;
-    h = Math.imul(h ^ len, NAME_HASH_PRIME);
-    for (let i = 1; i <= len; i++) {
-      const c = lowerByte(buf[pos + i]!);
-      lower[out + i] = c;
-      h = Math.imul(h ^ c, NAME_HASH_PRIME);
-    }
+    for (let i = 1; i <= len; i++) lower[out + i] = lowerByte(buf[pos + i]!);
     out += len + 1;
     pos += len + 1;
+  }
+  // nameKeyHash of every keys[i], from the last byte before the root's zero backwards.
+  const hashes = q.suffixHashes;
+  let h = NAME_HASH_OFFSET;
+  let b = out - 2;
+  for (let i = labels - 1; i >= 0; i--) {
+    for (const start = starts[i]!; b >= start; b--) h = Math.imul(h ^ lower[b]!, NAME_HASH_PRIME);
+    hashes[i] = h;
   }
   q.qnameHash = h;
   const full = (lower as unknown as Latin1Sliceable).latin1Slice(0, out - 1);
@@ -232,7 +236,10 @@ export function parseQuery(buf: Uint8Array, q: ParsedQuery): ParseStatus {
   const ns = (buf[8]! << 8) | buf[9]!;
   const ar = (buf[10]! << 8) | buf[11]!;
   q.qdcount = qd;
-  if (qd !== 1) q.keys.length = 0;
+  if (qd !== 1) {
+    q.keys.length = 0;
+    q.qnameHash = NAME_HASH_OFFSET;
+  }
   if (qd > 1) return 'drop';
   let pos = HEADER_SIZE;
   if (qd === 1) {
