@@ -58,6 +58,7 @@ export class IdleBackoffPoller {
   /** Stops polling and waits for the running round. */
   async stop(): Promise<void> {
     this.started = false;
+    this.again = false;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     await this.running;

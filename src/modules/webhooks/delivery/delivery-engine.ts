@@ -58,7 +58,7 @@ export class DeliveryEngine {
   private readonly kinds = new Map<string, TargetKind>();
   private readonly fanOuts: FanOut[] = [];
   private poller: IdleBackoffPoller | null = null;
-  private unsubscribe: Promise<Unsubscribe> | null = null;
+  private unsubscribe: Promise<Unsubscribe | null> | null = null;
   private readonly outcomes;
   private readonly duration;
   private readonly pending;
@@ -125,17 +125,21 @@ export class DeliveryEngine {
       (error) => this.ctx.log.error({ err: error }, 'webhook delivery round failed'),
     );
     this.poller.start(minMs, maxMs);
-    this.unsubscribe = this.ctx.events.subscribe(OUTBOX_RECORDED, () => this.poller?.wake());
+    this.unsubscribe = this.ctx.events
+      .subscribe(OUTBOX_RECORDED, () => this.poller?.wake())
+      .catch((error: unknown) => {
+        // Without the wake-up, events wait for the next poll (at most maxMs).
+        this.ctx.log.warn({ err: error }, 'outbox wake-ups not subscribed');
+        return null;
+      });
   }
 
   async stop(): Promise<void> {
     const poller = this.poller;
     this.poller = null;
-    const unsubscribe = this.unsubscribe;
+    const unsubscribe = await this.unsubscribe;
     this.unsubscribe = null;
-    await (
-      await unsubscribe?.catch(() => null)
-    )?.();
+    await unsubscribe?.().catch(() => undefined);
     await poller?.stop();
   }
 
@@ -148,10 +152,14 @@ export class DeliveryEngine {
   private async round(): Promise<boolean> {
     let found = 0;
     let n: number;
-    do found += n = await this.dispatchEvents();
-    while (n === EVENT_BATCH);
-    do found += n = await this.sendDue();
-    while (n === SEND_BATCH);
+    do {
+      n = await this.dispatchEvents();
+      found += n;
+    } while (n === EVENT_BATCH);
+    do {
+      n = await this.sendDue();
+      found += n;
+    } while (n === SEND_BATCH);
     return found > 0;
   }
 
