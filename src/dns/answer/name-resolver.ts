@@ -36,14 +36,21 @@ function noCnameFollow(qtype: number): boolean {
   return qtype === RR_TYPE.CNAME || qtype === RR_TYPE.RRSIG || qtype === RR_TYPE.NSEC;
 }
 
-/** Per-call-site scratch state for resolution: keys of the names visited, [0, visitedCount). */
+/**
+ * Per-call-site scratch state for resolution: keys of the names visited, [0, visitedCount); and
+ * the last zone resolved in with its apex node and the apex's wildcard node (looked up once per
+ * snapshot: a served snapshot's names do not change, a patch swaps in a new snapshot object).
+ */
 export interface ResolverScratch {
   readonly visited: string[];
   visitedCount: number;
+  zone: ZoneSnapshot | null;
+  apexNode: ZoneNode | undefined;
+  apexWildcard: ZoneNode | undefined;
 }
 
 export function createResolverScratch(): ResolverScratch {
-  return { visited: [], visitedCount: 0 };
+  return { visited: [], visitedCount: 0, zone: null, apexNode: undefined, apexWildcard: undefined };
 }
 
 function wasVisited(scratch: ResolverScratch, key: string): boolean {
@@ -95,7 +102,13 @@ export function resolveInZone(
 ): void {
   scratch.visitedCount = 0;
   const nodes = zone.nodes;
-  const apexNode = nodes.get(zone.apexKey);
+  if (scratch.zone !== zone) {
+    scratch.zone = zone;
+    scratch.apexNode = nodes.get(zone.apexKey);
+    const apex = scratch.apexNode;
+    scratch.apexWildcard = zone.hasWildcards && apex ? nodes.get(apex.wildcardKey()) : undefined;
+  }
+  const apexNode = scratch.apexNode;
   let cur = start;
   let cnames = 0;
   plan.aa = true;
@@ -165,7 +178,7 @@ export function resolveInZone(
       let node = exact;
       if (!node && zone.hasWildcards && ce) {
         // RFC 4592 §3.3.1: the source of synthesis is "*." + the closest encloser.
-        node = zone.nodes.get(ce.wildcardKey());
+        node = ce === apexNode ? scratch.apexWildcard : nodes.get(ce.wildcardKey());
         if (node) plan.wildcard = true;
         if (node && node.delegation && qtype !== RR_TYPE.DS) {
           // A wildcard owning NS (RFC 4592 §4.2): Knot refers with the NS RRset as it is, owner

@@ -45,6 +45,13 @@ function put16(buf: Buffer, at: number, v: number): void {
   buf[at + 1] = v & 0xff;
 }
 
+/** An SOA RR as written after a question name of some length, and the names it left for compression. */
+interface SoaWritten {
+  readonly bytes: Uint8Array;
+  readonly keys: readonly string[];
+  readonly offsets: readonly number[];
+}
+
 export class ResponseWriter {
   private readonly buf = Buffer.alloc(SCRATCH_SIZE);
   /**
@@ -62,6 +69,12 @@ export class ResponseWriter {
   private readonly qoffsets = new Int32Array(LABELS_MAX);
   private pos = 0;
   private limit = 0;
+  /** End of the question in the message (HEADER_SIZE without one). */
+  private questionEnd = HEADER_SIZE;
+  /** The SOA of negative answers as last written, by question name length (see addSoaAsBefore). */
+  private soaRRset: RRset | null = null;
+  private soaOwner: WireName | null = null;
+  private soaByLength: (SoaWritten | undefined)[] = [];
   private readonly counts = [0, 0, 0];
   /** An answer or authority RRset did not fit: TC is set (RFC 1035 §4.1.1). */
   truncated = false;
@@ -83,10 +96,12 @@ export class ResponseWriter {
     for (let i = 2; i < HEADER_SIZE; i++) buf[i] = 0;
     this.pos = HEADER_SIZE;
     this.qkeys = EMPTY_KEYS;
+    this.questionEnd = HEADER_SIZE;
     if (q.hasQuestion) {
       const end = q.questionEnd;
       for (let i = HEADER_SIZE; i < end; i++) buf[i] = query[i]!;
       this.pos = end;
+      this.questionEnd = end;
       const keys = q.keys;
       const full = keys.length > 0 ? keys[0]!.length : 0;
       for (let i = 0; i < keys.length; i++) this.qoffsets[i] = HEADER_SIZE + full - keys[i]!.length;
@@ -174,6 +189,82 @@ export class ResponseWriter {
    */
   addRRset(section: Section, owner: WireName | null, rrset: RRset): boolean {
     if (this.truncated) return false;
+    if (
+      rrset.shape === SHAPE_SOA &&
+      rrset.count === 1 &&
+      owner !== null &&
+      this.journalCount === 0 &&
+      this.pos === this.questionEnd &&
+      this.qkeys.length > 0 &&
+      this.soaWritesAsBefore(owner, rrset)
+    ) {
+      return this.addSoaAsBefore(section, owner, rrset);
+    }
+    return this.writeRRset(section, owner, rrset);
+  }
+
+  /**
+   * Whether the SOA `rrset` owned by `owner`, written first after the question, comes out the same
+   * for every question name of one length: the owner is the question name or an ancestor (so it
+   * is a pointer into the question at an offset fixed by the length), and no suffix of MNAME or
+   * RNAME deeper than the owner is a suffix of the question name (those are what differ between
+   * question names; the shallower ones are the owner's own suffixes). What is written from the
+   * RRset itself and compressed against itself is the same every time.
+   */
+  private soaWritesAsBefore(owner: WireName, rrset: RRset): boolean {
+    const qk = this.qkeys;
+    const qlen = qk.length;
+    const ownerLabels = owner.keys.length;
+    if (ownerLabels > qlen || (ownerLabels > 0 && qk[qlen - ownerLabels] !== owner.keys[0])) return false;
+    const names = rrset.names;
+    for (let n = 0; n < names.length; n++) {
+      const keys = names[n]!.keys;
+      for (let i = 0; i < keys.length - ownerLabels; i++) {
+        const j = qlen - (keys.length - i);
+        if (j >= 0 && qk[j] === keys[i]) return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A negative answer's SOA (the same RRset for every NXDOMAIN and NODATA of a zone) copied as it
+   * was last written after a question name of the same length, with the names it left for
+   * compression, instead of compressing its three names again: byte for byte what writeRRset
+   * writes (soaWritesAsBefore says when that holds). The first of each length is written and kept.
+   */
+  private addSoaAsBefore(section: Section, owner: WireName, rrset: RRset): boolean {
+    if (this.soaRRset !== rrset || this.soaOwner !== owner) {
+      this.soaRRset = rrset;
+      this.soaOwner = owner;
+      this.soaByLength = [];
+    }
+    const length = this.qkeys[0]!.length;
+    const before = this.soaByLength[length];
+    if (before === undefined || this.pos + before.bytes.length > this.limit) {
+      const start = this.pos;
+      if (!this.writeRRset(section, owner, rrset)) return false;
+      if (this.journalCount <= SCAN_MAX) {
+        this.soaByLength[length] = {
+          bytes: Uint8Array.from(this.buf.subarray(start, this.pos)),
+          keys: this.journal.slice(0, this.journalCount),
+          offsets: Array.from(this.journalOffsets.subarray(0, this.journalCount)),
+        };
+      }
+      return true;
+    }
+    this.copy(before.bytes, 0, before.bytes.length);
+    const { keys, offsets } = before;
+    for (let j = 0; j < keys.length; j++) {
+      this.journal[j] = keys[j]!;
+      this.journalOffsets[j] = offsets[j]!;
+    }
+    this.journalCount = keys.length;
+    this.counts[section]! += 1;
+    return true;
+  }
+
+  private writeRRset(section: Section, owner: WireName | null, rrset: RRset): boolean {
     const buf = this.buf;
     const mark = this.pos;
     const journalMark = this.journalCount;
