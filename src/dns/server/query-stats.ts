@@ -38,7 +38,13 @@ export interface QueryStatsOptions {
 }
 
 export interface QueryStats {
-  record(zoneId: number, qtype: number, rcode: number): void;
+  /**
+   * Counts one answered query; `atMs` is when it arrived by the stats' clock (now() when left out;
+   * a UDP batch reads the clock once for all its queries).
+   */
+  record(zoneId: number, qtype: number, rcode: number, atMs?: number): void;
+  /** The stats' clock (ms). */
+  now(): number;
   /** Sends and clears what has been counted; a no-op (no sink call) when nothing was. */
   flush(): void;
   /** Starts the periodic flush timer (unref'd: it never keeps the process alive). */
@@ -144,9 +150,10 @@ export function createQueryStats(opts: QueryStatsOptions): QueryStats {
   }
 
   const stats: QueryStats = {
-    record(zoneId, qtype, rcode) {
+    now,
+    record(zoneId, qtype, rcode, atMs) {
       if (zoneId < 0 || qtype < 0) return;
-      const hourIndex = Math.floor(now() / MS_PER_HOUR);
+      const hourIndex = Math.floor((atMs ?? now()) / MS_PER_HOUR);
       let c = zoneId === lastZoneId && last !== null ? last : current.get(zoneId);
       if (c === undefined) {
         c = fresh(hourIndex);

@@ -70,6 +70,8 @@ export function bindUdpBatch(
 
   function onBatch(n: number): number {
     let m = 0;
+    // One clock read per batch for the query statistics (their unit is the hour).
+    const arrivedMs = stats !== null ? stats.now() : 0;
     for (let i = 0; i < n; i++) {
       const w = i * META_INTS;
       const len = meta[w + META_RX_LEN]!;
@@ -92,7 +94,7 @@ export function bindUdpBatch(
       let size: number;
       try {
         size = slot(rx, i * UDP_BATCH_SLOT, len, client, out, tx, txOff, UDP_BATCH_SLOT);
-        if (stats !== null) stats.record(out.zoneId, out.qtype, out.rcode);
+        if (stats !== null) stats.record(out.zoneId, out.qtype, out.rcode, arrivedMs);
       } catch {
         continue;
       }
