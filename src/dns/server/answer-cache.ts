@@ -18,17 +18,20 @@
  *   changed → that zone's generation moves; the set of zones changed → everything goes.
  * - Memory is bounded: records (header, key, answer, word aligned) live in one ring of `bytes`
  *   less the index, overwritten oldest first; the index has a power of two of 16-byte slots, one
- *   per 128 to 256 bytes of bound. No objects or strings per entry; a lookup allocates nothing, and works a word at a time
- *   when the query and the send slot are word aligned (a batch's slots are).
- * - Admission: a question is stored the second time it misses, not the first (the hash of a first
- *   miss's hash is kept as a 16-bit fingerprint in a table of its own, as TinyLFU's doorkeeper), so a flood of unique names
- *   (random subdomains) neither pays for storing nor pushes the answers that repeat out of the ring.
- * - A miss touches no index line when it can be told cheaply: a bit per hash is set in a small
+ *   per 128 to 256 bytes of bound. No objects or strings per entry; a lookup allocates nothing,
+ *   and works a word at a time when the query and the send slot are word aligned (a batch's
+ *   slots are).
+ * - Admission: a question is stored the second time it misses, not the first (a 16-bit
+ *   fingerprint of a first miss's hash is kept, as TinyLFU's doorkeeper), so a flood of unique
+ *   names (random subdomains) neither pays for storing nor pushes the answers that repeat out of
+ *   the ring.
+ * - A miss touches no index line when it can be told cheaply: a bit per hash is set in a
  *   "present" filter for every record stored in the ring's current lap, another holds the previous
  *   lap (every record older than that is overwritten), and a question whose bit is clear in both is
- *   not stored. The filters and the doorkeeper (3 bytes per index slot) stay in the CPU's
- *   cache where the index (16 bytes per slot) does not, so a unique-name flood costs a hash and two
- *   bit tests per query. A filter only ever says "maybe": a set bit falls through to the index.
+ *   not stored. Both filters' bits and the doorkeeper's fingerprints for a hash share one 64-byte
+ *   block (4 bytes per index slot, against the index's 16), so a unique-name flood costs a hash
+ *   and one cache line per query, read by the lookup and written by the store after it. A filter
+ *   only ever says "maybe": a set bit falls through to the index.
  */
 
 import { WordView } from '../wire/byte-copy.ts';
@@ -97,10 +100,17 @@ const PROBES = 4;
 const BYTES_PER_SLOT = 64;
 /** Index bytes per slot. */
 const INDEX_BYTES_PER_SLOT = 4 * SLOT_INTS;
-/** Bits per index slot of each lap's "present" filter. */
-const PRESENT_BITS_PER_SLOT = 4;
-/** Filter and doorkeeper bytes per index slot (the doorkeeper: a 16-bit fingerprint per slot). */
-const FILTER_BYTES_PER_SLOT = (2 * PRESENT_BITS_PER_SLOT) / 8 + 2;
+/**
+ * Miss filter blocks: one 64-byte cache line per 16 index slots, holding 64 "present" bits of the
+ * current lap (16-bit words 0-3), 64 of the previous lap (4-7) and 24 doorkeeper fingerprints
+ * (8-31): a miss and the store() after it touch this one line.
+ */
+const SLOTS_PER_BLOCK = 16;
+const BLOCK_U16 = 32;
+const BLOCK_I32 = 16;
+const FINGERPRINTS_AT = 8;
+const FINGERPRINTS = 24;
+const FILTER_BYTES_PER_SLOT = (BLOCK_U16 * 2) / SLOTS_PER_BLOCK;
 /**
  * Words written between index resets: absolute positions are kept mod 2^32 words, exact while
  * every live slot was written less than 2^31 words ago; the index is cleared every 2^30 words.
@@ -125,14 +135,15 @@ export class AnswerCache {
   private sinceReset = 0;
   private readonly mask: number;
   private readonly slots: Int32Array;
-  /** "Present" filters of the ring's current and previous lap: bit (hash mixed) per stored record. */
-  private presentNow: Int32Array;
-  private presentPrev: Int32Array;
-  /** Shift taking a mixed hash to a filter bit (32 - log2 bits). */
-  private readonly presentShift: number;
-  /** Doorkeeper: a fingerprint (16 bits of the hash) of a question that missed once, at its mixed hash's entry. */
-  private readonly seen: Uint16Array;
-  private readonly seenShift: number;
+  /**
+   * Miss filter blocks (see SLOTS_PER_BLOCK), as 32-bit words for the present bits and 16-bit
+   * words for the fingerprints; a question's block is its mixed hash's top bits.
+   */
+  private readonly filter32: Int32Array;
+  private readonly filter16: Uint16Array;
+  private readonly blockShift: number;
+  /** The block of the key last hashed (readKey). */
+  private block = 0;
   private generation = 0;
   private readonly slotOfZone = new Map<number, number>();
   private zoneGens = new Int32Array(16);
@@ -164,12 +175,10 @@ export class AnswerCache {
     this.ring = new Uint8Array(this.words.buffer);
     this.mask = slots - 1;
     this.slots = new Int32Array(slots * SLOT_INTS);
-    const presentBits = slots * PRESENT_BITS_PER_SLOT;
-    this.presentNow = new Int32Array(presentBits >> 5);
-    this.presentPrev = new Int32Array(presentBits >> 5);
-    this.presentShift = 32 - Math.log2(presentBits);
-    this.seen = new Uint16Array(slots);
-    this.seenShift = 32 - Math.log2(slots);
+    const blocks = slots / SLOTS_PER_BLOCK;
+    this.filter32 = new Int32Array(blocks * BLOCK_I32);
+    this.filter16 = new Uint16Array(this.filter32.buffer);
+    this.blockShift = 32 - Math.log2(blocks);
     this.clearIndex();
     counters.answerCacheBoundBytes += this.ringWords * 4 + indexBytes;
   }
@@ -329,10 +338,13 @@ export class AnswerCache {
 
   /** False when no record of this lap or the last has the key's hash (then none is in the ring). */
   private maybePresent(): boolean {
-    const bit = Math.imul(this.hash, PRESENT_MIX) >>> this.presentShift;
-    const word = bit >>> 5;
-    const m = 1 << (bit & 31);
-    return ((this.presentNow[word]! | this.presentPrev[word]!) & m) !== 0;
+    const hash = this.hash;
+    const block = Math.imul(hash, PRESENT_MIX) >>> this.blockShift;
+    this.block = block;
+    // Bit (hash & 63) of the block's current lap (words 0-1) or previous lap (words 2-3).
+    const at = block * BLOCK_I32 + ((hash >>> 5) & 1);
+    const f = this.filter32;
+    return ((f[at]! | f[at + 2]!) & (1 << (hash & 31))) !== 0;
   }
 
   /** Ring word offset of the record whose key equals `key`, or -1. */
@@ -378,10 +390,13 @@ export class AnswerCache {
     this.keyOff = -1;
     if (!keyKept && !this.readKey(src, off, len)) return;
     const hash = this.hash;
-    const door = Math.imul(hash, SEEN_MIX) >>> this.seenShift;
-    const print = (hash & 0xffff) | 1;
-    if (this.seen[door] !== print) {
-      this.seen[door] = print;
+    // answer() found the block when it read this key; else (a key read here) find it now.
+    const block = keyKept ? this.block : Math.imul(hash, PRESENT_MIX) >>> this.blockShift;
+    const mixed = Math.imul(hash, SEEN_MIX);
+    const door = block * BLOCK_U16 + FINGERPRINTS_AT + (((mixed & 0xffff) * FINGERPRINTS) >>> 16);
+    const print = (mixed >>> 16) | 1;
+    if (this.filter16[door] !== print) {
+      this.filter16[door] = print;
       return;
     }
     const keyWordCount = (this.keyLen + 3) >> 2;
@@ -402,10 +417,12 @@ export class AnswerCache {
       this.advance(this.ringWords - at);
       at = 0;
       // A new lap: the records of the one before last are all overwritten by the end of this one.
-      const old = this.presentPrev;
-      this.presentPrev = this.presentNow;
-      old.fill(0);
-      this.presentNow = old;
+      const f = this.filter32;
+      for (let b = 0; b < f.length; b += BLOCK_I32) {
+        f[b + 2] = f[b]!;
+        f[b + 3] = f[b + 1]!;
+        f[b] = f[b + 1] = 0;
+      }
     }
     const abs = this.headAbs;
     this.advance(size);
@@ -431,8 +448,7 @@ export class AnswerCache {
     slots[slot] = hash;
     slots[slot + 1] = at;
     slots[slot + 2] = abs;
-    const bit = Math.imul(hash, PRESENT_MIX) >>> this.presentShift;
-    this.presentNow[bit >>> 5]! |= 1 << (bit & 31);
+    this.filter32[block * BLOCK_I32 + ((hash >>> 5) & 1)]! |= 1 << (hash & 31);
     this.counters.answerCacheStores++;
   }
 
