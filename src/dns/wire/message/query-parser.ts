@@ -102,6 +102,7 @@ function readQname(buf: Uint8Array, q: ParsedQuery): number {
   let out = 0;
   let labels = 0;
   const starts = LABEL_STARTS;
+  const hashes = q.suffixHashes;
   for (;;) {
     const len = buf[pos];
     if (len === undefined) return -1;
@@ -114,17 +115,22 @@ function readQname(buf: Uint8Array, q: ParsedQuery): number {
       break;
     }
     if (pos + 1 + len > buf.length) return -1;
-    starts[labels++] = out;
-    for (let i = 1; i <= len; i++) lower[out + i] = lowerByte(buf[pos + i]!);
+    starts[labels] = out;
+    // The label's hash (name-key-hash.ts), alongside the lower-casing.
+    let lh = Math.imul(NAME_HASH_OFFSET ^ len, NAME_HASH_PRIME);
+    for (let i = 1; i <= len; i++) {
+      const c = lowerByte(buf[pos + i]!);
+      lower[out + i] = c;
+      lh = Math.imul(lh ^ c, NAME_HASH_PRIME);
+    }
+    hashes[labels++] = lh;
     out += len + 1;
     pos += len + 1;
   }
-  // nameKeyHash of every keys[i], from the last byte before the root's zero backwards.
-  const hashes = q.suffixHashes;
+  // nameKeyHash of every keys[i]: the label hashes combined from the last label backwards.
   let h = NAME_HASH_OFFSET;
-  let b = out - 2;
   for (let i = labels - 1; i >= 0; i--) {
-    for (const start = starts[i]!; b >= start; b--) h = Math.imul(h ^ lower[b]!, NAME_HASH_PRIME);
+    h = Math.imul(h ^ hashes[i]!, NAME_HASH_PRIME);
     hashes[i] = h;
   }
   q.qnameHash = h;

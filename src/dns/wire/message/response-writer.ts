@@ -75,6 +75,8 @@ export class ResponseWriter {
   private soaRRset: RRset | null = null;
   private soaOwner: WireName | null = null;
   private soaByLength: (SoaWritten | undefined)[] = [];
+  /** addSoaAsBefore is writing the SOA through addRRset (which then compresses as usual). */
+  private writingSoa = false;
   private readonly counts = [0, 0, 0];
   /** An answer or authority RRset did not fit: TC is set (RFC 1035 §4.1.1). */
   truncated = false;
@@ -189,9 +191,11 @@ export class ResponseWriter {
    */
   addRRset(section: Section, owner: WireName | null, rrset: RRset): boolean {
     if (this.truncated) return false;
+    const { data, shape, names, count } = rrset;
     if (
-      rrset.shape === SHAPE_SOA &&
-      rrset.count === 1 &&
+      shape === SHAPE_SOA &&
+      !this.writingSoa &&
+      count === 1 &&
       owner !== null &&
       this.journalCount === 0 &&
       this.pos === this.questionEnd &&
@@ -200,75 +204,9 @@ export class ResponseWriter {
     ) {
       return this.addSoaAsBefore(section, owner, rrset);
     }
-    return this.writeRRset(section, owner, rrset);
-  }
-
-  /**
-   * Whether the SOA `rrset` owned by `owner`, written first after the question, comes out the same
-   * for every question name of one length: the owner is the question name or an ancestor (so it
-   * is a pointer into the question at an offset fixed by the length), and no suffix of MNAME or
-   * RNAME deeper than the owner is a suffix of the question name (those are what differ between
-   * question names; the shallower ones are the owner's own suffixes). What is written from the
-   * RRset itself and compressed against itself is the same every time.
-   */
-  private soaWritesAsBefore(owner: WireName, rrset: RRset): boolean {
-    const qk = this.qkeys;
-    const qlen = qk.length;
-    const ownerLabels = owner.keys.length;
-    if (ownerLabels > qlen || (ownerLabels > 0 && qk[qlen - ownerLabels] !== owner.keys[0])) return false;
-    const names = rrset.names;
-    for (let n = 0; n < names.length; n++) {
-      const keys = names[n]!.keys;
-      for (let i = 0; i < keys.length - ownerLabels; i++) {
-        const j = qlen - (keys.length - i);
-        if (j >= 0 && qk[j] === keys[i]) return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * A negative answer's SOA (the same RRset for every NXDOMAIN and NODATA of a zone) copied as it
-   * was last written after a question name of the same length, with the names it left for
-   * compression, instead of compressing its three names again: byte for byte what writeRRset
-   * writes (soaWritesAsBefore says when that holds). The first of each length is written and kept.
-   */
-  private addSoaAsBefore(section: Section, owner: WireName, rrset: RRset): boolean {
-    if (this.soaRRset !== rrset || this.soaOwner !== owner) {
-      this.soaRRset = rrset;
-      this.soaOwner = owner;
-      this.soaByLength = [];
-    }
-    const length = this.qkeys[0]!.length;
-    const before = this.soaByLength[length];
-    if (before === undefined || this.pos + before.bytes.length > this.limit) {
-      const start = this.pos;
-      if (!this.writeRRset(section, owner, rrset)) return false;
-      if (this.journalCount <= SCAN_MAX) {
-        this.soaByLength[length] = {
-          bytes: Uint8Array.from(this.buf.subarray(start, this.pos)),
-          keys: this.journal.slice(0, this.journalCount),
-          offsets: Array.from(this.journalOffsets.subarray(0, this.journalCount)),
-        };
-      }
-      return true;
-    }
-    this.copy(before.bytes, 0, before.bytes.length);
-    const { keys, offsets } = before;
-    for (let j = 0; j < keys.length; j++) {
-      this.journal[j] = keys[j]!;
-      this.journalOffsets[j] = offsets[j]!;
-    }
-    this.journalCount = keys.length;
-    this.counts[section]! += 1;
-    return true;
-  }
-
-  private writeRRset(section: Section, owner: WireName | null, rrset: RRset): boolean {
     const buf = this.buf;
     const mark = this.pos;
     const journalMark = this.journalCount;
-    const { data, shape, names, count } = rrset;
     let p = rrset.start;
     for (let r = 0; r < count; r++) {
       if (owner === null) {
@@ -316,6 +254,70 @@ export class ResponseWriter {
       }
     }
     this.counts[section]! += count;
+    return true;
+  }
+
+  /**
+   * Whether the SOA `rrset` owned by `owner`, written first after the question, comes out the same
+   * for every question name of one length: the owner is the question name or an ancestor (so it
+   * is a pointer into the question at an offset fixed by the length), and no suffix of MNAME or
+   * RNAME deeper than the owner is a suffix of the question name (those are what differ between
+   * question names; the shallower ones are the owner's own suffixes). What is written from the
+   * RRset itself and compressed against itself is the same every time.
+   */
+  private soaWritesAsBefore(owner: WireName, rrset: RRset): boolean {
+    const qk = this.qkeys;
+    const qlen = qk.length;
+    const ownerLabels = owner.keys.length;
+    if (ownerLabels > qlen || (ownerLabels > 0 && qk[qlen - ownerLabels] !== owner.keys[0])) return false;
+    const names = rrset.names;
+    for (let n = 0; n < names.length; n++) {
+      const keys = names[n]!.keys;
+      for (let i = 0; i < keys.length - ownerLabels; i++) {
+        const j = qlen - (keys.length - i);
+        if (j >= 0 && qk[j] === keys[i]) return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A negative answer's SOA (the same RRset for every NXDOMAIN and NODATA of a zone) copied as it
+   * was last written after a question name of the same length, with the names it left for
+   * compression, instead of compressing its three names again: byte for byte what addRRset
+   * writes (soaWritesAsBefore says when that holds). The first of each length is written and kept.
+   */
+  private addSoaAsBefore(section: Section, owner: WireName, rrset: RRset): boolean {
+    if (this.soaRRset !== rrset || this.soaOwner !== owner) {
+      this.soaRRset = rrset;
+      this.soaOwner = owner;
+      this.soaByLength = [];
+    }
+    const length = this.qkeys[0]!.length;
+    const before = this.soaByLength[length];
+    if (before === undefined || this.pos + before.bytes.length > this.limit) {
+      const start = this.pos;
+      this.writingSoa = true;
+      const written = this.addRRset(section, owner, rrset);
+      this.writingSoa = false;
+      if (!written) return false;
+      if (this.journalCount <= SCAN_MAX) {
+        this.soaByLength[length] = {
+          bytes: Uint8Array.from(this.buf.subarray(start, this.pos)),
+          keys: this.journal.slice(0, this.journalCount),
+          offsets: Array.from(this.journalOffsets.subarray(0, this.journalCount)),
+        };
+      }
+      return true;
+    }
+    this.copy(before.bytes, 0, before.bytes.length);
+    const { keys, offsets } = before;
+    for (let j = 0; j < keys.length; j++) {
+      this.journal[j] = keys[j]!;
+      this.journalOffsets[j] = offsets[j]!;
+    }
+    this.journalCount = keys.length;
+    this.counts[section]! += 1;
     return true;
   }
 
