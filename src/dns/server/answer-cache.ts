@@ -142,7 +142,7 @@ export class AnswerCache {
   private readonly filter32: Int32Array;
   private readonly filter16: Uint16Array;
   private readonly blockShift: number;
-  /** The block of the key last hashed (readKey). */
+  /** The block of the key last looked up (maybePresent), which store() reuses. */
   private block = 0;
   private generation = 0;
   private readonly slotOfZone = new Map<number, number>();
