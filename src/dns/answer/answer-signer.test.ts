@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { nameKeyHash } from '../wire/name-key-hash.ts';
 import { createPlan, resetPlan } from './answer-plan.ts';
 import { createResolverScratch, resolveInZone } from './name-resolver.ts';
 import { keyOfText, wireNameFromText } from '../wire/wire-name.ts';
@@ -46,12 +45,11 @@ function answer(qname: string, qtype: number, s: ZoneSigning = signing) {
     plan,
     zone,
     {
+      query: null,
       keys: n.keys,
       owner: null,
       wire: n.wire,
       wireLength: n.wire.length,
-      hash: nameKeyHash(n.keys[0] ?? ''),
-      hashed: true,
     },
     qtype,
     createResolverScratch(),

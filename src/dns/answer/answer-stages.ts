@@ -90,7 +90,7 @@ const chaosStage: AnswerStage = {
       return settle(ctx.plan, 'error', RCODE_NOTIMP);
     const known = q.qtype === RR_TYPE.TXT || q.qtype === RR_TYPE.ANY ? ctx.chaos?.answers : undefined;
     if (known !== undefined && known.size > 0) {
-      const rrset = known.get(q.qnameLower.toString('latin1', 0, q.qnameEnd - HEADER_SIZE));
+      const rrset = known.get(q.name.lower.toString('latin1', 0, q.qnameEnd - HEADER_SIZE));
       if (rrset !== undefined) {
         planAdd(ctx.plan, 0, null, rrset);
         ctx.plan.kind = 'found';
@@ -146,20 +146,19 @@ const udpTransferStage: AnswerStage = {
 const zoneStage: AnswerStage = {
   name: 'zone',
   run: (ctx, store) => {
-    const keys = ctx.query.keys;
-    const hashes = ctx.query.suffixHashes;
+    const name = ctx.query.name;
     const zone =
-      ctx.query.qtype === RR_TYPE.DS && keys.length > 0
-        ? (store.findZone(keys, 1, hashes) ?? store.findZone(keys, 0, hashes))
-        : store.findZone(keys, 0, hashes);
+      ctx.query.qtype === RR_TYPE.DS && name.labels > 0
+        ? (store.findZoneOfQuery(name, 1) ?? store.findZoneOfQuery(name, 0))
+        : store.findZoneOfQuery(name, 0);
     if (!zone) {
       ctx.plan.edeNotAuthoritative = true;
       return settle(ctx.plan, 'refused', RCODE_REFUSED);
     }
     // The query's key of the apex equals the zone's: take the zone's own string, whose hash is
     // known and which later comparisons (the writer's compression) find identical at once.
-    const apexAt = keys.length - zone.apexLabels;
-    if (apexAt >= 0 && apexAt < keys.length) ctx.query.keys[apexAt] = zone.apexKey;
+    const apexAt = name.labels - zone.apexLabels;
+    if (apexAt >= 0 && apexAt < name.labels) name.adopt(apexAt, zone.apexKey);
     ctx.plan.zone = zone;
     return false;
   },
@@ -221,7 +220,7 @@ const steeringStage: AnswerStage = {
     const lbs = compiledSteering(ctx.plan.zone!);
     const qtype = ctx.query.qtype;
     if (!lbs || !ctx.steering || (qtype !== RR_TYPE.A && qtype !== RR_TYPE.AAAA)) return false;
-    const lb = lbs.get(ctx.query.keys[0] ?? '');
+    const lb = lbs.get(ctx.query.name.key(0));
     if (lb === undefined) return false;
     const family = qtype === RR_TYPE.A ? 4 : 6;
     ctx.plan.steered = true;

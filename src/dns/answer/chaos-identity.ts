@@ -26,7 +26,7 @@ function chaosTxt(text: string): RRset {
   return rrset;
 }
 
-/** Wire form of a name, lower case, as the query parser keeps the question (`qnameLower`). */
+/** Wire form of a name, lower case, as the query parser keeps the question (`name.lower`). */
 function wire(name: string): string {
   return name
     .split('.')

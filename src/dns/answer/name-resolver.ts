@@ -4,6 +4,7 @@ import type { WireName } from '../wire/wire-name.ts';
 import { wireNameFromWire, wireSize } from '../wire/wire-name.ts';
 import type { RRset } from '../wire/rrset-encoding.ts';
 import type { ZoneNode, ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import type { QueryName } from '../wire/message/query-name.ts';
 import { encodeRRset } from '../wire/rrset-encoding.ts';
 import { NAME_MAX, RCODE_NXDOMAIN, RCODE_YXDOMAIN } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
@@ -15,8 +16,13 @@ import { NodeTable } from '../zone/node-table.ts';
  */
 export const CNAME_CHAIN_MAX = 5;
 
-/** The name being resolved: the query name (owner null, keys from the parser) or a compiled name. */
+/**
+ * The name being resolved: the query name (`query` set, owner null) or a compiled name (`keys`,
+ * `owner`); labelCount() and keyAt() read either.
+ */
 export interface LookupName {
+  query: QueryName | null;
+  /** A compiled name's suffix keys (WireName.keys); empty for the query name. */
   keys: readonly string[];
   owner: WireName | null;
   /**
@@ -25,9 +31,15 @@ export interface LookupName {
    */
   wire: Uint8Array;
   wireLength: number;
-  /** nameKeyHash(keys[0]) when `hashed` (the query name: the parser computed it from the bytes). */
-  hash: number;
-  hashed: boolean;
+}
+
+function labelCount(n: LookupName): number {
+  return n.query !== null ? n.query.labels : n.keys.length;
+}
+
+/** Key of suffix i; for the query name made now (the first time it is needed). */
+function keyAt(n: LookupName, i: number): string {
+  return n.query !== null ? n.query.key(i) : n.keys[i]!;
 }
 
 const NO_WIRE = new Uint8Array(0);
@@ -37,11 +49,12 @@ function noCnameFollow(qtype: number): boolean {
 }
 
 /**
- * Per-call-site scratch state for resolution: keys of the names visited, [0, visitedCount); and
- * the last zone resolved in with its apex node and the apex's wildcard node (looked up once per
+ * Per-call-site scratch state for resolution: the query name when resolution started from it, and
+ * keys of the compiled names visited, [0, visitedCount); and the last zone resolved in with its apex node and the apex's wildcard node (looked up once per
  * snapshot: a served snapshot's names do not change, a patch swaps in a new snapshot object).
  */
 export interface ResolverScratch {
+  visitedQuery: QueryName | null;
   readonly visited: string[];
   visitedCount: number;
   zone: ZoneSnapshot | null;
@@ -50,10 +63,18 @@ export interface ResolverScratch {
 }
 
 export function createResolverScratch(): ResolverScratch {
-  return { visited: [], visitedCount: 0, zone: null, apexNode: undefined, apexWildcard: undefined };
+  return {
+    visitedQuery: null,
+    visited: [],
+    visitedCount: 0,
+    zone: null,
+    apexNode: undefined,
+    apexWildcard: undefined,
+  };
 }
 
 function wasVisited(scratch: ResolverScratch, key: string): boolean {
+  if (scratch.visitedQuery !== null && scratch.visitedQuery.equalsKey(0, key)) return true;
   for (let i = 0; i < scratch.visitedCount; i++) if (scratch.visited[i] === key) return true;
   return false;
 }
@@ -86,7 +107,7 @@ function synthCname(ttl: number, target: WireName): RRset {
 }
 
 function fromWireName(n: WireName): LookupName {
-  return { keys: n.keys, owner: n, wire: NO_WIRE, wireLength: wireSize(n), hash: 0, hashed: false };
+  return { query: null, keys: n.keys, owner: n, wire: NO_WIRE, wireLength: wireSize(n) };
 }
 
 /**
@@ -101,6 +122,7 @@ export function resolveInZone(
   scratch: ResolverScratch,
 ): void {
   scratch.visitedCount = 0;
+  scratch.visitedQuery = start.query;
   const nodes = zone.nodes;
   if (scratch.zone !== zone) {
     scratch.zone = zone;
@@ -113,9 +135,8 @@ export function resolveInZone(
   let cnames = 0;
   plan.aa = true;
   for (;;) {
-    scratch.visited[scratch.visitedCount++] = cur.keys[0] ?? '';
-    const keys = cur.keys;
-    const depth = keys.length - zone.apexLabels;
+    if (cur.query === null) scratch.visited[scratch.visitedCount++] = cur.keys[0] ?? '';
+    const depth = labelCount(cur) - zone.apexLabels;
     let ce = apexNode;
     let exact: ZoneNode | undefined;
     let next: LookupName | null = null;
@@ -124,9 +145,9 @@ export function resolveInZone(
     // Walk down from the apex (i = depth) to the name (i = 0), stopping at a zone cut or a DNAME
     // (RFC 1034 §4.3.2 step 3; RFC 6672 §3.3).
     // The name itself, when the zone's filter says it is absent, is not looked up (node-table.ts).
-    const absent = cur.hashed && nodes instanceof NodeTable && !nodes.mayHave(cur.hash);
+    const absent = cur.query !== null && nodes instanceof NodeTable && !nodes.mayHave(cur.query.hash);
     for (let i = depth; i >= 0; i--) {
-      const n = i === depth ? apexNode : i === 0 && absent ? undefined : nodes.get(keys[i]!);
+      const n = i === depth ? apexNode : i === 0 && absent ? undefined : nodes.get(keyAt(cur, i));
       if (!n) break;
       ce = n;
       if (i < depth && n.delegation && !(i === 0 && qtype === RR_TYPE.DS)) {

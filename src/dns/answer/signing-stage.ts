@@ -8,12 +8,13 @@ import type { SynthesizedNames } from '../dnssec/zone-signing.ts';
 import { compiledSteering } from '../steering/steering-compiler.ts';
 import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import type { AnswerPlan } from './answer-plan.ts';
+import type { QueryName } from '../wire/message/query-name.ts';
 import { signPlan } from './answer-signer.ts';
 
 export interface SignableQuery {
   readonly ednsDo: boolean;
-  /** Name keys of the query name (see WireName); keys[0] is the whole name. */
-  readonly keys: readonly string[];
+  /** The query name; its key(0) is the whole name's key (see WireName). */
+  readonly name: Pick<QueryName, 'key'>;
   readonly qtype: number;
 }
 
@@ -47,5 +48,5 @@ export function signIfRequested(plan: AnswerPlan, query: SignableQuery): void {
   if (!query.ednsDo || zone === null || !zoneDnssec(zone)) return;
   if (plan.kind === 'refused' || plan.kind === 'error' || plan.kind === 'truncated') return;
   const signing = signingFor(zone, steeringNames);
-  if (signing !== null) signPlan(plan, zone, signing, query.keys[0] ?? '', query.qtype);
+  if (signing !== null) signPlan(plan, zone, signing, query.name.key(0), query.qtype);
 }

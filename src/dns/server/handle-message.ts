@@ -95,6 +95,7 @@ const EDE_OPTION_SIZE = 6;
 /** COOKIE option answered: code, length, client cookie (8), server cookie (16). */
 const COOKIE_OPTION_SIZE = 4 + CLIENT_COOKIE_SIZE + SERVER_COOKIE_SIZE;
 const EMPTY_ADDRESS = new Uint8Array(0);
+const NO_KEYS: readonly string[] = [];
 
 /**
  * Per-handler state reused for every message: the parsed query (its `ecs` is the Client Subnet
@@ -131,7 +132,7 @@ export function createMessageContext(): MessageContext {
     transport: 'udp',
     plan: createPlan(),
     scratch: createResolverScratch(),
-    qname: { keys: query.keys, owner: null, wire: query.qnameLower, wireLength: 0, hash: 0, hashed: true },
+    qname: { query: query.name, keys: NO_KEYS, owner: null, wire: query.name.lower, wireLength: 0 },
     writer,
     ecsScope: 0,
     steering: null,
@@ -261,7 +262,6 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   resetPlan(plan);
   ctx.ecsScope = 0;
   ctx.qname.wireLength = q.qnameEnd - HEADER_SIZE;
-  ctx.qname.hash = q.qnameHash;
   runAnswerPipeline(ctx, store);
   // DNSSEC (RFC 4035 §3.1): RRSIGs and denial proofs when DO is set and the zone is signed.
   signIfRequested(plan, q);

@@ -2,6 +2,7 @@ import type { ZoneData } from './zone-data.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { nameKeyHash } from '../wire/name-key-hash.ts';
+import type { QueryName } from '../wire/message/query-name.ts';
 import { patchZoneSnapshot, preparePatching } from './zone-snapshot-patch.ts';
 
 interface StoreState {
@@ -139,21 +140,28 @@ export class ZoneStore {
   /**
    * Closest enclosing served zone of a name given by its suffix keys (keys[i] = key of the name
    * starting at label i; see WireName), starting the search at label `from`. Root zone key is ''.
-   * With `hashes` (hashes[i] = nameKeyHash(keys[i]), the parser's), the suffixes are matched by
-   * hash and compared as strings, so a query's fresh key strings are never hashed by a Map.
    */
-  findZone(keys: readonly string[], from = 0, hashes: Int32Array | null = null): ZoneSnapshot | null {
-    const { byApex, apexLabelsMax, byApexHash } = this.state;
+  findZone(keys: readonly string[], from = 0): ZoneSnapshot | null {
+    const { byApex, apexLabelsMax } = this.state;
     // A suffix with more labels than any apex is none.
     for (let i = Math.max(from, keys.length - apexLabelsMax); i < keys.length; i++) {
-      if (hashes === null) {
-        const z = byApex.get(keys[i]!);
-        if (z) return z;
-        continue;
-      }
-      const candidates = byApexHash.get(smiHash(hashes[i]!));
+      const z = byApex.get(keys[i]!);
+      if (z) return z;
+    }
+    return byApex.get('') ?? null;
+  }
+
+  /**
+   * findZone for a query's name: its suffixes are matched by their hashes (the parser's) and
+   * compared with the bytes, so no key string of the query is made or hashed by a Map.
+   */
+  findZoneOfQuery(name: QueryName, from = 0): ZoneSnapshot | null {
+    const { byApex, apexLabelsMax, byApexHash } = this.state;
+    const labels = name.labels;
+    for (let i = Math.max(from, labels - apexLabelsMax); i < labels; i++) {
+      const candidates = byApexHash.get(smiHash(name.hashes[i]!));
       if (candidates === undefined) continue;
-      for (const z of candidates) if (z.apexKey === keys[i]) return z;
+      for (const z of candidates) if (name.equalsKey(i, z.apexKey)) return z;
     }
     return byApex.get('') ?? null;
   }

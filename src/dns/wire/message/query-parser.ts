@@ -11,6 +11,7 @@ import {
 } from './message-constants.ts';
 import { lowerByte } from '../wire-name.ts';
 import { NAME_HASH_OFFSET, NAME_HASH_PRIME } from '../name-key-hash.ts';
+import { QueryName } from './query-name.ts';
 import { emptyRdataRejected, rdataShapeValid } from './record-rdata-check.ts';
 import { RR_TYPE } from '../rr-type.ts';
 
@@ -21,8 +22,8 @@ const RR_MIN_SIZE = 11;
 export const POINTER_HOPS_MAX = 127;
 
 /**
- * One query, parsed into a reusable object (one per call site): no per-query objects besides the
- * qname key strings.
+ * One query, parsed into a reusable object (one per call site): no per-query objects (the question
+ * name's key strings are made only when an answer needs them, see QueryName).
  */
 export interface ParsedQuery {
   id: number;
@@ -38,14 +39,8 @@ export interface ParsedQuery {
   questionEnd: number;
   qtype: number;
   qclass: number;
-  /** keys[i]: canonical key of the QNAME suffix starting at label i (see WireName). */
-  readonly keys: string[];
-  /** nameKeyHash(keys[0]) (wire/name-key-hash.ts), computed from the bytes. */
-  qnameHash: number;
-  /** suffixHashes[i] = nameKeyHash(keys[i]), for i < keys.length. */
-  readonly suffixHashes: Int32Array;
-  /** Lower-cased QNAME wire (terminal zero included) in [0, qnameEnd - 12). */
-  readonly qnameLower: Buffer;
+  /** QNAME lower-cased, its suffixes' hashes and keys (no labels when there is no question). */
+  readonly name: QueryName;
   edns: boolean;
   ednsVersion: number;
   ednsDo: boolean;
@@ -80,10 +75,7 @@ export function createParsedQuery(): ParsedQuery {
     questionEnd: HEADER_SIZE,
     qtype: -1,
     qclass: 0,
-    keys: [],
-    qnameHash: 0,
-    suffixHashes: new Int32Array(128),
-    qnameLower: Buffer.alloc(NAME_MAX + 1),
+    name: new QueryName(),
     edns: false,
     ednsVersion: 0,
     ednsDo: false,
@@ -97,12 +89,13 @@ export function createParsedQuery(): ParsedQuery {
 
 /** Reads QNAME (RFC 1035 §4.1.2) without compression; returns the end offset or -1 (→ drop). */
 function readQname(buf: Uint8Array, q: ParsedQuery): number {
-  const lower = q.qnameLower;
+  const name = q.name;
+  const lower = name.lower;
   let pos = HEADER_SIZE;
   let out = 0;
   let labels = 0;
-  const starts = LABEL_STARTS;
-  const hashes = q.suffixHashes;
+  const starts = name.starts;
+  const hashes = name.hashes;
   for (;;) {
     const len = buf[pos];
     if (len === undefined) return -1;
@@ -127,24 +120,14 @@ function readQname(buf: Uint8Array, q: ParsedQuery): number {
     out += len + 1;
     pos += len + 1;
   }
-  // nameKeyHash of every keys[i]: the label hashes combined from the last label backwards.
+  // nameKeyHash of every suffix: the label hashes combined from the last label backwards.
   let h = NAME_HASH_OFFSET;
   for (let i = labels - 1; i >= 0; i--) {
     h = Math.imul(h ^ hashes[i]!, NAME_HASH_PRIME);
     hashes[i] = h;
   }
-  q.qnameHash = h;
-  const full = (lower as unknown as Latin1Sliceable).latin1Slice(0, out - 1);
-  const keys = q.keys;
-  if (keys.length !== labels) keys.length = labels;
-  for (let i = 0; i < labels; i++) keys[i] = i === 0 ? full : full.slice(starts[i]!);
+  name.reset(labels, out, h);
   return pos + 1;
-}
-const LABEL_STARTS = new Int32Array(128);
-
-/** Node's Buffer#latin1Slice (what toString('latin1') calls after argument checks). */
-interface Latin1Sliceable {
-  latin1Slice(start: number, end: number): string;
 }
 
 /** Skips a possibly compressed name in a non-question record; returns the end offset or -1. */
@@ -242,10 +225,7 @@ export function parseQuery(buf: Uint8Array, q: ParsedQuery): ParseStatus {
   const ns = (buf[8]! << 8) | buf[9]!;
   const ar = (buf[10]! << 8) | buf[11]!;
   q.qdcount = qd;
-  if (qd !== 1) {
-    q.keys.length = 0;
-    q.qnameHash = NAME_HASH_OFFSET;
-  }
+  if (qd !== 1) q.name.reset(0, 1, NAME_HASH_OFFSET);
   if (qd > 1) return 'drop';
   let pos = HEADER_SIZE;
   if (qd === 1) {

@@ -1,4 +1,5 @@
 import type { ParsedQuery } from './query-parser.ts';
+import { QueryName, QUERY_LABELS_MAX } from './query-name.ts';
 import type { WireName } from '../wire-name.ts';
 import type { RRset } from '../rrset-encoding.ts';
 import { SHAPE_HINT, SHAPE_MX, SHAPE_NAME, SHAPE_SOA, SRV_HINT_OFFSET } from '../rrset-encoding.ts';
@@ -25,9 +26,7 @@ export const OPT_FIXED_SIZE = 11;
 const NAMES_MAX = 8192;
 /** Remembered names looked up by a scan; beyond, through a Map. */
 const SCAN_MAX = 32;
-/** Labels in a name at most (RFC 1035 §2.3.4: 255 octets, each label at least 2). */
-const LABELS_MAX = 128;
-const EMPTY_KEYS: readonly string[] = [];
+const NO_QUESTION = new QueryName();
 /** SOA SERIAL..MINIMUM, after the two names (RFC 1035 §3.3.13). */
 const SOA_FIXED_SIZE = 20;
 /** Longest copy done byte by byte (see copy()). */
@@ -64,9 +63,10 @@ export class ResponseWriter {
   private readonly journalOffsets = new Int32Array(NAMES_MAX);
   private journalCount = 0;
   private index: Map<string, number> | null = null;
-  /** Suffix keys of the question name (empty when there is none) and their offsets. */
-  private qkeys: readonly string[] = [];
-  private readonly qoffsets = new Int32Array(LABELS_MAX);
+  /** The question name, its label count (0 when there is none) and its suffixes' offsets. */
+  private qname: QueryName = NO_QUESTION;
+  private qlabels = 0;
+  private readonly qoffsets = new Int32Array(QUERY_LABELS_MAX);
   private pos = 0;
   private limit = 0;
   /** End of the question in the message (HEADER_SIZE without one). */
@@ -97,17 +97,18 @@ export class ResponseWriter {
     buf[1] = query[1]!;
     for (let i = 2; i < HEADER_SIZE; i++) buf[i] = 0;
     this.pos = HEADER_SIZE;
-    this.qkeys = EMPTY_KEYS;
+    this.qname = NO_QUESTION;
+    this.qlabels = 0;
     this.questionEnd = HEADER_SIZE;
     if (q.hasQuestion) {
       const end = q.questionEnd;
       for (let i = HEADER_SIZE; i < end; i++) buf[i] = query[i]!;
       this.pos = end;
       this.questionEnd = end;
-      const keys = q.keys;
-      const full = keys.length > 0 ? keys[0]!.length : 0;
-      for (let i = 0; i < keys.length; i++) this.qoffsets[i] = HEADER_SIZE + full - keys[i]!.length;
-      this.qkeys = keys;
+      const name = q.name;
+      for (let i = 0; i < name.labels; i++) this.qoffsets[i] = HEADER_SIZE + name.starts[i]!;
+      this.qname = name;
+      this.qlabels = name.labels;
     }
   }
 
@@ -137,11 +138,11 @@ export class ResponseWriter {
 
   /** Offset of `key` among the question's suffixes (same label count = same index from the end), or -1. */
   private inQuestion(key: string): number {
-    const qk = this.qkeys;
-    for (let j = 0; j < qk.length; j++) {
-      const k = qk[j]!;
-      if (k.length === key.length) return k === key ? this.qoffsets[j]! : -1;
-      if (k.length < key.length) return -1;
+    const qn = this.qname;
+    for (let j = 0; j < this.qlabels; j++) {
+      const length = qn.keyLength(j);
+      if (length === key.length) return qn.equalsKey(j, key) ? this.qoffsets[j]! : -1;
+      if (length < key.length) return -1;
     }
     return -1;
   }
@@ -199,7 +200,7 @@ export class ResponseWriter {
       owner !== null &&
       this.journalCount === 0 &&
       this.pos === this.questionEnd &&
-      this.qkeys.length > 0 &&
+      this.qlabels > 0 &&
       this.soaWritesAsBefore(owner, rrset)
     ) {
       return this.addSoaAsBefore(section, owner, rrset);
@@ -266,16 +267,17 @@ export class ResponseWriter {
    * RRset itself and compressed against itself is the same every time.
    */
   private soaWritesAsBefore(owner: WireName, rrset: RRset): boolean {
-    const qk = this.qkeys;
-    const qlen = qk.length;
+    const qn = this.qname;
+    const qlen = this.qlabels;
     const ownerLabels = owner.keys.length;
-    if (ownerLabels > qlen || (ownerLabels > 0 && qk[qlen - ownerLabels] !== owner.keys[0])) return false;
+    if (ownerLabels > qlen || (ownerLabels > 0 && !qn.equalsKey(qlen - ownerLabels, owner.keys[0]!)))
+      return false;
     const names = rrset.names;
     for (let n = 0; n < names.length; n++) {
       const keys = names[n]!.keys;
       for (let i = 0; i < keys.length - ownerLabels; i++) {
         const j = qlen - (keys.length - i);
-        if (j >= 0 && qk[j] === keys[i]) return false;
+        if (j >= 0 && qn.equalsKey(j, keys[i]!)) return false;
       }
     }
     return true;
@@ -293,7 +295,7 @@ export class ResponseWriter {
       this.soaOwner = owner;
       this.soaByLength = [];
     }
-    const length = this.qkeys[0]!.length;
+    const length = this.qname.keyLength(0);
     const before = this.soaByLength[length];
     if (before === undefined || this.pos + before.bytes.length > this.limit) {
       const start = this.pos;
