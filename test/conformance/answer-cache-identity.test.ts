@@ -20,6 +20,7 @@ import { CONFORMANCE_ZONES } from './conformance-zones.ts';
 import { buildMalformedCorpus } from './malformed-corpus.ts';
 import { buildQueryCorpus } from './query-corpus.ts';
 import { buildQuery } from './query-wire-builder.ts';
+import { SAMPLE_EVERY, WINDOW_LOOKUPS } from '../../src/dns/server/answer-cache.ts';
 
 const UDP: ClientInfo = { transport: 'udp', address: '192.0.2.53', port: 5353, family: 4 };
 const SLOT = 4096;
@@ -81,7 +82,13 @@ interface Pair {
 }
 
 function counters() {
-  return { answerCacheHits: 0, answerCacheMisses: 0, answerCacheStores: 0, answerCacheBoundBytes: 0 };
+  return {
+    answerCacheHits: 0,
+    answerCacheMisses: 0,
+    answerCacheSkips: 0,
+    answerCacheStores: 0,
+    answerCacheBoundBytes: 0,
+  };
 }
 
 function pair(store: ZoneStore, bytes = 1 << 20): Pair {
@@ -224,6 +231,39 @@ describe('answer cache: invalidation', () => {
     // The last of them (its doorkeeper entry cannot have been taken by a later one) is kept now.
     p.cached(A('r1999x.example.com'));
     expect(p.counters.answerCacheStores).toBe(1);
+  });
+
+  it('is used while it pays: a long flood of unique names is sampled, repeated names bring it back', () => {
+    const p = pair(storeOf());
+    const window = WINDOW_LOOKUPS;
+    // Three windows of unique names: the first is looked up whole, then one query in SAMPLE_EVERY.
+    for (let i = 0; i < 3 * window; i++) p.cached(A(`u${i}.example.com`));
+    const c = p.counters;
+    expect(c.answerCacheHits).toBe(0);
+    expect(c.answerCacheMisses + c.answerCacheSkips).toBe(3 * window);
+    expect(c.answerCacheMisses).toBe(window + (2 * window) / SAMPLE_EVERY);
+    // Skipped queries are answered exactly as without a cache, and not stored.
+    const stores = c.answerCacheStores;
+    for (let i = 0; i < 200; i++) expectSame(p, A(`www.example.com`), 'while sampling');
+    expect(c.answerCacheStores - stores).toBeLessThanOrEqual(2);
+    // Names that repeat: the sampled lookups hit, and after a window of them the cache is whole again.
+    const names = Array.from({ length: 20 }, (_, i) => A(`h${i}.example.com`));
+    let asked = 0;
+    let looked = 0;
+    while (looked < 2 * SAMPLE_EVERY && asked < window * SAMPLE_EVERY) {
+      const skips = c.answerCacheSkips;
+      p.cached(names[asked++ % names.length]!);
+      looked = c.answerCacheSkips === skips ? looked + 1 : 0;
+    }
+    expect(looked).toBe(2 * SAMPLE_EVERY);
+    // Every query is looked up again: a name's second miss stores it, the third ask hits.
+    for (const q of names)
+      for (const round of [1, 2]) expect(p.cached(q).out.kind, `${round}`).toBe('nxdomain');
+    const hits = c.answerCacheHits;
+    const skips = c.answerCacheSkips;
+    for (const q of names) expect(p.cached(q).out.kind).toBe('nxdomain');
+    expect(c.answerCacheHits - hits).toBe(names.length);
+    expect(c.answerCacheSkips).toBe(skips);
   });
 
   it('keeps answering what the ring still holds across its laps (the miss filters never hide a record)', () => {

@@ -32,6 +32,11 @@
  *   block (4 bytes per index slot, against the index's 16), so a unique-name flood costs a hash
  *   and one cache line per query, read by the lookup and written by the store after it. A filter
  *   only ever says "maybe": a set bit falls through to the index.
+ * - The cache is used while it pays: a lookup that misses costs a hash and a cache line, a hit
+ *   saves a whole answer (about ten times more), so over every WINDOW_LOOKUPS lookups the hit
+ *   count is checked, and below one hit in HIT_SHARE_MIN_INVERSE lookups (a flood of unique or
+ *   rarely repeated names) only one query in SAMPLE_EVERY is looked up (and stored) until a window
+ *   of those hits again. The others are answered as without a cache (counted as skipped).
  */
 
 import { WordView } from '../wire/byte-copy.ts';
@@ -40,6 +45,8 @@ import { WordView } from '../wire/byte-copy.ts';
 export interface AnswerCacheCounters {
   answerCacheHits: number;
   answerCacheMisses: number;
+  /** Not looked up: the cache was not paying (see "used while it pays" above). */
+  answerCacheSkips: number;
   /** Answers stored. */
   answerCacheStores: number;
   /** The memory bound, bytes (ring and index). */
@@ -117,6 +124,13 @@ const FILTER_BYTES_PER_SLOT = (BLOCK_U16 * 2) / SLOTS_PER_BLOCK;
  */
 const RESET_WORDS = 2 ** 30;
 
+/** Lookups over which the cache's hit count is judged. */
+export const WINDOW_LOOKUPS = 16_384;
+/** Below one hit in this many lookups of a window, the cache is not paying. */
+export const HIT_SHARE_MIN_INVERSE = 8;
+/** While the cache is not paying, one query in this many is looked up. */
+export const SAMPLE_EVERY = 16;
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 /** Multipliers taking the filters' and the doorkeeper's bits from the hash's high end (the index uses its low bits). */
@@ -161,6 +175,15 @@ export class AnswerCache {
   /** Word views of the last source and destination. */
   private readonly srcView = new WordView();
   private readonly dstView = new WordView();
+  /** Lookups and hits of the current window; whether only one query in SAMPLE_EVERY is looked up. */
+  private windowLookups = 0;
+  private windowHits = 0;
+  private sampling = false;
+  private sinceSample = 0;
+  /** The last answer() skipped the query at skippedSrc[skippedOff] (store() then skips it too). */
+  private skipped = false;
+  private skippedSrc: Uint8Array | null = null;
+  private skippedOff = -1;
 
   constructor(
     bytes: number,
@@ -280,6 +303,16 @@ export class AnswerCache {
     out: CachedOutcome,
   ): number {
     this.keyOff = -1;
+    if (this.sampling && ++this.sinceSample < SAMPLE_EVERY) {
+      this.skipped = true;
+      this.skippedSrc = src;
+      this.skippedOff = off;
+      this.counters.answerCacheSkips++;
+      return -1;
+    }
+    this.sinceSample = 0;
+    this.skipped = false;
+    if (++this.windowLookups === WINDOW_LOOKUPS) this.judge();
     if (!this.readKey(src, off, len)) {
       this.counters.answerCacheMisses++;
       return -1;
@@ -312,7 +345,20 @@ export class AnswerCache {
     out.cookieValid = false;
     out.cacheable = true;
     this.counters.answerCacheHits++;
+    this.windowHits++;
     return answerLen;
+  }
+
+  /** At the end of a window: sample while the hits were too few to pay for the lookups. */
+  private judge(): void {
+    this.sampling = this.windowHits * HIT_SHARE_MIN_INVERSE < WINDOW_LOOKUPS;
+    this.windowLookups = 0;
+    this.windowHits = 0;
+  }
+
+  /** Whether lookups are sampled now (the cache is not paying). */
+  get bypassing(): boolean {
+    return this.sampling;
   }
 
   /**
@@ -385,6 +431,11 @@ export class AnswerCache {
     ansLen: number,
     out: CachedOutcome,
   ): void {
+    if (this.skipped) {
+      // The query answer() just skipped: not stored either (a store would read its key).
+      this.skipped = false;
+      if (this.skippedSrc === src && this.skippedOff === off) return;
+    }
     if (!out.cacheable || out.zoneId < 0 || ansLen > ANSWER_MAX || ansLen < HEADER) return;
     const keyKept = this.keyOff === off && this.keySrc === src && this.keyLen === len;
     this.keyOff = -1;
@@ -496,5 +547,11 @@ export class AnswerCache {
 
 /** Counters of a cache nobody reads (tests, tools). */
 export function createAnswerCacheCounters(): AnswerCacheCounters {
-  return { answerCacheHits: 0, answerCacheMisses: 0, answerCacheStores: 0, answerCacheBoundBytes: 0 };
+  return {
+    answerCacheHits: 0,
+    answerCacheMisses: 0,
+    answerCacheSkips: 0,
+    answerCacheStores: 0,
+    answerCacheBoundBytes: 0,
+  };
 }

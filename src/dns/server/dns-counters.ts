@@ -84,6 +84,7 @@ export function createDnsCounters(): DnsCounters {
   const counters: DnsCounters = {
     answerCacheHits: 0,
     answerCacheMisses: 0,
+    answerCacheSkips: 0,
     answerCacheStores: 0,
     answerCacheBoundBytes: 0,
     queries: new Float64Array(ZONE_CLASSES.length * TRANSPORTS.length * RCODE_SLOTS),

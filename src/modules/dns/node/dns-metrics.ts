@@ -59,7 +59,7 @@ export function registerDnsMetrics(
   );
   const cache = registry.counter(
     'dns_answer_cache_lookups_total',
-    'UDP queries looked up in the answer cache (DNS_ANSWER_CACHE_MB), by result (hit, miss).',
+    'UDP queries looked up in the answer cache (DNS_ANSWER_CACHE_MB), by result (hit, miss; skipped: not looked up while too few lookups hit).',
     ['result'],
   );
   const cacheStores = registry.counter(
@@ -90,6 +90,7 @@ export function registerDnsMetrics(
     rrl.set(counters.rrlSlips, { action: 'slip' });
     cache.set(counters.answerCacheHits, { result: 'hit' });
     cache.set(counters.answerCacheMisses, { result: 'miss' });
+    cache.set(counters.answerCacheSkips, { result: 'skipped' });
     cacheStores.set(counters.answerCacheStores);
     cacheBound.set(counters.answerCacheBoundBytes);
     zones.set(zoneCount());
