@@ -34,9 +34,10 @@
  *   only ever says "maybe": a set bit falls through to the index.
  * - The cache is used while it pays: a lookup that misses costs a hash and a cache line, a hit
  *   saves a whole answer (about ten times more), so over every WINDOW_LOOKUPS lookups the hit
- *   count is checked, and below one hit in HIT_SHARE_MIN_INVERSE lookups (a flood of unique or
- *   rarely repeated names) only one query in SAMPLE_EVERY is looked up (and stored) until a window
- *   of those hits again. The others are answered as without a cache (counted as skipped).
+ *   count is checked. Below one hit in HIT_SHARE_MIN_INVERSE lookups (a flood of unique or rarely
+ *   repeated names; set below break-even, so a cache that helps a little is kept), only one query
+ *   in SAMPLE_EVERY is looked up (and stored) until a window of those hits again. The others are
+ *   answered as without a cache (counted as skipped).
  */
 
 import { WordView } from '../wire/byte-copy.ts';
@@ -127,7 +128,7 @@ const RESET_WORDS = 2 ** 30;
 /** Lookups over which the cache's hit count is judged. */
 export const WINDOW_LOOKUPS = 16_384;
 /** Below one hit in this many lookups of a window, the cache is not paying. */
-export const HIT_SHARE_MIN_INVERSE = 8;
+export const HIT_SHARE_MIN_INVERSE = 16;
 /** While the cache is not paying, one query in this many is looked up. */
 export const SAMPLE_EVERY = 16;
 
