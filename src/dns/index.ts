@@ -62,7 +62,12 @@ export {
   createOutcome,
 } from './server/handle-message.ts';
 export type { AnswerCacheCounters } from './server/answer-cache.ts';
-export { DEFAULT_ANSWER_CACHE_BYTES } from './server/answer-cache.ts';
+export {
+  createAnswerCacheCounters,
+  DEFAULT_ANSWER_CACHE_BYTES,
+  SAMPLE_EVERY,
+  WINDOW_LOOKUPS,
+} from './server/answer-cache.ts';
 export { ServerCookies } from './server/server-cookies.ts';
 export { chaosIdentity } from './answer/chaos-identity.ts';
 

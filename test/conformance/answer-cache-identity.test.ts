@@ -7,9 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  createAnswerCacheCounters,
   createMessageHandler,
   createMessageHandlerWithContext,
   createOutcome,
+  SAMPLE_EVERY,
+  WINDOW_LOOKUPS,
   ZoneStore,
   zoneDataFromText,
 } from '../../src/dns/index.ts';
@@ -20,7 +23,6 @@ import { CONFORMANCE_ZONES } from './conformance-zones.ts';
 import { buildMalformedCorpus } from './malformed-corpus.ts';
 import { buildQueryCorpus } from './query-corpus.ts';
 import { buildQuery } from './query-wire-builder.ts';
-import { SAMPLE_EVERY, WINDOW_LOOKUPS } from '../../src/dns/server/answer-cache.ts';
 
 const UDP: ClientInfo = { transport: 'udp', address: '192.0.2.53', port: 5353, family: 4 };
 const SLOT = 4096;
@@ -82,13 +84,7 @@ interface Pair {
 }
 
 function counters() {
-  return {
-    answerCacheHits: 0,
-    answerCacheMisses: 0,
-    answerCacheSkips: 0,
-    answerCacheStores: 0,
-    answerCacheBoundBytes: 0,
-  };
+  return createAnswerCacheCounters();
 }
 
 function pair(store: ZoneStore, bytes = 1 << 20): Pair {
