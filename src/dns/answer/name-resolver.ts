@@ -49,9 +49,10 @@ function noCnameFollow(qtype: number): boolean {
 }
 
 /**
- * Per-call-site scratch state for resolution: the query name when resolution started from it, and
- * keys of the compiled names visited, [0, visitedCount); and the last zone resolved in with its apex node and the apex's wildcard node (looked up once per
- * snapshot: a served snapshot's names do not change, a patch swaps in a new snapshot object).
+ * Per-call-site scratch state for resolution: the query name when resolution started from it and
+ * the keys of the compiled names visited, [0, visitedCount) (for CNAME loops); and the last zone
+ * resolved in with its apex node and the apex's wildcard node (looked up once per snapshot: a
+ * served snapshot's names do not change, a patch swaps in a new snapshot object).
  */
 export interface ResolverScratch {
   visitedQuery: QueryName | null;
