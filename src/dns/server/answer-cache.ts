@@ -181,8 +181,7 @@ export class AnswerCache {
   private windowHits = 0;
   private sampling = false;
   private sinceSample = 0;
-  /** The last answer() skipped the query at skippedSrc[skippedOff] (store() then skips it too). */
-  private skipped = false;
+  /** The query the last answer() skipped, at skippedSrc[skippedOff] (-1: none): not stored either. */
   private skippedSrc: Uint8Array | null = null;
   private skippedOff = -1;
 
@@ -305,14 +304,13 @@ export class AnswerCache {
   ): number {
     this.keyOff = -1;
     if (this.sampling && ++this.sinceSample < SAMPLE_EVERY) {
-      this.skipped = true;
       this.skippedSrc = src;
       this.skippedOff = off;
       this.counters.answerCacheSkips++;
       return -1;
     }
     this.sinceSample = 0;
-    this.skipped = false;
+    this.skippedOff = -1;
     if (++this.windowLookups === WINDOW_LOOKUPS) this.judge();
     if (!this.readKey(src, off, len)) {
       this.counters.answerCacheMisses++;
@@ -355,11 +353,6 @@ export class AnswerCache {
     this.sampling = this.windowHits * HIT_SHARE_MIN_INVERSE < WINDOW_LOOKUPS;
     this.windowLookups = 0;
     this.windowHits = 0;
-  }
-
-  /** Whether lookups are sampled now (the cache is not paying). */
-  get bypassing(): boolean {
-    return this.sampling;
   }
 
   /**
@@ -432,10 +425,11 @@ export class AnswerCache {
     ansLen: number,
     out: CachedOutcome,
   ): void {
-    if (this.skipped) {
+    if (this.skippedOff >= 0) {
       // The query answer() just skipped: not stored either (a store would read its key).
-      this.skipped = false;
-      if (this.skippedSrc === src && this.skippedOff === off) return;
+      const skipped = this.skippedOff === off && this.skippedSrc === src;
+      this.skippedOff = -1;
+      if (skipped) return;
     }
     if (!out.cacheable || out.zoneId < 0 || ansLen > ANSWER_MAX || ansLen < HEADER) return;
     const keyKept = this.keyOff === off && this.keySrc === src && this.keyLen === len;

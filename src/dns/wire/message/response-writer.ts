@@ -63,9 +63,8 @@ export class ResponseWriter {
   private readonly journalOffsets = new Int32Array(NAMES_MAX);
   private journalCount = 0;
   private index: Map<string, number> | null = null;
-  /** The question name, its label count (0 when there is none) and its suffixes' offsets. */
+  /** The question name (NO_QUESTION, of no labels, when there is none) and its suffixes' offsets. */
   private qname: QueryName = NO_QUESTION;
-  private qlabels = 0;
   private readonly qoffsets = new Int32Array(QUERY_LABELS_MAX);
   private pos = 0;
   private limit = 0;
@@ -98,7 +97,6 @@ export class ResponseWriter {
     for (let i = 2; i < HEADER_SIZE; i++) buf[i] = 0;
     this.pos = HEADER_SIZE;
     this.qname = NO_QUESTION;
-    this.qlabels = 0;
     this.questionEnd = HEADER_SIZE;
     if (q.hasQuestion) {
       const end = q.questionEnd;
@@ -108,7 +106,6 @@ export class ResponseWriter {
       const name = q.name;
       for (let i = 0; i < name.labels; i++) this.qoffsets[i] = HEADER_SIZE + name.starts[i]!;
       this.qname = name;
-      this.qlabels = name.labels;
     }
   }
 
@@ -139,7 +136,7 @@ export class ResponseWriter {
   /** Offset of `key` among the question's suffixes (same label count = same index from the end), or -1. */
   private inQuestion(key: string): number {
     const qn = this.qname;
-    for (let j = 0; j < this.qlabels; j++) {
+    for (let j = 0; j < qn.labels; j++) {
       const length = qn.keyLength(j);
       if (length === key.length) return qn.equalsKey(j, key) ? this.qoffsets[j]! : -1;
       if (length < key.length) return -1;
@@ -200,7 +197,7 @@ export class ResponseWriter {
       owner !== null &&
       this.journalCount === 0 &&
       this.pos === this.questionEnd &&
-      this.qlabels > 0 &&
+      this.qname.labels > 0 &&
       this.soaWritesAsBefore(owner, rrset)
     ) {
       return this.addSoaAsBefore(section, owner, rrset);
@@ -268,7 +265,7 @@ export class ResponseWriter {
    */
   private soaWritesAsBefore(owner: WireName, rrset: RRset): boolean {
     const qn = this.qname;
-    const qlen = this.qlabels;
+    const qlen = qn.labels;
     const ownerLabels = owner.keys.length;
     if (ownerLabels > qlen || (ownerLabels > 0 && !qn.equalsKey(qlen - ownerLabels, owner.keys[0]!)))
       return false;
