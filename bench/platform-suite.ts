@@ -11,7 +11,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { insertOutboxEvent, type OutboxTables } from '../src/kernel/outbox/outbox.ts';
+import { insertOutboxEvent, type OutboxTables } from '../src/kernel/events/outbox.ts';
 import { tablesOf } from '../src/kernel/runtime/runtime.ts';
 import type { WebhooksModule } from '../src/modules/webhooks/index.ts';
 import { startTestApp, type TestApp } from '../src/testing/test-app.ts';

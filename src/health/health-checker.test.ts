@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Bus } from '../kernel/bus/bus.ts';
-import { MemoryBus } from '../kernel/bus/memory-bus.ts';
-import { RedisBus } from '../kernel/bus/redis-bus.ts';
+import type { Bus } from '../kernel/events/bus.ts';
+import { MemoryBus } from '../kernel/events/memory-bus.ts';
+import { RedisBus } from '../kernel/events/redis-bus.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { HealthChecker, type MemberStatusSink, type RecordedHealth } from './health-checker.ts';
 import type { HealthStatus, HealthTarget, ProbeResult } from './health-target.ts';

@@ -1,4 +1,4 @@
-import type { Bus } from '../kernel/bus/bus.ts';
+import type { Bus } from '../kernel/events/bus.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { Logger } from '../kernel/log/logger.ts';
 import { checkLockKey, DEFAULT_CHECK_INTERVAL_MS, dueChecks } from './check-schedule.ts';

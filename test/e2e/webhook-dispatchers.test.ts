@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningNode } from '../../src/apps/node.ts';
-import { insertOutboxEvent, type OutboxTables } from '../../src/kernel/outbox/outbox.ts';
+import { insertOutboxEvent, type OutboxTables } from '../../src/kernel/events/outbox.ts';
 import { tablesOf } from '../../src/kernel/runtime/runtime.ts';
 import type { WebhooksModule } from '../../src/modules/webhooks/index.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../src/testing/https-receiver.ts';

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { EventBus, EventType } from '../events/domain-events.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log/logger.ts';
-import { insertOutboxEvent, OUTBOX_RECORDED, type OutboxEvent, type OutboxTables } from '../outbox/outbox.ts';
+import { insertOutboxEvent, OUTBOX_RECORDED, type OutboxEvent, type OutboxTables } from '../events/outbox.ts';
 
 /**
  * One unit of work: a transaction, the events it announces and the work to do once it has

@@ -1,4 +1,4 @@
-import type { Bus } from '../bus/bus.ts';
+import type { Bus } from './bus.ts';
 
 /**
  * A typed domain event: a name (its bus channel) and a parser that turns what arrived into the

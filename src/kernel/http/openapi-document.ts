@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { requirementKind, type AuthRequirement, type RequirementKind } from '../auth/auth-layer.ts';
-import { API_PREFIX } from '../module/platform-module.ts';
+import { API_PREFIX } from './api-prefix.ts';
 import { kernelErrorResponses } from './error-schemas.ts';
 
 /** Where the document and its interactive reference are served. */

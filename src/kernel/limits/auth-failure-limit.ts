@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Bus } from '../bus/bus.ts';
+import type { Bus } from '../events/bus.ts';
 import type { Clock } from '../clock.ts';
 import { tooManyAuthAttempts } from '../errors/kernel-errors.ts';
 

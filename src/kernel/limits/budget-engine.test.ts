@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryBus } from '../bus/memory-bus.ts';
+import { MemoryBus } from '../events/memory-bus.ts';
 import { createHttpServer } from '../http/create-http-server.ts';
 import { createLogger } from '../log/logger.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Bus } from '../bus/bus.ts';
+import type { Bus } from '../events/bus.ts';
 import type { Clock } from '../clock.ts';
 import { defineError } from '../errors/error-registry.ts';
 import { BUDGETS, type Budget } from './budget-table.ts';

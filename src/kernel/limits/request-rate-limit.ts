@@ -1,7 +1,7 @@
 import type { BlockList } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { isExempt } from './proxy-limits.ts';
-import type { Bus } from '../bus/bus.ts';
+import type { Bus } from '../events/bus.ts';
 import type { Clock } from '../clock.ts';
 import { rateLimitExceeded } from '../errors/kernel-errors.ts';
 

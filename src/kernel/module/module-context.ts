@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Bus } from '../bus/bus.ts';
+import type { Bus } from '../events/bus.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config/config.ts';
 import type { ConfigSection } from '../config/config-section.ts';

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { deriveAuditAction, isStateChanging } from '../audit/audit-actions.ts';
+import { API_PREFIX } from '../http/api-prefix.ts';
 import { kernelErrorResponses } from '../http/error-schemas.ts';
 import type {
   FastifyBaseLogger,
@@ -17,9 +18,6 @@ export type ModuleApp = FastifyInstance<
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
-
-/** Every route of the platform lives under this prefix (seed "Versioning"). */
-export const API_PREFIX = '/api/v1';
 
 /**
  * A platform module as the composition root sees it: a name, the URL prefix of its routes under

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { AuditLog, type AuditTables } from '../audit/audit-log.ts';
-import { openBus } from '../bus/open-bus.ts';
+import { openBus } from '../events/open-bus.ts';
 import { BudgetEngine } from '../limits/budget-engine.ts';
 import { createMailPort, type MailPort } from '../mail/mail-port.ts';
 import { MetricsRegistry } from '../metrics/metrics-registry.ts';

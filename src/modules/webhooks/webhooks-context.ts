@@ -1,6 +1,5 @@
 import type { ModuleContext } from '../../kernel/module/module-context.ts';
-import type { OutboxTables } from '../../kernel/outbox/outbox.ts';
 import type { WebhooksTables } from './webhooks-tables.ts';
 
 /** What the webhooks module's code receives: its tables, and the outbox it dispatches. */
-export type WebhooksContext = ModuleContext<WebhooksTables & OutboxTables>;
+export type WebhooksContext = ModuleContext<WebhooksTables>;

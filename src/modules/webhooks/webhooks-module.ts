@@ -1,6 +1,5 @@
 import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
-import type { OutboxTables } from '../../kernel/outbox/outbox.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { DeliveryEngine } from './delivery/delivery-engine.ts';
 import { registerOrgWebhookRoutes } from './org-webhooks/org-webhooks-routes.ts';
@@ -18,7 +17,7 @@ export function createDeliveryEngine(runtime: Runtime): {
   engine: DeliveryEngine;
   orgWebhooks: OrgWebhooksService;
 } {
-  const ctx: WebhooksContext = moduleContext<WebhooksTables & OutboxTables>(runtime, 'webhooks');
+  const ctx: WebhooksContext = moduleContext<WebhooksTables>(runtime, 'webhooks');
   const engine = new DeliveryEngine(ctx, runtime.outbound);
   const orgWebhooks = new OrgWebhooksService(ctx);
   engine.registerTarget(orgWebhooks.target);

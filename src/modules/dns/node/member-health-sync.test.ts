@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemberHealthTable } from '../../../dns/index.ts';
 import type { MemberHealth } from '../../../dns/index.ts';
-import { MemoryBus } from '../../../kernel/bus/memory-bus.ts';
+import { MemoryBus } from '../../../kernel/events/memory-bus.ts';
 import { eventBus } from '../../../kernel/events/domain-events.ts';
 import type { MemberHealthEvent } from '../../../health/member-health-channel.ts';
 import { memberHealthChanged } from '../dns-events.ts';

@@ -1,6 +1,6 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 
-import type { Bus } from '../../../kernel/bus/bus.ts';
+import type { Bus } from '../../../kernel/events/bus.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { RCODE_FIELD, TOTAL_FIELD, TYPE_FIELD, zoneStatsKey } from './zone-stats-keys.ts';

@@ -1,5 +1,5 @@
 import type { QueryStatsRow, QueryStatsSink } from '../../../dns/index.ts';
-import type { Bus } from '../../../kernel/bus/bus.ts';
+import type { Bus } from '../../../kernel/events/bus.ts';
 import type { Logger } from '../../../kernel/log/logger.ts';
 import { RCODE_FIELD, STATS_RETENTION_S, TOTAL_FIELD, TYPE_FIELD, zoneStatsKey } from './zone-stats-keys.ts';
 

@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { OutboxRow, OutboxTables } from '../../../kernel/outbox/outbox.ts';
 import type { DeliveryRow, WebhooksTables } from '../webhooks-tables.ts';
 
-type Tables = WebhooksTables & OutboxTables;
+type Tables = WebhooksTables;
 type Db = Kysely<Tables> | Transaction<Tables>;
 
 export type NewDelivery = Pick<
@@ -18,32 +17,14 @@ export type NewDelivery = Pick<
 >;
 
 /**
- * The engine's rows: outbox events waiting to be fanned out, and deliveries. Both are claimed with
- * FOR UPDATE SKIP LOCKED, so several processes share the work without taking the same row.
+ * The engine's deliveries, claimed with a lease, so several processes share the work without
+ * taking the same row (the outbox events they come from are the kernel's: claimEvents).
  */
 export class DeliveriesRepository {
   constructor(private readonly db: Db) {}
 
   withTx(trx: Transaction<Tables>): DeliveriesRepository {
     return new DeliveriesRepository(trx);
-  }
-
-  /** Outbox events not fanned out yet, locked for this transaction (others skip them). */
-  async claimEvents(limit: number): Promise<OutboxRow[]> {
-    return this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('dispatched_at', 'is', null)
-      .orderBy('id')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-  }
-
-  async markDispatched(ids: readonly number[], at: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', ids).execute();
   }
 
   async insert(rows: readonly NewDelivery[]): Promise<void> {

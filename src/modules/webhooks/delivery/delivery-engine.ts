@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Unsubscribe } from '../../../kernel/events/domain-events.ts';
-import { OUTBOX_RECORDED, type OutboxTables } from '../../../kernel/outbox/outbox.ts';
+import {
+  claimEvents,
+  markDispatched,
+  OUTBOX_RECORDED,
+  type ClaimedEvent,
+} from '../../../kernel/events/outbox.ts';
 import { IdleBackoffPoller } from '../../../kernel/runtime/idle-backoff-poller.ts';
 import type { OutboundClient } from '../../../kernel/outbound/guarded-client.ts';
 import { OutboundError } from '../../../kernel/outbound/guarded-client.ts';
@@ -26,13 +31,7 @@ const PARALLEL_SENDS = 32;
 const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** An outbox event as the fan-outs see it. */
-export interface FanOutEvent {
-  readonly id: number;
-  readonly orgId: number | null;
-  readonly name: string;
-  readonly occurredAt: Date;
-  readonly data: Readonly<Record<string, unknown>>;
-}
+export type FanOutEvent = ClaimedEvent;
 
 /**
  * Fans a batch of outbox events out to the targets that hear them (organization webhooks),
@@ -40,7 +39,7 @@ export interface FanOutEvent {
  * connection).
  */
 export type FanOut = (
-  trx: Transaction<WebhooksTables & OutboxTables>,
+  trx: Transaction<WebhooksTables>,
   events: readonly FanOutEvent[],
 ) => Promise<{ kind: string; targetId: number; eventId: number; eventName: string; body: string }[]>;
 
@@ -102,9 +101,7 @@ export class DeliveryEngine {
   ): Promise<void> {
     const now = this.ctx.clock.now();
     const repo =
-      trx === undefined
-        ? this.repo
-        : this.repo.withTx(trx as unknown as Transaction<WebhooksTables & OutboxTables>);
+      trx === undefined ? this.repo : this.repo.withTx(trx as unknown as Transaction<WebhooksTables>);
     await repo.insert(
       rows.map((r) => this.newDelivery(r.kind, r.targetId, r.eventId, r.eventName, r.body, now)),
     );
@@ -194,15 +191,8 @@ export class DeliveryEngine {
   private async dispatchEvents(): Promise<number> {
     return this.ctx.transaction(async ({ trx }) => {
       const repo = this.repo.withTx(trx);
-      const events = await repo.claimEvents(EVENT_BATCH);
+      const batch = await claimEvents(trx, EVENT_BATCH);
       const now = this.ctx.clock.now();
-      const batch: FanOutEvent[] = events.map((e) => ({
-        id: Number(e.id),
-        orgId: e.org_id === null ? null : Number(e.org_id),
-        name: e.name,
-        occurredAt: new Date(e.occurred_at),
-        data: e.payload,
-      }));
       const rows: NewDelivery[] = [];
       for (const fan of this.fanOuts) {
         for (const t of await fan(trx, batch)) {
@@ -210,11 +200,12 @@ export class DeliveryEngine {
         }
       }
       await repo.insert(rows);
-      await repo.markDispatched(
-        events.map((e) => Number(e.id)),
+      await markDispatched(
+        trx,
+        batch.map((e) => e.id),
         new Date(now),
       );
-      return events.length;
+      return batch.length;
     });
   }
 

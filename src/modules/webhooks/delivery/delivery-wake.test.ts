@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleContext } from '../../../kernel/module/module-context.ts';
-import type { OutboxTables } from '../../../kernel/outbox/outbox.ts';
+import type { OutboxTables } from '../../../kernel/events/outbox.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../../testing/https-receiver.ts';
 import { ORGS, createOrg } from '../../../testing/org-fixture.ts';

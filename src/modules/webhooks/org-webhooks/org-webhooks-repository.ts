@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { OutboxTables } from '../../../kernel/outbox/outbox.ts';
 import type { WebhookRow, WebhooksTables } from '../webhooks-tables.ts';
 
-type Tables = WebhooksTables & OutboxTables;
+type Tables = WebhooksTables;
 type Db = Kysely<Tables> | Transaction<Tables>;
 
 /** Organization webhooks; a deleted one is gone from every answer (its row stays). */
