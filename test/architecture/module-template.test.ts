@@ -1,0 +1,124 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SRC, sourceFiles } from './import-graph.ts';
+
+/**
+ * The module template (docs/architecture.md, "A platform module"), as rules that read the files:
+ * every module has the same fixed files at its root and nothing else there but feature folders,
+ * SQL only in repositories, views derived from rows. The exceptions kept are named below, each
+ * with its reason; an entry that no longer matches anything fails, so the lists only shrink.
+ */
+
+const MODULES = path.join(SRC, 'modules');
+const moduleNames = readdirSync(MODULES).filter(
+  (m) => statSync(path.join(MODULES, m)).isDirectory() && !m.startsWith('_'),
+);
+
+/** Files every module has at its root. */
+const FIXED = ['index.ts', 'module', 'tables', 'errors', 'context'] as const;
+/** Files a module may have at its root besides the fixed ones. */
+const OPTIONAL = ['config', 'events', 'interfaces'] as const;
+
+/** Files (src-relative) that hold SQL outside a `*-repository.ts`, and why. */
+const SQL_ALLOWED: Readonly<Record<string, string>> = {};
+
+/** Hand-written `*View` types (src-relative file: type name) that show no row, and what they show. */
+const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {};
+
+const rootFile = (m: string, role: string): string => (role === 'index.ts' ? role : `${m}-${role}.ts`);
+const rel = (file: string): string => path.relative(SRC, file);
+
+/** Query builders and `sql` templates of Kysely: what counts as SQL. */
+const SQL_RE =
+  /\.(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)\(|\bsql\s*(<[^>\n]*>)?\s*`|\bsql\.(raw|ref|id|lit|join|table|val)\(/;
+
+function moduleFiles(): string[] {
+  return sourceFiles(MODULES);
+}
+
+describe('architecture: the module template', () => {
+  it('gives every module its fixed files: index.ts, <m>-module.ts, -tables, -errors, -context', () => {
+    const missing = moduleNames.flatMap((m) =>
+      FIXED.map((f) => rootFile(m, f))
+        .filter((f) => !existsSync(path.join(MODULES, m, f)))
+        .map((f) => `modules/${m}/${f}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('keeps a module root to its fixed files when the module has feature folders', () => {
+    const loose: string[] = [];
+    for (const m of moduleNames) {
+      const entries = readdirSync(path.join(MODULES, m));
+      const folders = entries.filter((e) => statSync(path.join(MODULES, m, e)).isDirectory());
+      if (folders.length === 0) continue;
+      const allowed = new Set([...FIXED, ...OPTIONAL].map((f) => rootFile(m, f)));
+      for (const e of entries) {
+        if (folders.includes(e) || allowed.has(e)) continue;
+        // Tests of the module as a whole: <m>.test.ts, <m>-<what>.test.ts.
+        if (e === `${m}.test.ts` || (e.startsWith(`${m}-`) && e.endsWith('.test.ts'))) continue;
+        loose.push(`modules/${m}/${e}`);
+      }
+    }
+    expect(loose).toEqual([]);
+  });
+
+  it('keeps a module without feature folders to one feature: one routes, service and repository file', () => {
+    const problems: string[] = [];
+    for (const m of moduleNames) {
+      const entries = readdirSync(path.join(MODULES, m));
+      if (entries.some((e) => statSync(path.join(MODULES, m, e)).isDirectory())) continue;
+      for (const role of ['routes', 'service', 'repository']) {
+        const files = entries.filter((e) => e.endsWith(`-${role}.ts`));
+        if (files.length > 1) problems.push(`modules/${m}: ${files.join(', ')} (more than one feature)`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('writes SQL only in *-repository.ts files (or a named exception)', () => {
+    const found = moduleFiles()
+      .filter((f) => !f.endsWith('-repository.ts') && SQL_RE.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(found.filter((f) => SQL_ALLOWED[f] === undefined)).toEqual([]);
+    expect(Object.keys(SQL_ALLOWED).filter((f) => !found.includes(f))).toEqual([]);
+  });
+
+  it('derives response views from their rows (JsonView<>) unless the view shows no row', () => {
+    const handWritten: string[] = [];
+    for (const file of moduleFiles()) {
+      const text = readFileSync(file, 'utf8');
+      for (const [, kind, name, rest] of text.matchAll(/export (type|interface) (\w+View)\b([^\n]*)/g)) {
+        const derived = kind === 'type' && /^\s*=\s*JsonView</.test(rest!);
+        const aliasOfView = kind === 'type' && /^\s*=\s*\w+View\s*;/.test(rest!);
+        if (!derived && !aliasOfView) handWritten.push(`${rel(file)}: ${name}`);
+      }
+    }
+    expect(handWritten.filter((v) => VIEWS_NOT_OF_ROWS[v] === undefined)).toEqual([]);
+    expect(Object.keys(VIEWS_NOT_OF_ROWS).filter((v) => !handWritten.includes(v))).toEqual([]);
+  });
+
+  it('names the context <M>Context, built once by <m>Context(runtime)', () => {
+    const problems: string[] = [];
+    for (const m of moduleNames) {
+      const file = path.join(MODULES, m, `${m}-context.ts`);
+      if (!existsSync(file)) continue;
+      const pascal = m.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+      const camel = pascal[0]!.toLowerCase() + pascal.slice(1);
+      const text = readFileSync(file, 'utf8');
+      if (!new RegExp(`export type ${pascal}Context\\b`).test(text))
+        problems.push(`modules/${m}: no ${pascal}Context type`);
+      if (!new RegExp(`export function ${camel}Context\\(`).test(text))
+        problems.push(`modules/${m}: no ${camel}Context(runtime)`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('lets only the context file build a module context', () => {
+    const builders = moduleFiles()
+      .filter((f) => /\bmoduleContext</.test(readFileSync(f, 'utf8')) && !f.endsWith('-context.ts'))
+      .map((f) => path.relative(ROOT, f));
+    expect(builders).toEqual([]);
+  });
+});
