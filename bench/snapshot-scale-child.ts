@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SnapshotFile } from '../src/modules/dns/node/snapshot-file.ts';
+import { SnapshotFile } from '../src/nodes/dns/snapshot-file.ts';
 import { pathToFileURL } from 'node:url';
 import { ZoneStore, applyNamesChange } from '../src/dns/index.ts';
 import type { ZoneData, ZoneRecordData } from '../src/dns/index.ts';

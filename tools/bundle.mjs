@@ -35,7 +35,7 @@ await build({
   absWorkingDir: ROOT,
   entryPoints: {
     main: 'src/apps/main.ts',
-    'dns-worker': 'src/modules/dns/node/dns-worker-entry.ts',
+    'dns-worker': 'src/nodes/dns/dns-worker-entry.ts',
   },
   outdir: OUT_DIR,
   bundle: true,

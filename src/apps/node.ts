@@ -8,16 +8,13 @@ import { registerOpsRoutes } from '../kernel/ops/ops-routes.ts';
 import { startOpsServer } from '../kernel/ops/ops-server.ts';
 import { Readiness } from '../kernel/ops/readiness.ts';
 import { closeRuntime, openRuntime, type RuntimeOptions } from '../kernel/runtime/open-runtime.ts';
-import {
-  createDnsNode,
-  startCheckerRole,
-  type CheckerRole,
-  type DnsRole,
-  type DnsWorkerRole,
-} from '../modules/dns/index.ts';
+import { startCheckerRole, type CheckerRole } from '../nodes/checker/checker-role.ts';
+import { createDnsNode } from '../nodes/dns/dns-node.ts';
+import type { DnsRole } from '../nodes/dns/dns-role.ts';
+import type { DnsWorkerRole } from '../nodes/dns/dns-worker-role.ts';
+import { startWorkerRole } from '../nodes/worker/worker-role.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
-import { createDeliveryEngine } from '../modules/webhooks/index.ts';
 import { buildApiApp } from './api-app.ts';
 
 export interface RunningNode {
@@ -95,11 +92,8 @@ export async function startNode(
       stops.push(() => role.stop());
     }
     if (config.role === 'worker') {
-      // The delivery engine alone (the api role runs it too).
-      const { engine } = createDeliveryEngine(runtime);
-      readiness.set('database', () => databaseAnswers(runtime.database));
-      engine.start();
-      stops.push(() => engine.stop());
+      const role = startWorkerRole(runtime, readiness);
+      stops.push(() => role.stop());
     }
     if (hasApi) {
       readiness.set('database', () => databaseAnswers(runtime.database));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig as loadKernelConfig } from '../kernel/config/load-config.ts';
 import type { Env } from '../kernel/config/env-reader.ts';
-import { dnsConfig, MAX_DNS_WORKERS } from '../modules/dns/dns-config.ts';
+import { dnsConfig, MAX_DNS_WORKERS } from '../modules/dns/index.ts';
+import { loadBalancingConfig } from '../modules/load-balancing/index.ts';
 import { CONFIG_SECTIONS } from './platform-modules.ts';
 
 /** The whole configuration as `npm start` reads it: the kernel's settings and every module's. */
@@ -10,7 +11,11 @@ function loadConfig(env: Env) {
   return {
     ...config,
     ...config.section(dnsConfig),
-    frozen: Object.isFrozen(config) && Object.isFrozen(config.section(dnsConfig)),
+    ...config.section(loadBalancingConfig),
+    frozen:
+      Object.isFrozen(config) &&
+      Object.isFrozen(config.section(dnsConfig)) &&
+      Object.isFrozen(config.section(loadBalancingConfig)),
   };
 }
 

@@ -2,13 +2,15 @@ import type { AccessTokens } from '../kernel/auth/access-token.ts';
 import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
+import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import { createServicesModule } from '../modules/services/index.ts';
 import { createTagsModule } from '../modules/tags/index.ts';
 import { certificatesConfig, createCertificatesModule } from '../modules/certificates/index.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
-import { createDnsModule, dnsConfig } from '../modules/dns/index.ts';
+import { createDnsModule, dnsConfig, type NameClaimSource } from '../modules/dns/index.ts';
+import { createLoadBalancingModule, loadBalancingConfig } from '../modules/load-balancing/index.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
 import { createKeysModule } from '../modules/keys/index.ts';
 import { createMailModule, mailConfig } from '../modules/mail/index.ts';
@@ -20,6 +22,7 @@ import { createWebhooksModule } from '../modules/webhooks/index.ts';
 /** Every module's settings section, validated together at start. */
 export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   dnsConfig,
+  loadBalancingConfig,
   certificatesConfig,
   platformDomainsConfig,
   mailConfig,
@@ -42,10 +45,16 @@ export function platformModules(
   const locations = createLocationsModule(runtime);
   const catalog = createCatalogModule(runtime, { locations: locations.locations });
   const services = createServicesModule(runtime, { catalog: catalog.offers, orgs: orgs.directory });
+  const nameClaims = new Registry<NameClaimSource>('name claims');
   const dns = createDnsModule(runtime, {
-    regions: locations.regions,
     orgs: orgs.directory,
     services: services.directory,
+    nameClaims,
+  });
+  const loadBalancing = createLoadBalancingModule(runtime, {
+    zones: dns.zoneAccess,
+    nameClaims,
+    regions: locations.regions,
   });
   services.addProvisioner(dns.hostingProvisioner);
   const tags = createTagsModule(runtime, { services: services.directory, zones: dns.zoneHolders });
@@ -84,6 +93,7 @@ export function platformModules(
     services,
     tags,
     dns,
+    loadBalancing,
     certificates,
     platformDomains,
     mail,

@@ -11,7 +11,7 @@ import path from 'node:path';
 import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningNode } from '../../src/apps/node.ts';
-import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
+import { SNAPSHOT_FILE_NAME } from '../../src/nodes/dns/snapshot-file.ts';
 import { decodeOrNull, queryUdp } from '../../src/testing/dns-client.ts';
 import { startTcpProxy, type TcpProxy } from '../../src/testing/tcp-proxy.ts';
 import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
+import { SNAPSHOT_FILE_NAME } from '../../src/nodes/dns/snapshot-file.ts';
 import { openProcessStage, type ProcessStage } from '../../src/testing/process-stage.ts';
 import { ask, callApi, startProcess, type Proc } from '../../src/testing/product-process.ts';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningNode } from '../../src/apps/node.ts';
-import { SNAPSHOT_FILE_NAME } from '../../src/modules/dns/node/snapshot-file.ts';
+import { SNAPSHOT_FILE_NAME } from '../../src/nodes/dns/snapshot-file.ts';
 import { createZone, ZONES } from '../../src/testing/dns-api-fixture.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 import { startTcpProxy, type TcpProxy } from '../../src/testing/tcp-proxy.ts';

@@ -25,6 +25,17 @@ export interface UnitOfWork<DB> {
   record(event: OutboxEvent): Promise<number>;
 }
 
+/**
+ * A transaction another module opened, seen through this module's own tables: one unit of work
+ * across two modules (a zone change the DNS module runs for load balancing), each writing only its
+ * own tables through its own repositories.
+ */
+export function joinTransaction<Tables>(
+  trx: Pick<Transaction<unknown>, 'isTransaction'>,
+): Transaction<Tables> {
+  return trx as unknown as Transaction<Tables>;
+}
+
 export type UnitOfWorkRunner<DB> = <T>(work: (uow: UnitOfWork<DB>) => Promise<T>) => Promise<T>;
 
 /**
@@ -52,7 +63,7 @@ export function unitOfWorkRunner<DB>(
         record: (event) => {
           if (!emitted.some((e) => e.type === OUTBOX_RECORDED))
             emitted.push({ type: OUTBOX_RECORDED as EventType<unknown>, payload: {} });
-          return insertOutboxEvent(trx as unknown as Transaction<OutboxTables>, event, new Date(clock.now()));
+          return insertOutboxEvent(joinTransaction<OutboxTables>(trx), event, new Date(clock.now()));
         },
       });
     });

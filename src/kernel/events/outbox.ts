@@ -53,15 +53,15 @@ export async function insertOutboxEvent(
   return Number(row.id);
 }
 
+/** The outbox's table in a dispatcher's own transaction (kernel/db's joinTransaction, which imports this file). */
+function outboxOf<T>(trx: Transaction<T>): Transaction<OutboxTables> {
+  return trx as unknown as Transaction<OutboxTables>;
+}
+
 /** An outbox event as a dispatcher takes it. */
 export interface ClaimedEvent extends OutboxEvent {
   readonly id: number;
   readonly occurredAt: Date;
-}
-
-/** The outbox's table inside a dispatcher's own transaction, whatever tables that one is typed for. */
-function outboxOf<T>(trx: Transaction<T>): Transaction<OutboxTables> {
-  return trx as unknown as Transaction<OutboxTables>;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface PlatformModule {
   readonly name: string;
   /** Under API_PREFIX: '/dns' → /api/v1/dns/...; '' → /api/v1/... */
   readonly prefix: string;
+  /** What its routes' derived audit actions start with (`<auditName>.<resource>.<verb>`); default its name. */
+  readonly auditName?: string;
   routes(app: ModuleApp): void | Promise<void>;
   /** Once the database is migrated, before serving (e.g. syncing reference data). */
   start?(): Promise<void>;
@@ -52,7 +54,10 @@ export async function registerModule(app: FastifyInstance, module: PlatformModul
         if (route.config?.audit !== undefined || !methods.some(isStateChanging)) return;
         const base = `${API_PREFIX}${module.prefix}`;
         const url = route.url.startsWith(base) ? route.url.slice(base.length) : route.url;
-        route.config = { ...route.config, audit: deriveAuditAction(module.name, methods[0]!, url) };
+        route.config = {
+          ...route.config,
+          audit: deriveAuditAction(module.auditName ?? module.name, methods[0]!, url),
+        };
       });
       await module.routes(scope.withTypeProvider<TypeBoxTypeProvider>());
     },

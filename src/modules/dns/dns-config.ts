@@ -1,16 +1,17 @@
-import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { locationByCode } from '../../geo/geo-data.ts';
 import { DEFAULT_GEOIP_DB } from '../../geo/ip-locator.ts';
 import { defineConfigSection } from '../../kernel/config/config-section.ts';
-import type { HealthPolicy } from '../../health/health-decision.ts';
 import { parseResolverAddress, systemResolver, type ResolverAddress } from './dnssec/parent-ds-lookup.ts';
 
 /** Upper bound of DNS_WORKERS: more processes than this only cost memory. */
 export const MAX_DNS_WORKERS = 256;
 
-/** The DNS module's settings: the data plane's listeners, zones' name servers, DNSSEC, health checks. */
+/**
+ * The DNS module's settings: the data plane's listeners, the PoP it serves from, zones' name
+ * servers, DNSSEC. (Health checks of load-balancing members: the load-balancing module's.)
+ */
 export interface DnsSettings {
   readonly dnsHost: string;
   readonly dnsPort: number;
@@ -25,13 +26,6 @@ export interface DnsSettings {
   readonly dnsAnswerCacheBytes: number;
   readonly rrlRate: number;
   readonly rrlExempt: readonly string[];
-  readonly healthAllowPrivateTargets: boolean;
-  /** Seconds between two probes of a member: 60 in production; shorter only in tests. */
-  readonly healthCheckIntervalS: number;
-  /** How probes from several PoPs and in a row become a member's status (HEALTH_QUORUM/FALL/RISE). */
-  readonly healthPolicy: HealthPolicy;
-  /** Local addresses probes leave from (one per family at most); none → the system's choice. */
-  readonly healthSourceAddresses: readonly string[];
   /** Serve UDP through the batch addon (recvmmsg/sendmmsg) when it is built; false → node:dgram. */
   readonly dnsNativeUdp: boolean;
   /**
@@ -79,14 +73,6 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     env.problem(
       'DNSSEC_PARENT_RESOLVER must be an IP address with an optional port (127.0.0.1:53, [::1]:53)',
     );
-  const quorumText = env.str('HEALTH_QUORUM', 'majority').toLowerCase();
-  const quorum = quorumText === 'majority' ? 'majority' : Number(quorumText);
-  if (quorum !== 'majority' && !(Number.isInteger(quorum) && quorum >= 1 && quorum <= 100))
-    env.problem(`HEALTH_QUORUM must be "majority" or a number of PoPs from 1 to 100, got "${quorumText}"`);
-  const sources = env.list('HEALTH_SOURCE_ADDRESSES', '');
-  for (const a of sources) if (isIP(a) === 0) env.problem(`HEALTH_SOURCE_ADDRESSES: "${a}" is no IP address`);
-  if (new Set(sources.map((a) => isIP(a))).size < sources.length)
-    env.problem('HEALTH_SOURCE_ADDRESSES takes at most one IPv4 and one IPv6 address');
   const cookieSecret = env.optional('DNS_COOKIE_SECRET');
   if (cookieSecret !== null && !/^[0-9a-f]{32}$/i.test(cookieSecret))
     env.problem('DNS_COOKIE_SECRET must be 16 octets in hex (32 hex digits)');
@@ -99,14 +85,6 @@ export const dnsConfig = defineConfigSection<DnsSettings>('dns', (env) => {
     geoipDb: path.resolve(env.str('GEOIP_DB', DEFAULT_GEOIP_DB)),
     rrlRate: env.int('RRL_RATE', 20, 0, 1_000_000),
     rrlExempt: env.cidrList('RRL_EXEMPT', '127.0.0.0/8,::1/128'),
-    healthAllowPrivateTargets: env.bool('HEALTH_ALLOW_PRIVATE_TARGETS', false),
-    healthCheckIntervalS: env.int('HEALTH_CHECK_INTERVAL_S', 60, 1, 3600),
-    healthPolicy: {
-      quorum: quorum === 'majority' || Number.isInteger(quorum) ? quorum : 'majority',
-      fall: env.int('HEALTH_FALL', 2, 1, 10),
-      rise: env.int('HEALTH_RISE', 2, 1, 10),
-    },
-    healthSourceAddresses: sources,
     dnsNativeUdp: env.bool('DNS_NATIVE_UDP', true),
     dnsAnswerCacheBytes: env.int('DNS_ANSWER_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     dnsWorkers: env.countOrAuto('DNS_WORKERS', MAX_DNS_WORKERS),

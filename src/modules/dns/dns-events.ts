@@ -1,15 +1,9 @@
 import type { ZoneChangedEvent } from '../../dns/index.ts';
 import { defineEvent } from '../../kernel/events/domain-events.ts';
-import {
-  MEMBER_HEALTH_CHANNEL,
-  parseMemberHealthEvent,
-  type MemberHealthEvent,
-} from '../../health/member-health-channel.ts';
 
 /**
  * Events of the DNS module. `dns.zone-changed` follows every committed change to a zone (DNS nodes
- * reload the zone, or the names it names); `dns.member-health` every change of a member's health
- * status (DNS nodes update their health view in place).
+ * reload the zone, or the names it names).
  */
 export const zoneChanged = defineEvent<ZoneChangedEvent>('dns.zone-changed', (m) => {
   if (typeof m !== 'object' || m === null) return null;
@@ -17,8 +11,3 @@ export const zoneChanged = defineEvent<ZoneChangedEvent>('dns.zone-changed', (m)
   if (typeof e.zoneId !== 'number' || typeof e.serial !== 'number') return null;
   return e as ZoneChangedEvent;
 });
-
-export const memberHealthChanged = defineEvent<MemberHealthEvent>(
-  MEMBER_HEALTH_CHANNEL,
-  parseMemberHealthEvent,
-);

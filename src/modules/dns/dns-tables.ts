@@ -1,6 +1,6 @@
 /**
- * The DNS module's tables as Kysely sees them (migrations/*_dns_*.sql): zones and records, load
- * balancing, DNSSEC keys, zone transfers. Views are derived from these rows (`*-view.ts`).
+ * The DNS module's tables as Kysely sees them (migrations/*_dns_*.sql): zones and records, DNSSEC
+ * keys, zone transfers. Views are derived from these rows (`*-view.ts`).
  */
 import type { Generated } from 'kysely';
 
@@ -38,89 +38,6 @@ export interface RecordRow {
   rdata: Uint8Array;
   ttl: number;
   managed_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** migrations/202611220004_dns_load_balancing.sql */
-export interface PoolRow {
-  id: number;
-  zone_id: number;
-  name: string;
-  description: string | null;
-  algorithm: string;
-  ttl: number;
-  session_affinity: string;
-  primary_location_code: string | null;
-  enabled: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface MemberRow {
-  id: number;
-  pool_id: number;
-  zone_id: number;
-  address: string;
-  address_type: string;
-  weight: number;
-  priority: number;
-  enabled: boolean;
-  health_mode: string;
-  health_path: string;
-  health_port: number | null;
-  health_interval_s: number;
-  health_timeout_s: number;
-  health_status: string;
-  /** Quorum verdicts in a row that disagreed with health_status (flap damping). */
-  health_streak: number;
-  /** When the health last started over: probes before it do not count. */
-  health_reset_at: Date | null;
-  last_check_at: Date | null;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** One probe of a member, by the PoP that ran it (kept 7 days). */
-export interface MemberProbeRow {
-  id: Generated<number>;
-  member_id: number;
-  pop: string;
-  at: Date;
-  status: 'healthy' | 'unhealthy';
-  latency_ms: number | null;
-  error: string | null;
-}
-
-/** A change of a member's decided status, with the quorum that made it (kept 7 days). */
-export interface MemberHealthChangeRow {
-  id: Generated<number>;
-  member_id: number;
-  at: Date;
-  from_status: string;
-  to_status: string;
-  reason: string;
-}
-
-export type PoolMap = Record<string, number[]>;
-
-export interface LoadBalancerRow {
-  id: number;
-  zone_id: number;
-  name: string;
-  hostname: string;
-  ttl: number;
-  session_affinity: string;
-  steering_policy: string;
-  location_strategy: string;
-  default_pools: number[];
-  fallback_pool_id: number | null;
-  region_pools: PoolMap;
-  country_pools: PoolMap;
-  location_pools: PoolMap;
-  on_all_unhealthy: string;
-  enabled: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -185,11 +102,6 @@ export interface ZoneVersionRow {
 export interface DnsTables {
   dns_zones: ZoneRow;
   dns_records: RecordRow;
-  dns_lb_pools: PoolRow;
-  dns_lb_members: MemberRow;
-  dns_lb_member_probes: MemberProbeRow;
-  dns_lb_member_health_changes: MemberHealthChangeRow;
-  dns_load_balancers: LoadBalancerRow;
   dns_dnssec_zones: DnssecZoneRow;
   dns_dnssec_keys: DnssecKeyRow;
   dns_zone_transfers: ZoneTransferRow;

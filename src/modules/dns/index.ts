@@ -1,18 +1,28 @@
 /**
- * The DNS module's public surface: the control API module, the DNS node and the health checker
- * (the roles apps/ starts), the settings section, and the interface other modules use to find
- * hosted zones and publish records they own.
+ * The DNS module's public surface: the control API module, its settings section, what it offers
+ * other modules (hosted zones and the records they own; zones as the data load balancing keeps
+ * in them; what a DNS node reads to serve them) and the helpers load balancing shares with it.
  */
-export { createDnsModule, type DnsModule, type DnsModuleDeps, type ZoneHolders } from './dns-module.ts';
-export { dnsConfig, type DnsSettings } from './dns-config.ts';
+export { createDnsModule, type DnsModule, type DnsModuleDeps } from './dns-module.ts';
+export { dnsConfig, MAX_DNS_WORKERS, type DnsSettings } from './dns-config.ts';
 export type {
+  DnsPublishing,
   HostedZone,
   ManagedRecord,
   ManagedRecordInput,
   ManagedRecords,
   ManagedZones,
-} from './managed/managed-records.ts';
-export { createDnsNode, type DnsNode } from './node/dns-node.ts';
-export type { DnsRole } from './node/dns-role.ts';
-export type { DnsWorkerRole } from './node/dns-worker-role.ts';
-export { startCheckerRole, type CheckerRole } from './node/checker-role.ts';
+  NameClaim,
+  NameClaimSource,
+  ZoneAccess,
+  ZoneActor,
+  ZoneChangeResult,
+  ZoneChangeScope,
+  ZoneHolders,
+  ZoneRef,
+  ZoneSteeringSource,
+} from './dns-interfaces.ts';
+export { createDnsPublishing } from './publishing/dns-publishing.ts';
+export { resolveRecordName, type NameCheck } from './shared/record-name.ts';
+export { ZoneIdParams } from './zones/zones-schemas.ts';
+export { auditZoneOrg } from './zone-access/zone-audit-note.ts';

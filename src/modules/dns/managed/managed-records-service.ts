@@ -1,14 +1,14 @@
-import { sql } from 'kysely';
 import { parseRdataText } from '../../../dns/index.ts';
 import { typeFromText } from '../../../dns/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { DnsContext } from '../dns-context.ts';
 import type { RecordRow, ZoneRow } from '../dns-tables.ts';
 import { RecordsRepository } from '../records/records-repository.ts';
+import { ZonesRepository } from '../zones/zones-repository.ts';
 import type { RecordsService } from '../records/records-service.ts';
 import { resolveRecordName } from '../shared/record-name.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
-import type { HostedZone, ManagedRecord, ManagedRecordInput, ManagedRecords } from './managed-records.ts';
+import type { HostedZone, ManagedRecord, ManagedRecordInput, ManagedRecords } from '../dns-interfaces.ts';
 
 const MODULE_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -35,6 +35,7 @@ function managedView(r: RecordRow): ManagedRecord {
 /** ManagedRecords over the zone-change unit of work: every write moves the serial and reaches DNS. */
 export class ManagedRecordsService implements ManagedRecords {
   private readonly repo: RecordsRepository;
+  private readonly zones: ZonesRepository;
 
   constructor(
     private readonly ctx: DnsContext,
@@ -42,18 +43,14 @@ export class ManagedRecordsService implements ManagedRecords {
     private readonly records: RecordsService,
   ) {
     this.repo = new RecordsRepository(ctx.db);
+    this.zones = new ZonesRepository(ctx.db);
   }
 
   async findZoneFor(name: string): Promise<HostedZone | null> {
     const labels = name.toLowerCase().replace(/\.$/, '').split('.');
     const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((d) => d.includes('.'));
     if (candidates.length === 0) return null;
-    const row = await this.ctx.db
-      .selectFrom('dns_zones')
-      .select(['id', 'domain', 'user_id', 'org_id', 'managed_by'])
-      .where('domain', 'in', candidates)
-      .orderBy(sql`length(domain)`, 'desc')
-      .executeTakeFirst();
+    const row = await this.zones.findClosestOf(candidates);
     return row ? hostedZone(row) : null;
   }
 

@@ -3,7 +3,7 @@ import { normaliseZoneDomain } from '../shared/zone-domain.ts';
 import { ZonesRepository } from '../zones/zones-repository.ts';
 import type { ZonesService } from '../zones/zones-service.ts';
 import { hostedZone } from './managed-records-service.ts';
-import type { HostedZone, ManagedZones } from './managed-records.ts';
+import type { HostedZone, ManagedZones } from '../dns-interfaces.ts';
 
 /** ManagedZones over the zones service: the same insert, conflict rule and announcements as the routes. */
 export class ManagedZonesService implements ManagedZones {

@@ -72,6 +72,18 @@ export class RecordsRepository {
     return row ?? null;
   }
 
+  /** Whether the zone holds a record of one of `typeCodes` at `name`. */
+  async existsAt(zoneId: number, name: string, typeCodes: readonly number[]): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('dns_records')
+      .select('id')
+      .where('zone_id', '=', zoneId)
+      .where('name', '=', name)
+      .where('type_code', 'in', [...typeCodes])
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /**
    * The records the zone rules need to judge a change at `name`: at the name and its ancestors
    * (delegations above), and with `descendants` the names below it (what a new cut would hide).

@@ -14,42 +14,29 @@ import { checkZoneRules, type RuleRecord } from '../shared/zone-rules.ts';
 import type { Transaction } from 'kysely';
 import type { DnsTables, RecordRow, ZoneRow } from '../dns-tables.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
+import type { NameClaim, NameClaimSource } from '../dns-interfaces.ts';
+import { joinTransaction } from '../../../kernel/db/unit-of-work.ts';
+import type { Registry } from '../../../kernel/module/registry.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { prepareRecord, type RecordBody } from './record-input.ts';
 import { recordView, type RecordView } from './record-view.ts';
 import type { NewRecord, RecordsRepository, RuleRow } from './records-repository.ts';
 
-/**
- * Names another module owns inside a zone (load balancer hostnames), each able to refuse record
- * types there: `refuse(type)` answers the 409 message, or null when the type may coexist.
- */
-export interface NameClaim {
-  refuse(type: number): string | null;
-}
-/** Called inside the zone change's transaction (`db`): read through it, the zone is locked. */
-export type NameClaimSource = (
-  zoneId: number,
-  db: Transaction<DnsTables>,
-) => Promise<ReadonlyMap<string, NameClaim>>;
-
 export class RecordsService {
-  private readonly claimSources: NameClaimSource[] = [];
-
   constructor(
     private readonly repo: RecordsRepository,
     private readonly zones: ZonesRepository,
     private readonly changes: ZoneChanges,
+    /** Names other modules hold in zones (load balancer hostnames). */
+    private readonly claims: Registry<NameClaimSource>,
   ) {}
 
-  addNameClaimSource(source: NameClaimSource): void {
-    this.claimSources.push(source);
-  }
-
-  /** Every name claimed in the zone by other modules. */
-  async nameClaims(zoneId: number, db: Transaction<DnsTables>): Promise<Map<string, NameClaim[]>> {
+  /** Every name claimed in the zone by other modules, read in the zone change's transaction. */
+  async nameClaims(zoneId: number, trx: Transaction<DnsTables>): Promise<Map<string, NameClaim[]>> {
     const all = new Map<string, NameClaim[]>();
-    for (const source of this.claimSources) {
-      for (const [name, claim] of await source(zoneId, db)) all.set(name, [...(all.get(name) ?? []), claim]);
+    for (const source of this.claims.all()) {
+      for (const [name, claim] of await source(zoneId, joinTransaction(trx)))
+        all.set(name, [...(all.get(name) ?? []), claim]);
     }
     return all;
   }

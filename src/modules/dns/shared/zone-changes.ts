@@ -1,28 +1,16 @@
-import { sql, type Transaction } from 'kysely';
-import { canAccess, type OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import type { Transaction } from 'kysely';
+import { canAccess } from '../../../kernel/auth/owner-scope.ts';
+import type { ZoneActor, ZoneChangeResult } from '../dns-interfaces.ts';
 import { forbiddenRole } from '../../../kernel/errors/kernel-errors.ts';
 import type { DnsContext } from '../dns-context.ts';
 import { zoneChanged } from '../dns-events.ts';
 import { zoneNotFound } from '../dns-errors.ts';
 import type { DnsTables, ZoneRow } from '../dns-tables.ts';
 import { nextSerial } from './zone-serial.ts';
-
-/** Who makes a zone change: a caller within their owner scope, or the platform itself (jobs). */
-export type ZoneActor = OwnerScope | 'platform';
+import { ZoneChangesRepository } from './zone-changes-repository.ts';
 
 /** Told of each committed change that moved a zone's serial (zone transfers: history, NOTIFY). */
 export type ZoneCommittedHook = (change: { zoneId: number; previousSerial: number; serial: number }) => void;
-
-export interface ZoneChangeResult<T> {
-  readonly value: T;
-  /** false when the change turned out to change nothing (the serial then stays). */
-  readonly changed: boolean;
-  /**
-   * The owner names whose records the change touched, when it touched nothing else: DNS nodes
-   * then reload only those names (ZoneChangedEvent.names). Absent: the whole zone is reloaded.
-   */
-  readonly names?: readonly string[];
-}
 
 export type ZoneChange<T> = (trx: Transaction<DnsTables>, zone: ZoneRow) => Promise<ZoneChangeResult<T>>;
 
@@ -60,16 +48,13 @@ export class ZoneChanges {
 
   async apply<T>(actor: ZoneActor, zoneId: number, change: ZoneChange<T>): Promise<T> {
     return this.ctx.transaction(async (uow) => {
-      const zone = assertZoneAccess(actor, await lockZone(uow.trx, zoneId), true);
+      const rows = new ZoneChangesRepository(uow.trx);
+      const zone = assertZoneAccess(actor, await rows.lock(zoneId), true);
       const result = await change(uow.trx, zone);
       if (!result.changed) return result.value;
       const previousSerial = Number(zone.serial);
       const serial = nextSerial(previousSerial, this.ctx.clock.now());
-      await uow.trx
-        .updateTable('dns_zones')
-        .set({ serial, updated_at: sql<Date>`now()` })
-        .where('id', '=', zone.id)
-        .execute();
+      await rows.setSerial(zone.id, serial);
       const names = result.names;
       // Stamped when published: DNS nodes measure the bus lag from it.
       uow.emit(zoneChanged, () => ({
@@ -86,18 +71,4 @@ export class ZoneChanges {
       return result.value;
     });
   }
-}
-
-/**
- * Locks the zone row for the rest of the transaction, so changes to one zone are checked and
- * applied one at a time (the rules look at the whole zone).
- */
-export async function lockZone(trx: Transaction<DnsTables>, zoneId: number): Promise<ZoneRow | null> {
-  const row = await trx
-    .selectFrom('dns_zones')
-    .selectAll()
-    .where('id', '=', zoneId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row ?? null;
 }

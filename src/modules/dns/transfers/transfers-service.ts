@@ -6,6 +6,7 @@ import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
  * data did not change).
  */
 import { TSIG_HMAC_SHA256 } from '../../../dns/index.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 
 import { IP_BYTES, parseCidr, parseIpInto } from '../../../dns/index.ts';
 import type { Clock } from '../../../kernel/clock.ts';
@@ -21,7 +22,7 @@ import { sealTsigSecret } from './tsig-secret.ts';
 import type { ZoneVersions } from './zone-versions.ts';
 
 /** The zone's transfer settings as the API shows them: the TSIG secret never leaves. */
-export type TransfersView = Pick<ZoneTransferRow, 'zone_id' | 'allow_from' | 'notify'> & {
+export type TransfersView = JsonView<Pick<ZoneTransferRow, 'zone_id' | 'allow_from' | 'notify'>> & {
   tsig: { name: string; algorithm: string } | null;
 };
 

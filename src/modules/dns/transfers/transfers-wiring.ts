@@ -4,7 +4,7 @@
  */
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import type { DnsContext } from '../dns-context.ts';
-import { publishedZoneSource } from '../publishing/db-zone-source.ts';
+import type { ZoneSource } from '../../../dns/index.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { TransferChangeHook } from './transfer-change-hook.ts';
@@ -16,10 +16,11 @@ import { ZoneVersions } from './zone-versions.ts';
 export function registerZoneTransfers(
   app: ModuleApp,
   ctx: DnsContext,
-  deps: { zones: ZonesRepository; changes: ZoneChanges },
+  /** `published`: the zones' record sets as DNS nodes load them (their versions are kept for IXFR). */
+  deps: { zones: ZonesRepository; changes: ZoneChanges; published: ZoneSource },
 ): void {
   const repo = new TransfersRepository(ctx.db);
-  const versions = new ZoneVersions(repo, publishedZoneSource(ctx), ctx.clock);
+  const versions = new ZoneVersions(repo, deps.published, ctx.clock);
   const hook = new TransferChangeHook(repo, versions, ctx.sealer, ctx.log);
   deps.changes.onCommitted((c) => hook.changed(c.zoneId));
   app.addHook('onClose', () => hook.stop());

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ownedRows, type Access, type OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import type { DnsTables, ZoneRow } from '../dns-tables.ts';
-import { assertZoneAccess, type ZoneActor } from '../shared/zone-changes.ts';
+import type { ZoneActor } from '../dns-interfaces.ts';
+import { assertZoneAccess } from '../shared/zone-changes.ts';
 
 export type ZoneWithCount = ZoneRow & { record_count: number };
 
@@ -147,6 +148,17 @@ export class ZonesRepository {
   }
 
   /** The zone whose domain is `domain` exactly, whoever holds it. */
+  /** Of the zones named in `domains`, the longest name (the closest enclosing zone of a name). */
+  async findClosestOf(domains: readonly string[]): Promise<ZoneRow | null> {
+    const row = await this.db
+      .selectFrom('dns_zones')
+      .selectAll()
+      .where('domain', 'in', [...domains])
+      .orderBy(sql`length(domain)`, 'desc')
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
   async findByDomain(domain: string): Promise<ZoneWithCount | null> {
     const row = await this.db
       .selectFrom('dns_zones')
