@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningNode } from '../../src/apps/node.ts';
 import { SNAPSHOT_FILE_NAME } from '../../src/nodes/dns/snapshot-file.ts';
 import { decodeOrNull, queryUdp } from '../../src/testing/dns-client.ts';
+import { eventually } from '../../src/testing/eventually.ts';
 import { startTcpProxy, type TcpProxy } from '../../src/testing/tcp-proxy.ts';
 import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
 
@@ -48,15 +49,6 @@ async function addresses(port: number, name: string): Promise<string[]> {
     .filter((a) => a.type === 'A')
     .map((a) => String(a.data))
     .sort();
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > until) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('DNS node through PostgreSQL and Redis outages', () => {

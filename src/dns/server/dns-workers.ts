@@ -176,168 +176,246 @@ function isWorkerMessage(m: unknown): m is DnsWorkerMessage {
 
 export async function startDnsWorkers(opts: DnsWorkersOptions): Promise<DnsWorkers> {
   if (!cluster.isPrimary) throw new Error('startDnsWorkers must run in the primary process');
-  const count = Math.max(1, Math.floor(opts.workers ?? availableParallelism()));
-  const spec: DnsWorkerSpec = {
-    host: opts.host,
-    port: opts.port,
-    zoneOptions: opts.zoneOptions ?? null,
-    rrl: opts.rrl ?? null,
-    limits: opts.limits ?? {},
-    nativeUdp: opts.nativeUdp ?? false,
-    workers: count,
-  };
+  const spec = workerSpec(opts);
   cluster.setupPrimary({
     exec: opts.workerEntry,
     args: [],
     execArgv: opts.execArgv ?? process.execArgv,
     silent: false,
   });
+  const supervisor = new WorkerSupervisor(spec, opts);
+  const port = await supervisor.start();
+  return {
+    port,
+    workerCount: () => supervisor.workerCount(),
+    restartCount: () => supervisor.restartCount(),
+    workers: () => supervisor.workers(),
+    broadcast: (message) => supervisor.broadcast(message),
+    request: (message, timeoutMs) => supervisor.request(message, timeoutMs),
+    close: () => supervisor.close(),
+  };
+}
 
-  const alive = new Set<Worker>();
-  const indexOf = new WeakMap<Worker, number>();
-  const requests = new Map<number, { replies: Map<number, unknown>; waiting: Set<number>; done(): void }>();
-  let nextRequestId = 1;
-  let stopping = false;
-  let restarts = 0;
-  let restartDelay = MIN_RESTART_DELAY_MS;
-  let boundPort = opts.port;
-  const timers = new Set<NodeJS.Timeout>();
+function workerSpec(opts: DnsWorkersOptions): DnsWorkerSpec {
+  return {
+    host: opts.host,
+    port: opts.port,
+    zoneOptions: opts.zoneOptions ?? null,
+    rrl: opts.rrl ?? null,
+    limits: opts.limits ?? {},
+    nativeUdp: opts.nativeUdp ?? false,
+    workers: Math.max(1, Math.floor(opts.workers ?? availableParallelism())),
+  };
+}
+
+/** A `request` waiting for the workers' replies. */
+interface PendingRequest {
+  /** By cluster worker id. */
+  readonly replies: Map<number, unknown>;
+  /** Cluster ids of the workers yet to answer. */
+  readonly waiting: Set<number>;
+  done(): void;
+}
+
+/** The primary's side: forks the workers, replaces those that die, relays messages, stops them. */
+class WorkerSupervisor {
+  private readonly alive = new Set<Worker>();
+  private readonly indexOf = new WeakMap<Worker, number>();
   /** Workers that reported ready (they listen for 'stop'; a starting one may not yet). */
-  const listening = new WeakSet<Worker>();
+  private readonly listening = new WeakSet<Worker>();
+  private readonly requests = new Map<number, PendingRequest>();
+  /** Pending restarts. */
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private nextRequestId = 1;
+  private stopping = false;
+  private closing: Promise<void> | null = null;
+  private restarts = 0;
+  private restartDelay = MIN_RESTART_DELAY_MS;
 
-  /** Forks one worker; resolves with its port once it listens, rejects if it fails first. */
-  function fork(index: number): Promise<number> {
-    // Every worker asks for the same port as given: cluster shares handles keyed by the asked
-    // port, so port 0 too yields one shared port (asking for the bound port would not share).
-    const env = { [WORKER_SPEC_ENV]: JSON.stringify(spec), [WORKER_INDEX_ENV]: String(index) };
-    const w = cluster.fork(env);
-    const born = Date.now();
-    alive.add(w);
-    indexOf.set(w, index);
-    // IPC errors (EPIPE to a dying worker) are followed by 'exit', which is what we act on.
-    w.on('error', () => undefined);
-    return new Promise((resolve, reject) => {
-      let started = false;
-      w.on('message', (m: unknown) => {
-        if (!isWorkerMessage(m)) return;
-        if (m.dnsWorker === 'ready') {
-          started = true;
-          listening.add(w);
-          opts.onWorkerEvent?.({ type: 'ready', index, pid: w.process.pid });
-          resolve(m.port);
-        } else if (m.dnsWorker === 'reply') {
-          const pending = requests.get(m.id);
-          if (pending?.waiting.delete(w.id)) {
-            pending.replies.set(w.id, m.reply);
-            if (pending.waiting.size === 0) pending.done();
-          }
-        } else if (m.dnsWorker === 'failed') {
-          reject(new Error(`dns worker failed to start: ${m.error}`));
-        }
-      });
-      w.on('exit', (code, signal) => {
-        alive.delete(w);
-        for (const pending of requests.values()) {
-          if (pending.waiting.delete(w.id) && pending.waiting.size === 0) pending.done();
-        }
-        const event = { type: 'exit', index, pid: w.process.pid, code, signal } as const;
-        if (!started) {
-          opts.onWorkerEvent?.({ ...event, restartInMs: null });
-          reject(new Error(`dns worker exited during start (code ${code}, signal ${signal})`));
-          return;
-        }
-        if (stopping) {
-          opts.onWorkerEvent?.({ ...event, restartInMs: null });
-          return;
-        }
-        restartDelay =
-          Date.now() - born < YOUNG_DEATH_MS
-            ? Math.min(restartDelay * 2, MAX_RESTART_DELAY_MS)
-            : MIN_RESTART_DELAY_MS;
-        opts.onWorkerEvent?.({ ...event, restartInMs: restartDelay });
-        const t = setTimeout(() => {
-          timers.delete(t);
-          if (stopping) return;
-          restarts++;
-          // A replacement that fails to start dies and is replaced in turn (with backoff).
-          fork(index).catch(() => undefined);
-        }, restartDelay);
-        timers.add(t);
-      });
+  constructor(
+    private readonly spec: DnsWorkerSpec,
+    private readonly opts: Pick<DnsWorkersOptions, 'onWorkerEvent'>,
+  ) {}
+
+  /** Forks every worker; resolves with the shared port once all listen, or stops them and rejects. */
+  async start(): Promise<number> {
+    try {
+      // The first worker alone: a start error (loadZones, EADDRINUSE) then costs one fork.
+      const port = await this.fork(0);
+      await Promise.all(Array.from({ length: this.spec.workers - 1 }, (_, i) => this.fork(i + 1)));
+      return port;
+    } catch (err) {
+      await this.stopAll();
+      throw err;
+    }
+  }
+
+  workerCount(): number {
+    return this.alive.size;
+  }
+
+  restartCount(): number {
+    return this.restarts;
+  }
+
+  workers(): { index: number; pid: number | undefined }[] {
+    return [...this.alive].map((w) => ({ index: this.indexOf.get(w) ?? -1, pid: w.process.pid }));
+  }
+
+  broadcast(message: unknown): void {
+    for (const w of this.alive) {
+      if (w.isConnected()) w.send({ dnsWorker: 'user', message } satisfies DnsWorkerMessage);
+    }
+  }
+
+  request(message: unknown, timeoutMs: number): Promise<DnsWorkerReply[]> {
+    const id = this.nextRequestId++;
+    // Only workers that listen have a message handler; one still starting is listed unanswered.
+    const asked = [...this.alive].filter((w) => this.listening.has(w) && w.isConnected());
+    return new Promise<DnsWorkerReply[]>((resolve) => {
+      const pending: PendingRequest = {
+        replies: new Map<number, unknown>(),
+        waiting: new Set(asked.map((w) => w.id)),
+        done: () => {
+          clearTimeout(timer);
+          this.requests.delete(id);
+          resolve(this.repliesOfAlive(pending.replies));
+        },
+      };
+      const timer = setTimeout(() => pending.done(), timeoutMs);
+      this.requests.set(id, pending);
+      if (pending.waiting.size === 0) return pending.done();
+      for (const w of asked) w.send({ dnsWorker: 'request', id, message } satisfies DnsWorkerMessage);
     });
   }
 
-  function stopAll(): Promise<void> {
-    stopping = true;
-    for (const t of timers) clearTimeout(t);
-    timers.clear();
-    const exits = [...alive].map(
-      (w) =>
-        new Promise<void>((done) => {
-          if (w.isDead()) return done();
-          const kill = setTimeout(() => w.process.kill('SIGKILL'), STOP_GRACE_MS);
-          w.once('exit', () => {
-            clearTimeout(kill);
-            done();
-          });
-          // A worker still starting has no 'stop' listener yet; SIGTERM's default ends it.
-          if (!listening.has(w) || !w.isConnected()) w.process.kill('SIGTERM');
-          else w.send({ dnsWorker: 'stop' } satisfies DnsWorkerMessage);
-        }),
-    );
-    return Promise.all(exits).then(() => undefined);
+  close(): Promise<void> {
+    this.closing ??= this.stopAll();
+    return this.closing;
   }
 
-  try {
-    // The first worker alone: a start error (loadZones, EADDRINUSE) then costs one fork.
-    boundPort = await fork(0);
-    await Promise.all(Array.from({ length: count - 1 }, (_, i) => fork(i + 1)));
-  } catch (err) {
-    await stopAll();
-    throw err;
+  /** Forks one worker; resolves with its port once it listens, rejects if it fails first. */
+  private fork(index: number): Promise<number> {
+    // Every worker asks for the same port as given: cluster shares handles keyed by the asked
+    // port, so port 0 too yields one shared port (asking for the bound port would not share).
+    const env = { [WORKER_SPEC_ENV]: JSON.stringify(this.spec), [WORKER_INDEX_ENV]: String(index) };
+    const w = cluster.fork(env);
+    const born = Date.now();
+    this.alive.add(w);
+    this.indexOf.set(w, index);
+    // IPC errors (EPIPE to a dying worker) are followed by 'exit', which is what we act on.
+    w.on('error', () => undefined);
+    return new Promise((resolve, reject) => {
+      w.on('message', (m: unknown) => this.onMessage(w, index, m, resolve, reject));
+      w.on('exit', (code, signal) => this.onExit(w, index, born, code, signal, reject));
+    });
   }
 
-  let closing: Promise<void> | null = null;
-  return {
-    port: boundPort,
-    workerCount: () => alive.size,
-    restartCount: () => restarts,
-    workers: () => [...alive].map((w) => ({ index: indexOf.get(w) ?? -1, pid: w.process.pid })),
-    broadcast(message) {
-      for (const w of alive) {
-        if (w.isConnected()) w.send({ dnsWorker: 'user', message } satisfies DnsWorkerMessage);
-      }
-    },
-    request(message, timeoutMs) {
-      const id = nextRequestId++;
-      // Only workers that listen have a message handler; one still starting is listed unanswered.
-      const asked = [...alive].filter((w) => listening.has(w) && w.isConnected());
-      return new Promise<DnsWorkerReply[]>((resolve) => {
-        const pending = {
-          replies: new Map<number, unknown>(),
-          waiting: new Set(asked.map((w) => w.id)),
-          done() {
-            clearTimeout(timer);
-            requests.delete(id);
-            resolve(
-              // Those alive now: a worker that died meanwhile is left out (the caller sees it gone).
-              [...alive].map((w) => ({
-                id: w.id,
-                index: indexOf.get(w) ?? -1,
-                ...(pending.replies.has(w.id) ? { reply: pending.replies.get(w.id) } : {}),
-              })),
-            );
-          },
-        };
-        const timer = setTimeout(() => pending.done(), timeoutMs);
-        requests.set(id, pending);
-        if (pending.waiting.size === 0) return pending.done();
-        for (const w of asked) w.send({ dnsWorker: 'request', id, message } satisfies DnsWorkerMessage);
-      });
-    },
-    close() {
-      closing ??= stopAll();
-      return closing;
-    },
-  };
+  private onMessage(
+    w: Worker,
+    index: number,
+    m: unknown,
+    started: (port: number) => void,
+    failed: (error: Error) => void,
+  ): void {
+    if (!isWorkerMessage(m)) return;
+    if (m.dnsWorker === 'ready') {
+      this.listening.add(w);
+      this.opts.onWorkerEvent?.({ type: 'ready', index, pid: w.process.pid });
+      started(m.port);
+    } else if (m.dnsWorker === 'reply') {
+      this.takeReply(w, m.id, m.reply);
+    } else if (m.dnsWorker === 'failed') {
+      failed(new Error(`dns worker failed to start: ${m.error}`));
+    }
+  }
+
+  private onExit(
+    w: Worker,
+    index: number,
+    born: number,
+    code: number | null,
+    signal: string | null,
+    failed: (error: Error) => void,
+  ): void {
+    this.alive.delete(w);
+    this.stopWaitingFor(w);
+    const event = { type: 'exit', index, pid: w.process.pid, code, signal } as const;
+    if (!this.listening.has(w)) {
+      this.opts.onWorkerEvent?.({ ...event, restartInMs: null });
+      failed(new Error(`dns worker exited during start (code ${code}, signal ${signal})`));
+      return;
+    }
+    if (this.stopping) {
+      this.opts.onWorkerEvent?.({ ...event, restartInMs: null });
+      return;
+    }
+    this.restartDelay = nextRestartDelay(this.restartDelay, Date.now() - born);
+    this.opts.onWorkerEvent?.({ ...event, restartInMs: this.restartDelay });
+    this.restartLater(index, this.restartDelay);
+  }
+
+  private restartLater(index: number, delayMs: number): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (this.stopping) return;
+      this.restarts++;
+      // A replacement that fails to start dies and is replaced in turn (with backoff).
+      this.fork(index).catch(() => undefined);
+    }, delayMs);
+    this.timers.add(t);
+  }
+
+  private takeReply(w: Worker, requestId: number, reply: unknown): void {
+    const pending = this.requests.get(requestId);
+    if (!pending?.waiting.delete(w.id)) return;
+    pending.replies.set(w.id, reply);
+    if (pending.waiting.size === 0) pending.done();
+  }
+
+  /** A dead worker answers nothing: a request left waiting only for it is done. */
+  private stopWaitingFor(w: Worker): void {
+    for (const pending of this.requests.values()) {
+      if (pending.waiting.delete(w.id) && pending.waiting.size === 0) pending.done();
+    }
+  }
+
+  /** Those alive now: a worker that died meanwhile is left out (the caller sees it gone). */
+  private repliesOfAlive(replies: ReadonlyMap<number, unknown>): DnsWorkerReply[] {
+    return [...this.alive].map((w) => ({
+      id: w.id,
+      index: this.indexOf.get(w) ?? -1,
+      ...(replies.has(w.id) ? { reply: replies.get(w.id) } : {}),
+    }));
+  }
+
+  private async stopAll(): Promise<void> {
+    this.stopping = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.all([...this.alive].map((w) => stopWorker(w, this.listening.has(w))));
+  }
+}
+
+/**
+ * The next restart's delay: doubled while workers die young (a crash loop must not spin a core),
+ * back to the least after a worker lived long.
+ */
+function nextRestartDelay(previousMs: number, livedMs: number): number {
+  return livedMs < YOUNG_DEATH_MS ? Math.min(previousMs * 2, MAX_RESTART_DELAY_MS) : MIN_RESTART_DELAY_MS;
+}
+
+/** Asks a worker to stop, killing it after STOP_GRACE_MS; resolves once it exited. */
+function stopWorker(w: Worker, listening: boolean): Promise<void> {
+  return new Promise<void>((done) => {
+    if (w.isDead()) return done();
+    const kill = setTimeout(() => w.process.kill('SIGKILL'), STOP_GRACE_MS);
+    w.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    // A worker still starting has no 'stop' listener yet; SIGTERM's default ends it.
+    if (!listening || !w.isConnected()) w.process.kill('SIGTERM');
+    else w.send({ dnsWorker: 'stop' } satisfies DnsWorkerMessage);
+  });
 }

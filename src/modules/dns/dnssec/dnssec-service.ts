@@ -1,22 +1,20 @@
 /**
  * Turning DNSSEC on and off for a zone, the GET /zones/{id}/dnssec view, and the key schedule
- * (dnssec-key-schedule.ts) applied over time. Every change to the keys goes through ZoneChanges,
- * so the SOA serial moves and the zone is republished with each one. Private keys are encrypted
- * before they reach the database and are never returned or logged.
+ * (dnssec-key-schedule.ts) applied over time, the KSK rollover's steps taken by
+ * ksk-rollover-service.ts. Every change to the keys goes through ZoneChanges, so the SOA serial
+ * moves and the zone is republished with each one. Private keys are encrypted before they reach
+ * the database and are never returned or logged.
  */
 import type { Transaction } from 'kysely';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { DNSSEC_ALGORITHM, DNSSEC_ALGORITHM_NAME, type DnssecAlgorithm } from '../../../dns/index.ts';
-import { generateDnssecKey } from '../../../dns/index.ts';
 import type { DnsContext } from '../dns-context.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { dsRecordText, parentKsks } from './dnssec-records.ts';
-import { afterParentCheck, nextKskAction, type KskInput, type KskRollover } from './ksk-rollover.ts';
-import { dsKey, lookupParentDs } from './parent-ds-lookup.ts';
-import { dsRdata, wireNameFromText } from '../../../dns/index.ts';
-import { dnssecNotEnabled, kskRolloverRunning } from '../dns-errors.ts';
 import { DnssecRepository, type StoredKey } from './dnssec-repository.ts';
-import { nextKeyAction, type ScheduledKey } from './dnssec-key-schedule.ts';
+import { nextKeyAction } from './dnssec-key-schedule.ts';
+import { newStoredKey, scheduledKey } from './dnssec-stored-key.ts';
+import { KskRolloverService, type KskStepTaken } from './ksk-rollover-service.ts';
 import type {
   DnssecZoneRow,
   DnsTables,
@@ -25,7 +23,6 @@ import type {
   KskRolloverState,
   ZoneRow,
 } from '../dns-tables.ts';
-import { keyContext } from './dnssec-key-sealing.ts';
 
 export interface DnssecKeyInfo {
   key_tag: number;
@@ -54,9 +51,6 @@ export interface DnssecInfo {
   rollover: KskRolloverInfo | null;
 }
 
-/** One step of a KSK rollover, for the zone's audit trail. */
-type RolloverStep = 'start' | 'parent_ds_seen' | 'swap' | 'finish';
-
 /** Accepted by PATCH /zones/{id} as dnssec_algorithm (mnemonic or number). */
 const ALGORITHMS: Readonly<Record<string, DnssecAlgorithm>> = {
   ECDSAP256SHA256: DNSSEC_ALGORITHM.ECDSAP256SHA256,
@@ -82,12 +76,14 @@ const MAX_STEPS_PER_RUN = 8;
 
 export class DnssecService {
   private readonly repo: DnssecRepository;
+  private readonly kskRollover: KskRolloverService;
 
   constructor(
     private readonly ctx: DnsContext,
     private readonly changes: ZoneChanges,
   ) {
     this.repo = new DnssecRepository(ctx.db);
+    this.kskRollover = new KskRolloverService(ctx, changes);
   }
 
   /**
@@ -123,42 +119,28 @@ export class DnssecService {
       await repo.updateZone(zone.id, { disabling_since: null });
     } else {
       if (state !== null) await repo.deleteZone(zone.id);
-      const algorithm = requested ?? DNSSEC_ALGORITHM.ECDSAP256SHA256;
-      await repo.insertZone({
-        zone_id: zone.id,
-        algorithm,
-        disabling_since: null,
-        zsk_rotated_at: null,
-        created_at: now,
-      });
-      await this.addKey(repo, zone.id, algorithm, 'ksk', 'active', now);
-      await this.addKey(repo, zone.id, algorithm, 'zsk', 'active', now);
+      await this.signAfresh(repo, zone.id, requested ?? DNSSEC_ALGORITHM.ECDSAP256SHA256, now);
     }
     await repo.setZoneFlag(zone.id, true);
     return true;
   }
 
-  private async addKey(
+  /** The zone's signing state and a new active KSK and ZSK. */
+  private async signAfresh(
     repo: DnssecRepository,
     zoneId: number,
     algorithm: DnssecAlgorithm,
-    role: KeyRole,
-    state: 'active' | 'published',
     now: Date,
   ): Promise<void> {
-    const key = generateDnssecKey(algorithm, role);
-    await repo.insertKey({
+    await repo.insertZone({
       zone_id: zoneId,
-      role,
-      state,
       algorithm,
-      key_tag: key.keyTag,
-      dnskey: key.dnskey,
-      private_key: this.ctx.sealer.seal(key.privateKeyPkcs8, keyContext(zoneId, role)),
-      published_at: now,
-      activated_at: state === 'active' ? now : null,
-      retired_at: null,
+      disabling_since: null,
+      zsk_rotated_at: null,
+      created_at: now,
     });
+    await repo.insertKey(newStoredKey(this.ctx.sealer, zoneId, algorithm, 'ksk', 'active', now));
+    await repo.insertKey(newStoredKey(this.ctx.sealer, zoneId, algorithm, 'zsk', 'active', now));
   }
 
   async info(zone: Pick<ZoneRow, 'id' | 'domain' | 'soa_ttl'>): Promise<DnssecInfo> {
@@ -208,191 +190,78 @@ export class DnssecService {
    * and CDNSKEY naming both). 409 when the zone is not signed or a rollover runs.
    */
   async startKskRollover(zoneTrx: Transaction<DnsTables>, zone: ZoneRow): Promise<void> {
-    const repo = this.repo.withTx(zoneTrx);
-    const state = await repo.findZone(zone.id);
-    if (state === null || state.disabling_since !== null) throw dnssecNotEnabled();
-    if (state.ksk_rollover_state != null) throw kskRolloverRunning();
-    await this.beginKskRollover(repo, zone, state);
-  }
-
-  private async beginKskRollover(repo: DnssecRepository, zone: ZoneRow, state: DnssecZoneRow): Promise<void> {
-    const now = new Date(this.ctx.clock.now());
-    await this.addKey(repo, zone.id, state.algorithm as DnssecAlgorithm, 'ksk', 'published', now);
-    await repo.updateZone(zone.id, {
-      ksk_rollover_state: 'waiting_for_parent_ds',
-      ksk_rollover_started_at: now,
-      ksk_parent_check_at: null,
-      ksk_parent_ds_seen_at: null,
-      ksk_parent_ds_ttl: null,
-    });
-  }
-
-  /** Records a rollover step in the zone's audit trail (after its change committed). */
-  async auditRollover(zone: Pick<ZoneRow, 'id' | 'org_id'>, step: RolloverStep): Promise<void> {
-    await this.ctx.audit
-      .record({
-        orgId: zone.org_id === null ? null : Number(zone.org_id),
-        actorUserId: null,
-        actorRealm: 'system',
-        action: `dns.dnssec.ksk_rollover_${step}`,
-        resourceType: 'zone',
-        resourceId: zone.id,
-        ip: null,
-      })
-      .catch((error: unknown) =>
-        this.ctx.log.error({ err: error, zoneId: zone.id }, 'audit entry not written'),
-      );
+    await this.kskRollover.start(zoneTrx, zone);
   }
 
   /** Applies every key step due now to every signed zone (run periodically). */
   async runKeySchedule(): Promise<number> {
     let steps = 0;
-    for (const z of await this.repo.listZones()) {
-      for (let i = 0; i < MAX_STEPS_PER_RUN; i++) {
-        const outcome = await this.changes.apply('platform', Number(z.zone_id), async (trx, zone) => {
-          const result = await this.step(trx, zone);
-          return {
-            value: { result, zone },
-            changed: result === 'changed' || (typeof result === 'object' && 'audit' in result),
-          };
-        });
-        const { result, zone } = outcome;
-        if (result === 'none') break;
-        if (typeof result === 'object' && 'check' in result) {
-          // The parent is asked outside the zone's transaction (a network round trip).
-          const seen = await lookupParentDs(
-            zone.domain,
-            result.check.ds,
-            this.ctx.settings.dnssecParentResolver,
-          ).catch((error: unknown) => {
-            this.ctx.log.warn({ err: error, zoneId: zone.id }, 'parent DS check failed');
-            return null;
-          });
-          const after = await this.changes.apply('platform', zone.id, async (trx, locked) => {
-            const step = await this.applyParentCheck(trx, locked, result.check.newId, seen);
-            return { value: step, changed: step === 'swap' };
-          });
-          if (after !== null) await this.auditRollover(zone, after);
-          steps++;
-          break;
-        }
-        if (typeof result === 'object') await this.auditRollover(zone, result.audit);
-        steps++;
-      }
-    }
+    for (const z of await this.repo.listZones()) steps += await this.runZoneSchedule(Number(z.zone_id));
     return steps;
   }
 
-  /** The KSK rollover's view of the zone: its KSKs and rollover state. */
-  private kskInput(zone: ZoneRow, state: DnssecZoneRow, keys: readonly StoredKey[]): KskInput {
-    const rollover: KskRollover = {
-      state: state.ksk_rollover_state ?? null,
-      lastParentCheckAt: ms(state.ksk_parent_check_at ?? null),
-      parentDsSeenAt: ms(state.ksk_parent_ds_seen_at ?? null),
-      parentDsTtlS: state.ksk_parent_ds_ttl ?? null,
-    };
-    return {
-      ksks: keys.filter((k) => k.role === 'ksk').map(toScheduled),
-      rollover,
-      now: this.ctx.clock.now(),
-      dnskeyTtlS: zone.soa_ttl,
-      kskRollDays: this.ctx.settings.dnssecKskRollDays,
-    };
-  }
-
-  /** Applies what a parent check found, if the rollover still waits for that key's DS. */
-  private async applyParentCheck(
-    trx: Transaction<DnsTables>,
-    zone: ZoneRow,
-    newId: number,
-    seen: { ttlS: number } | null,
-  ): Promise<RolloverStep | null> {
-    const repo = this.repo.withTx(trx);
-    const state = await repo.findZone(zone.id);
-    if (state === null || state.disabling_since !== null) return null;
-    const keys = await repo.listKeys([zone.id]);
-    const input = this.kskInput(zone, state, keys);
-    const due = nextKskAction(input);
-    if (due?.kind !== 'check-parent-ds' || due.newId !== newId) return null;
-    const outcome = afterParentCheck(input, seen);
-    const now = new Date(input.now);
-    if (outcome.kind === 'swap-ksk') {
-      await repo.setKeyState(outcome.newId, 'active', { activated_at: now });
-      await repo.setKeyState(outcome.oldId, 'retired', { retired_at: now });
-      await repo.updateZone(zone.id, { ksk_rollover_state: 'retiring_old_key', ksk_parent_check_at: now });
-      this.ctx.log.info({ zoneId: zone.id, step: 'swap-ksk' }, 'DNSSEC key step');
-      return 'swap';
+  /**
+   * The zone's due steps, one zone change each (at most MAX_STEPS_PER_RUN); a parent DS check,
+   * made outside the change, ends the zone's run. Returns how many steps were taken.
+   */
+  private async runZoneSchedule(zoneId: number): Promise<number> {
+    for (let steps = 0; steps < MAX_STEPS_PER_RUN; steps++) {
+      const { result, zone } = await this.changes.apply('platform', zoneId, async (trx, zone) => {
+        const result = await this.step(trx, zone);
+        return {
+          value: { result, zone },
+          changed: result === 'changed' || (typeof result === 'object' && 'audit' in result),
+        };
+      });
+      if (result === 'none') return steps;
+      if (typeof result === 'object' && 'check' in result) {
+        await this.kskRollover.checkParent(zone, result.check);
+        return steps + 1;
+      }
+      if (typeof result === 'object') await this.kskRollover.audit(zone, result.audit);
     }
-    const r = outcome.rollover;
-    await repo.updateZone(zone.id, {
-      ksk_rollover_state: r.state,
-      ksk_parent_check_at: dateOf(r.lastParentCheckAt),
-      ksk_parent_ds_seen_at: dateOf(r.parentDsSeenAt),
-      ksk_parent_ds_ttl: r.parentDsTtlS,
-    });
-    // First sight of the new DS is a step of its own; a check that changes nothing is not.
-    return r.state === 'parent_ds_seen' && input.rollover.state !== 'parent_ds_seen'
-      ? 'parent_ds_seen'
-      : null;
+    return MAX_STEPS_PER_RUN;
   }
 
   /**
-   * One due step of the zone's key schedule: 'changed' (ZSK schedule), an audited rollover step,
-   * a parent check to make (outside the transaction), or 'none'.
+   * One due step of the zone's key schedule: an audited KSK rollover step or a parent check to
+   * make (outside the transaction), which go first on a signed zone; else 'changed' (ZSK
+   * schedule) or 'none'.
    */
-  private async step(
-    trx: Transaction<DnsTables>,
-    zone: ZoneRow,
-  ): Promise<'none' | 'changed' | { audit: RolloverStep } | { check: { newId: number; ds: string } }> {
+  private async step(trx: Transaction<DnsTables>, zone: ZoneRow): Promise<'none' | 'changed' | KskStepTaken> {
     const repo = this.repo.withTx(trx);
     const state = await repo.findZone(zone.id);
     if (state === null) return 'none';
     const keys = await repo.listKeys([zone.id]);
-    const nowMs = this.ctx.clock.now();
     if (state.disabling_since === null) {
-      const ksk = nextKskAction(this.kskInput(zone, state, keys));
-      if (ksk !== null) {
-        const now = new Date(nowMs);
-        switch (ksk.kind) {
-          case 'start-ksk-rollover':
-            await this.beginKskRollover(repo, zone, state);
-            this.ctx.log.info({ zoneId: zone.id, step: ksk.kind }, 'DNSSEC key step');
-            return { audit: 'start' };
-          case 'check-parent-ds': {
-            const incoming = keys.find((k) => k.id === ksk.newId)!;
-            return {
-              check: {
-                newId: ksk.newId,
-                ds: dsKey(dsRdata(wireNameFromText(zone.domain).wire, incoming.dnskey)),
-              },
-            };
-          }
-          case 'remove-old-ksk':
-            await repo.deleteKey(ksk.id);
-            await repo.updateZone(zone.id, {
-              ksk_rollover_state: null,
-              ksk_rollover_started_at: null,
-              ksk_parent_check_at: null,
-              ksk_parent_ds_seen_at: null,
-              ksk_parent_ds_ttl: null,
-            });
-            this.ctx.log.info({ zoneId: zone.id, step: ksk.kind, at: now.toISOString() }, 'DNSSEC key step');
-            return { audit: 'finish' };
-        }
-      }
+      const ksk = await this.kskRollover.takeDueStep(repo, zone, state, keys);
+      if (ksk !== null) return ksk;
     }
+    return (await this.takeDueKeyStep(repo, zone, state, keys)) ? 'changed' : 'none';
+  }
+
+  /** The ZSK rollover's or unsigning's step due now, if any (dnssec-key-schedule.ts). */
+  private async takeDueKeyStep(
+    repo: DnssecRepository,
+    zone: ZoneRow,
+    state: DnssecZoneRow,
+    keys: readonly StoredKey[],
+  ): Promise<boolean> {
+    const nowMs = this.ctx.clock.now();
     const action = nextKeyAction({
-      keys: keys.map(toScheduled),
+      keys: keys.map(scheduledKey),
       now: nowMs,
       dnskeyTtlS: zone.soa_ttl,
       zskRollDays: this.ctx.settings.dnssecZskRollDays,
       disablingSince: state.disabling_since ? new Date(state.disabling_since).getTime() : null,
     });
-    if (action === null) return 'none';
+    if (action === null) return false;
     const now = new Date(nowMs);
     switch (action.kind) {
       case 'publish-zsk':
-        await this.addKey(repo, zone.id, state.algorithm as DnssecAlgorithm, 'zsk', 'published', now);
+        await repo.insertKey(
+          newStoredKey(this.ctx.sealer, zone.id, state.algorithm as DnssecAlgorithm, 'zsk', 'published', now),
+        );
         break;
       case 'activate-zsk':
         await repo.setKeyState(action.newId, 'active', { activated_at: now });
@@ -407,30 +276,10 @@ export class DnssecService {
         break;
     }
     this.ctx.log.info({ zoneId: zone.id, step: action.kind }, 'DNSSEC key step');
-    return 'changed';
+    return true;
   }
-}
-
-function ms(d: Date | null): number | null {
-  return d === null ? null : new Date(d).getTime();
-}
-
-function dateOf(t: number | null): Date | null {
-  return t === null ? null : new Date(t);
 }
 
 function iso(d: Date | null | undefined): string | null {
   return d == null ? null : new Date(d).toISOString();
-}
-
-function toScheduled(k: StoredKey): ScheduledKey {
-  const ms = (d: Date | null): number | null => (d === null ? null : new Date(d).getTime());
-  return {
-    id: k.id,
-    role: k.role,
-    state: k.state,
-    publishedAt: new Date(k.published_at).getTime(),
-    activatedAt: ms(k.activated_at),
-    retiredAt: ms(k.retired_at),
-  };
 }

@@ -2,6 +2,7 @@ import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createZone, ZONES } from '../../../testing/dns-api-fixture.ts';
 import { queryUdp } from '../../../testing/dns-client.ts';
+import { eventually } from '../../../testing/eventually.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import type { DnsModule } from '../dns-module.ts';
 
@@ -23,13 +24,6 @@ describe('managed records: the DNS module interface for other modules', () => {
     });
     const res = await queryUdp(q, { host: '127.0.0.1', port: t.node.dns!.udpPort });
     return (res.decoded?.answers ?? []).map((a) => Buffer.concat((a as { data: Buffer[] }).data).toString());
-  };
-  const eventually = async (check: () => Promise<boolean>): Promise<void> => {
-    const until = Date.now() + 3000;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error('not served in time');
-      await new Promise((r) => setTimeout(r, 20));
-    }
   };
 
   it('finds the hosted zone holding a name, the closest enclosing one', async () => {
