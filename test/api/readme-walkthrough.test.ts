@@ -7,30 +7,42 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/testing/free-port.ts';
 import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * Where the walkthrough lives, in the order a reader follows it: the README's first steps (signing
+ * up, a zone and a record), then the DNS page, which continues in the same shell.
+ */
+const WALKTHROUGH_FILES = ['README.md', 'docs/dns-and-load-balancing.md'];
 
 /** The ```sh blocks of a piece of Markdown, in order. */
 const shellBlocks = (text: string): string[] => [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
-/**
- * The README's "Try it" block and its DNS walkthrough, as a user pastes them: the script run, and
- * the outputs the README promises (each `# → a → b` comment: a, then b, are lines of the output).
- */
-function walkthrough(): { script: string; promised: string[] } {
-  const text = readFileSync(README, 'utf8');
-  const tryIt = shellBlocks(text.slice(text.indexOf('Try it:')))[0]!;
-  const start = text.indexOf('<!-- walkthrough -->');
-  const end = text.indexOf('<!-- /walkthrough -->');
-  expect(start, 'the README marks its walkthrough').toBeGreaterThan(0);
-  const blocks = shellBlocks(text.slice(start, end));
-  const script = [tryIt, ...blocks].join('\n');
-  const promised = [...script.matchAll(/# → (.*)$/gm)].flatMap((m) =>
+/** The outputs a script promises: each `# → a → b` comment (a, then b, are lines of the output). */
+const promisedOutputs = (script: string): string[] =>
+  [...script.matchAll(/# → (.*)$/gm)].flatMap((m) =>
     m[1]!.split(' → ').map((s) => s.replace(/ \(.*\)$/, '').trim()),
   );
-  return { script, promised };
+
+/**
+ * The walkthrough blocks of each file (between `<!-- walkthrough -->` and `<!-- /walkthrough -->`),
+ * joined as a user pastes them into one shell: the script run, and the outputs promised.
+ */
+function walkthrough(): { script: string; promised: string[] } {
+  const scripts = WALKTHROUGH_FILES.map((file) => {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    const start = text.indexOf('<!-- walkthrough -->');
+    const end = text.indexOf('<!-- /walkthrough -->');
+    expect(start, `${file} marks its walkthrough`).toBeGreaterThan(0);
+    expect(end, `${file} ends its walkthrough`).toBeGreaterThan(start);
+    const script = shellBlocks(text.slice(start, end)).join('\n');
+    expect(promisedOutputs(script).length, `${file} promises outputs`).toBeGreaterThanOrEqual(1);
+    return script;
+  });
+  const script = scripts.join('\n');
+  return { script, promised: promisedOutputs(script) };
 }
 
-describe('the README’s DNS walkthrough, run as written against a started product', () => {
+describe('the walkthrough of the README and the DNS page, run as written against a started product', () => {
   let t: TestApp;
   let dnsPort: number;
   let cwd: string;
