@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { violations } from './import-graph.ts';
+import path from 'node:path';
+import { cycles, importGraph, sourceFiles, SRC, violations } from './import-graph.ts';
+
+/** A module's door: `modules/<m>/index.ts`. */
+const isModuleDoor = (to: string): boolean => /^modules\/[^/]+\/index\.ts$/.test(to);
+/** Libraries with no module, node or app in them: the data plane, addresses, geography, health checks. */
+const isLibrary = (to: string): boolean => /^(dns|net|geo|health)\//.test(to);
 
 describe('architecture: dependency direction', () => {
   it('keeps the data plane free of HTTP, database, Redis and logging code', () => {
@@ -36,5 +42,39 @@ describe('architecture: dependency direction', () => {
 
   it('lets only apps/ wire modules together', () => {
     expect(violations('modules', (to) => !to.startsWith('apps/'))).toEqual([]);
+  });
+
+  it('keeps node roles between the data planes and the control plane: data planes, libraries, the kernel, modules’ index.ts', () => {
+    const ok = (to: string, from: string) => {
+      if (!to.includes('/')) return !['fastify', 'kysely', 'pg', 'ioredis'].includes(to);
+      const ownFolder = from.split('/').slice(0, 2).join('/');
+      return to.startsWith(`${ownFolder}/`) || to.startsWith('kernel/') || isLibrary(to) || isModuleDoor(to);
+    };
+    expect(violations('nodes', ok)).toEqual([]);
+  });
+
+  it('lets nothing but apps/ start a node role: no module, data plane, library or kernel imports nodes/', () => {
+    for (const area of ['modules', 'dns', 'net', 'geo', 'health', 'kernel', 'testing']) {
+      expect(violations(area, (to) => !to.startsWith('nodes/'))).toEqual([]);
+    }
+  });
+
+  it('keeps apps/ to picking roles and composing: the kernel, modules’ index.ts and node roles only', () => {
+    const ok = (to: string) =>
+      !to.includes('/') ||
+      to.startsWith('apps/') ||
+      to.startsWith('kernel/') ||
+      to.startsWith('nodes/') ||
+      isModuleDoor(to);
+    expect(violations('apps', ok)).toEqual([]);
+  });
+
+  it('has no cycle between the kernel’s folders (events, db, http, module, ...)', () => {
+    const folderOf = (p: string) => p.split('/').slice(0, 2).join('/');
+    const graph = importGraph(sourceFiles(path.join(SRC, 'kernel')), folderOf);
+    for (const [from, tos] of graph) {
+      for (const to of [...tos]) if (!to.startsWith('kernel/') || to === from) tos.delete(to);
+    }
+    expect(cycles(graph)).toEqual([]);
   });
 });

@@ -1,7 +1,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SRC, cycles, importGraph, sourceFiles, violations } from './import-graph.ts';
+import {
+  ROOT,
+  SRC,
+  cycles,
+  importGraph,
+  importsOf,
+  sourceFiles,
+  target,
+  violations,
+} from './import-graph.ts';
 
 const MODULES = path.join(SRC, 'modules');
 const moduleNames = readdirSync(MODULES).filter(
@@ -12,6 +21,21 @@ const moduleNames = readdirSync(MODULES).filter(
 function moduleOf(srcPath: string): string | null {
   const m = /^modules\/([^/]+)\//.exec(srcPath);
   return m ? m[1]! : null;
+}
+
+/**
+ * Test and benchmark files that reach into a module's internals, and which internals: none today.
+ * An entry that no longer matches an import fails, so the list only shrinks.
+ */
+const MODULE_INTERNALS_ALLOWED: Readonly<Record<string, readonly string[]>> = {};
+
+/** Tests and benchmarks: test/, bench/ and the test files inside src/. */
+function testAndBenchFiles(): string[] {
+  return [
+    ...sourceFiles(path.join(ROOT, 'test'), true),
+    ...sourceFiles(path.join(ROOT, 'bench'), true),
+    ...sourceFiles(SRC, true).filter((f) => f.endsWith('.test.ts')),
+  ];
 }
 
 describe('architecture: modules meet only at their doors', () => {
@@ -33,6 +57,30 @@ describe('architecture: modules meet only at their doors', () => {
         }),
       ).toEqual([]);
     }
+  });
+
+  it('lets tests and benchmarks reach a module only through its index.ts (or a named exception)', () => {
+    const reached = new Map<string, string[]>();
+    for (const file of testAndBenchFiles()) {
+      const own = moduleOf(path.relative(SRC, file));
+      for (const spec of importsOf(file)) {
+        const to = target(file, spec);
+        const other = moduleOf(to);
+        if (other === null || other === own || to === `modules/${other}/index.ts`) continue;
+        const rel = path.relative(ROOT, file);
+        reached.set(rel, [...(reached.get(rel) ?? []), `src/${to}`]);
+      }
+    }
+    const unlisted = [...reached].flatMap(([file, tos]) =>
+      tos
+        .filter((to) => !(MODULE_INTERNALS_ALLOWED[file] ?? []).includes(to))
+        .map((to) => `${file} imports ${to}`),
+    );
+    const stale = Object.entries(MODULE_INTERNALS_ALLOWED).flatMap(([file, tos]) =>
+      tos.filter((to) => !(reached.get(file) ?? []).includes(to)).map((to) => `${file}: ${to}`),
+    );
+    expect(unlisted, 'internals reached').toEqual([]);
+    expect(stale, 'allow-list entries no import needs').toEqual([]);
   });
 
   it('keeps the kernel free of geo/, health/, dns/, modules/ and apps/', () => {

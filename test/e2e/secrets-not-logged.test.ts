@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { totpCode } from '../../src/modules/identity/mfa/totp.ts';
+import { authenticatorCode } from '../../src/testing/authenticator-app.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -71,7 +71,7 @@ describe('secrets never reach the log', () => {
       const token = refreshed.body.access_token as string;
       const enrol = await call('POST', '/auth/mfa/enable', undefined, token);
       secrets.push(enrol.body.secret);
-      const code = await totpCode(enrol.body.secret, Date.now());
+      const code = await authenticatorCode(enrol.body.secret, Date.now());
       const enabled = await call('POST', '/auth/mfa/enable', { code }, token);
       expect(enabled.status).toBe(200);
       secrets.push(...enabled.body.recovery_codes);

@@ -5,115 +5,155 @@ import { createHttpServer } from '../http/create-http-server.ts';
 import { createLogger } from '../log/logger.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { BudgetEngine } from './budget-engine.ts';
-import { BUDGETS, type Budget } from './budget-table.ts';
+import { budgetTable, defineBudget, type Budget } from './budget.ts';
 
-/** A path of a budget route with its parameters filled in. */
-function concrete(path: string, fill: string): string {
-  return path.replace(/:([a-z_]+)/g, (_, name: string) => `${name}-${fill}`);
-}
+/** One budget of each scope, as modules define theirs; the routes below declare them. */
+const perServer = defineBudget({ action: 'test.power', count: 3, windowS: 60, scope: 'target' });
+const perAccount = defineBudget({ action: 'test.probe', count: 2, windowS: 300, scope: 'account' });
+const perOwner = defineBudget({
+  action: 'test.create',
+  count: 2,
+  windowS: 3600,
+  scope: 'owner',
+  exhausted: 'Creation limit reached: 2 an hour. Please wait and try again.',
+});
+const perKey = defineBudget({ action: 'test.write', count: 4, windowS: 3600, scope: 'person_or_key' });
+const perApp = defineBudget({ action: 'test.deploy', count: 2, windowS: 600, scope: 'app' });
+const byHandler = defineBudget({
+  action: 'test.free_order',
+  count: 2,
+  windowS: 600,
+  scope: 'account',
+  countedBy: 'handler',
+});
 
-describe('per-action budgets: every row of the seed’s table, through the engine', () => {
+const ROUTES: readonly { method: 'POST' | 'PATCH'; url: string; budget: Budget | readonly Budget[] }[] = [
+  { method: 'POST', url: '/servers/:uuid/power', budget: perServer },
+  { method: 'POST', url: '/servers/:uuid/power/cycle', budget: perServer },
+  { method: 'POST', url: '/servers/:uuid/probe', budget: perAccount },
+  { method: 'POST', url: '/orgs/:org_slug/apps', budget: perOwner },
+  { method: 'PATCH', url: '/apps/:app_uuid', budget: perKey },
+  { method: 'POST', url: '/apps/:app_uuid/deployments', budget: [perKey, perApp] },
+  { method: 'POST', url: '/orders', budget: byHandler },
+];
+
+describe('per-action budgets declared on routes, through the engine', () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 23));
   let app: FastifyInstance;
+  let engine: BudgetEngine;
   beforeAll(async () => {
     app = createHttpServer({ logger: createLogger('silent'), bodyLimitBytes: 1 << 20, trustProxy: false });
-    // The signed-in caller, as the authentication layer would set it.
+    // The caller, as the authentication layer would set it: a user, or an API key.
     app.decorateRequest('principal', null as never);
     app.addHook('onRequest', async (request) => {
-      const user = request.headers['x-user'];
+      const key = request.headers['x-key'];
       (request as { principal: unknown }).principal = {
         realm: 'main',
-        credential: 'access_token',
-        userId: Number(user ?? 1),
+        credential: key !== undefined ? 'org_key' : 'access_token',
+        userId: Number(request.headers['x-user'] ?? 1),
+        ...(key !== undefined ? { keyId: Number(key) } : {}),
       };
     });
-    new BudgetEngine(new MemoryBus(clock), clock).install(app);
-    const seen = new Set<string>();
-    for (const b of BUDGETS) {
-      for (const r of b.routes) {
-        if (seen.has(`${r.method} ${r.path}`)) continue;
-        seen.add(`${r.method} ${r.path}`);
-        app.route({ method: r.method, url: r.path, handler: async () => ({ ok: true }) });
-      }
-    }
+    engine = new BudgetEngine(new MemoryBus(clock), clock);
+    engine.install(app);
+    for (const r of ROUTES)
+      app.route({
+        method: r.method,
+        url: r.url,
+        config: { budget: r.budget },
+        handler: async () => ({ ok: true }),
+      });
+    app.route({
+      method: 'POST',
+      url: '/orders/free',
+      config: { budget: byHandler },
+      handler: async (request) => {
+        await engine.charge(byHandler, `user:${request.principal.userId}`);
+        return { ok: true };
+      },
+    });
     await app.ready();
   });
   afterAll(async () => app?.close());
 
-  const call = (method: string, url: string, user = 1) =>
-    app.inject({ method: method as 'POST', url, headers: { 'x-user': String(user) } });
+  const call = (method: string, url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: method as 'POST', url, headers });
+  const statuses = async (n: number, method: string, url: string, headers: Record<string, string> = {}) => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push((await call(method, url, headers)).statusCode);
+    return out;
+  };
 
-  it('has the seed’s 26 rows', () => {
-    expect(BUDGETS).toHaveLength(26);
-    expect(new Set(BUDGETS.map((b) => b.action)).size).toBe(26);
+  it('counts per target: the routes of one server share its count, another server has its own', async () => {
+    expect(await statuses(2, 'POST', '/servers/a/power')).toEqual([200, 200]);
+    expect(await statuses(2, 'POST', '/servers/a/power/cycle')).toEqual([200, 429]);
+    expect(await statuses(1, 'POST', '/servers/b/power')).toEqual([200]);
+    const over = await call('POST', '/servers/a/power');
+    expect(over.headers['retry-after']).toBe('60');
+    expect(over.json()).toEqual({
+      detail: {
+        error: 'rate_limited',
+        message: 'Too many requests for this action. Please wait and try again.',
+        action: 'test.power',
+        retry_after_seconds: 60,
+      },
+    });
+    clock.advance(60_001);
+    expect(await statuses(1, 'POST', '/servers/a/power')).toEqual([200]);
   });
 
-  const driven = BUDGETS.filter((b) => b.routes.length > 0);
-  it.each(driven.map((b) => [b.action, b] as [string, Budget]))(
-    '%s: the first call over the budget answers 429',
-    async (_action, budget) => {
-      clock.advance(24 * 3600_000); // every earlier window has passed
-      const fill = budget.action.replace(/[^a-z]/g, '');
-      // Calls spread over the budget's routes that address the same kind of target (they share
-      // one count), leaving out routes of other budgets too (apps.deploy's are in apps.write).
-      const firstParam = (path: string) => /:([a-z_]+)/.exec(path)?.[1];
-      const inOther = (r: { method: string; path: string }) =>
-        BUDGETS.some(
-          (o) =>
-            o.action !== budget.action && o.routes.some((x) => x.method === r.method && x.path === r.path),
-        );
-      const own = budget.routes.filter((r) => !inOther(r));
-      const base = own[0] ?? budget.routes[0]!;
-      const routes = own.filter((r) => firstParam(r.path) === firstParam(base.path));
-      if (routes.length === 0) routes.push(base);
-      for (let i = 0; i < budget.count; i++) {
-        const r = routes[i % routes.length]!;
-        const res = await call(r.method, concrete(r.path, fill));
-        expect(res.statusCode, `call ${i + 1} of ${budget.count}: ${r.method} ${r.path} ${res.body}`).toBe(
-          200,
-        );
-      }
-      const r = routes[0]!;
-      const over = await call(r.method, concrete(r.path, fill));
-      expect(over.statusCode).toBe(429);
-      expect(over.headers['retry-after']).toBe(String(budget.windowS));
-      const body = over.json() as { detail: Record<string, unknown> };
-      if (budget.exhausted === undefined) {
-        expect(body).toEqual({
-          detail: {
-            error: 'rate_limited',
-            message: 'Too many requests for this action. Please wait and try again.',
-            action: budget.action,
-            retry_after_seconds: budget.windowS,
-          },
-        });
-      } else {
-        expect(body).toEqual({
-          detail: { error: 'rate_limited', message: budget.exhausted, retry_after_seconds: budget.windowS },
-        });
-        expect(body.detail).not.toHaveProperty('action');
-      }
-      // The count is per scope: another target (per server) or another account (per account) goes on.
-      const other =
-        budget.scope === 'account' ||
-        budget.scope === 'person_or_key' ||
-        (budget.scope === 'owner' && !r.path.includes(':org_slug'))
-          ? await call(r.method, concrete(r.path, fill), 2)
-          : await call(r.method, concrete(r.path, `${fill}x`));
-      expect(other.statusCode).toBe(200);
-      // The window passes: allowed again.
-      clock.advance(budget.windowS * 1000 + 1);
-      expect((await call(r.method, concrete(r.path, fill))).statusCode).toBe(200);
-    },
-  );
+  it('counts per account across targets, per owner, per person or key, per app', async () => {
+    expect(await statuses(3, 'POST', '/servers/x/probe')).toEqual([200, 200, 429]);
+    expect(await statuses(1, 'POST', '/servers/y/probe')).toEqual([429]);
+    expect(await statuses(1, 'POST', '/servers/x/probe', { 'x-user': '2' })).toEqual([200]);
 
-  it('charges a budget without a route (storefront.free_order) through charge()', async () => {
-    const engine = new BudgetEngine(new MemoryBus(clock), clock);
-    for (let i = 0; i < 12; i++) await engine.charge('storefront.free_order', 'user:7');
-    await expect(engine.charge('storefront.free_order', 'user:7')).rejects.toMatchObject({
-      status: 429,
-      detail: { action: 'storefront.free_order', retry_after_seconds: 600 },
+    expect(await statuses(3, 'POST', '/orgs/acme/apps')).toEqual([200, 200, 429]);
+    expect(await statuses(1, 'POST', '/orgs/other/apps')).toEqual([200]);
+    const exhausted = (await call('POST', '/orgs/acme/apps')).json() as { detail: Record<string, unknown> };
+    expect(exhausted.detail).toEqual({
+      error: 'rate_limited',
+      message: 'Creation limit reached: 2 an hour. Please wait and try again.',
+      retry_after_seconds: 3600,
     });
-    await engine.charge('storefront.free_order', 'user:8');
+
+    // Two budgets on one route: the app's (2) runs out before the key's (4).
+    expect(await statuses(3, 'POST', '/apps/one/deployments', { 'x-key': '9' })).toEqual([200, 200, 429]);
+    expect(await statuses(2, 'PATCH', '/apps/one', { 'x-key': '9' })).toEqual([200, 429]);
+    expect(await statuses(1, 'PATCH', '/apps/one', { 'x-key': '10' })).toEqual([200]);
+  });
+
+  it('leaves a budget counted by the handler to the handler (BudgetEngine.charge)', async () => {
+    expect(await statuses(3, 'POST', '/orders')).toEqual([200, 200, 200]);
+    expect(await statuses(3, 'POST', '/orders/free', { 'x-user': '7' })).toEqual([200, 200, 429]);
+    expect(await statuses(1, 'POST', '/orders/free', { 'x-user': '8' })).toEqual([200]);
+  });
+
+  it('refuses a route declaring a budget defineBudget did not define, and a budget defined twice', async () => {
+    const other = createHttpServer({
+      logger: createLogger('silent'),
+      bodyLimitBytes: 1024,
+      trustProxy: false,
+    });
+    new BudgetEngine(new MemoryBus(clock), clock).install(other);
+    const madeUp: Budget = { action: 'test.made_up', count: 1, windowS: 60, scope: 'account' };
+    expect(() =>
+      other.route({ method: 'POST', url: '/x', config: { budget: madeUp }, handler: async () => ({}) }),
+    ).toThrow(/declares budget "test.made_up", which defineBudget did not define/);
+    expect(() => defineBudget({ ...perServer })).toThrow(/defined twice/);
+    await other.close();
+  });
+
+  it('tables every declared budget with its routes', () => {
+    const rows = budgetTable(
+      ROUTES.map((r) => ({ method: r.method, url: r.url, config: { budget: r.budget } })),
+    );
+    expect(rows.map((r) => [r.budget.action, r.routes])).toEqual([
+      ['test.create', ['POST /orgs/:org_slug/apps']],
+      ['test.deploy', ['POST /apps/:app_uuid/deployments']],
+      ['test.free_order', ['POST /orders']],
+      ['test.power', ['POST /servers/:uuid/power', 'POST /servers/:uuid/power/cycle']],
+      ['test.probe', ['POST /servers/:uuid/probe']],
+      ['test.write', ['PATCH /apps/:app_uuid', 'POST /apps/:app_uuid/deployments']],
+    ]);
   });
 });

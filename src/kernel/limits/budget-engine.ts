@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Bus } from '../events/bus.ts';
 import type { Clock } from '../clock.ts';
 import { defineError } from '../errors/error-registry.ts';
-import { BUDGETS, type Budget } from './budget-table.ts';
+import { declaredBudgets, isDefinedBudget, type Budget } from './budget.ts';
 
 const RATE_LIMITED = 'Too many requests for this action. Please wait and try again.';
 
-/** Seed "Errors": the per-action budget answer; `Retry-After` and the body give the whole window. */
+/** The per-action budget answer; `Retry-After` and the body give the whole window. */
 export const budgetExceeded = defineError(
   'limits.budget_exceeded',
   429,
@@ -53,48 +53,25 @@ const SCOPE_KEYS: Readonly<Record<Budget['scope'], BudgetKey>> = {
 };
 
 /**
- * Applies the budget table: before a request of a route a budget names is handled, counts it in
- * the budget's sliding window (on the bus: Redis when configured, so every API process shares the
- * count, with the injected clock) and refuses it with the seed's 429 once the window is full.
+ * Applies the budgets routes declare: before a request of such a route is handled, counts it in
+ * each budget's sliding window (on the bus: Redis when configured, so every API process shares
+ * the count, with the injected clock) and refuses it with the 429 once the window is full.
  */
 export class BudgetEngine {
-  private readonly byRoute = new Map<string, Budget[]>();
-  private readonly byAction = new Map<string, Budget>();
   private readonly keys = new Map<string, BudgetKey>();
 
   constructor(
     private readonly bus: Bus,
     private readonly clock: Clock,
-    readonly table: readonly Budget[] = BUDGETS,
-  ) {
-    for (const budget of table) {
-      this.byAction.set(budget.action, budget);
-      for (const route of budget.routes) {
-        const key = `${route.method} ${route.path}`;
-        this.byRoute.set(key, [...(this.byRoute.get(key) ?? []), budget]);
-      }
-    }
-  }
+  ) {}
 
   /** A module's own notion of whose call it is (the account behind an MFA token, ...). */
-  setKey(action: string, key: BudgetKey): void {
-    this.keys.set(action, key);
+  setKey(budget: Budget, key: BudgetKey): void {
+    this.keys.set(budget.action, key);
   }
 
-  budget(action: string): Budget {
-    const budget = this.byAction.get(action);
-    if (budget === undefined) throw new Error(`no budget named ${action}`);
-    return budget;
-  }
-
-  /** The budgets a route is subject to. */
-  budgetsFor(method: string, path: string): readonly Budget[] {
-    return this.byRoute.get(`${method} ${path}`) ?? [];
-  }
-
-  /** Counts one call of `action` for `who`; throws the seed's 429 when the window is full. */
-  async charge(action: string, who: string): Promise<void> {
-    const budget = this.budget(action);
+  /** Counts one call of `budget` for `who`; throws the 429 when the window is full. */
+  async charge(budget: Budget, who: string): Promise<void> {
     const result = await this.bus.slidingWindowHit(
       `budget:${budget.action}:${who}`,
       this.clock.now(),
@@ -104,20 +81,27 @@ export class BudgetEngine {
     if (!result.allowed) throw budgetExceeded(budget);
   }
 
-  /** Counts the request against every budget of its route (after authentication, body parsed). */
+  /** Counts the request against every budget its route declares (after authentication, body parsed). */
   async chargeRequest(request: FastifyRequest): Promise<void> {
-    const url = request.routeOptions.url;
-    if (url === undefined) return;
-    for (const budget of this.budgetsFor(request.method, url)) {
+    for (const budget of declaredBudgets(request.routeOptions.config)) {
+      if (budget.countedBy === 'handler') continue;
       const key = await (this.keys.get(budget.action) ?? SCOPE_KEYS[budget.scope])(request);
-      if (key !== null) await this.charge(budget.action, key);
+      if (key !== null) await this.charge(budget, key);
     }
   }
 
   install(app: FastifyInstance): void {
+    // One registry: a route may only declare a budget defined with defineBudget.
+    app.addHook('onRoute', (route) => {
+      for (const budget of declaredBudgets(route.config))
+        if (!isDefinedBudget(budget))
+          throw new Error(
+            `${route.url} declares budget "${budget.action}", which defineBudget did not define`,
+          );
+    });
     // preValidation: the body is parsed (an MFA token names its account) and malformed calls count too.
     app.addHook('preValidation', async (request) => {
-      if (this.byRoute.size > 0) await this.chargeRequest(request);
+      if (request.routeOptions.config.budget !== undefined) await this.chargeRequest(request);
     });
   }
 }

@@ -15,12 +15,7 @@ import type { Unsubscribe } from '../../kernel/events/domain-events.ts';
 
 // --- Hosted zones and the records other modules own (certificates, platform domains, mail) ---
 
-/**
- * The DNS module's interface for other modules (certificates, platform domains, mail): find the
- * hosted zone that holds a name, and write records the module owns. Managed records are served,
- * listed and exported like any other, but users cannot change or delete them (409
- * `Record is managed by <module>`); they go when their module removes them or with their zone.
- */
+/** A zone hosted here, as another module sees it. */
 export interface HostedZone {
   readonly zoneId: number;
   readonly domain: string;
@@ -56,6 +51,7 @@ export interface ManagedZones {
   deleteZone(module: string, zoneId: number): Promise<boolean>;
 }
 
+/** A record a module owns in a hosted zone. */
 export interface ManagedRecord {
   readonly id: number;
   readonly zoneId: number;
@@ -66,6 +62,7 @@ export interface ManagedRecord {
   readonly ttl: number;
 }
 
+/** A record as a module asks for it. */
 export interface ManagedRecordInput {
   /** Fully qualified (with or without the trailing dot) or relative to the zone; '@' is the apex. */
   readonly name: string;
@@ -75,6 +72,12 @@ export interface ManagedRecordInput {
   readonly ttl?: number;
 }
 
+/**
+ * Find the hosted zone that holds a name, and write records the calling module owns there.
+ * Managed records are served, listed and exported like any other, but users cannot change or
+ * delete them (409 `Record is managed by <module>`); they go when their module removes them or
+ * with their zone.
+ */
 export interface ManagedRecords {
   /** The hosted zone whose domain is `name` or its closest enclosing domain; null when none. */
   findZoneFor(name: string): Promise<HostedZone | null>;
@@ -104,6 +107,7 @@ export interface ZoneRef {
   readonly domain: string;
 }
 
+/** What a zone change answers: its value, whether it changed anything, and which names. */
 export interface ZoneChangeResult<T> {
   readonly value: T;
   /** false when the change turned out to change nothing (the serial then stays). */

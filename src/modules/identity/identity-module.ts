@@ -1,5 +1,6 @@
 import type { AccessTokens } from '../../kernel/auth/access-token.ts';
 import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
+import { mfaVerifyBudget } from './mfa/mfa-budget.ts';
 import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
@@ -39,7 +40,7 @@ export function createIdentityModule(
   const web = ctx.config.publicWebUrl;
   deps.auth.setSessionCheck(sessions.isLive);
   // The four MFA routes share one budget per account; /mfa/verify's account is its MFA token's.
-  ctx.budgets.setKey('user.mfa_verify', async (request) => {
+  ctx.budgets.setKey(mfaVerifyBudget, async (request) => {
     if (request.principal?.userId !== undefined) return `user:${request.principal.userId}`;
     const token = (request.body as { mfa_token?: unknown } | undefined)?.mfa_token;
     const userId = typeof token === 'string' ? await mfa.userOfToken(token) : null;

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../kernel/http/error-schemas.ts';
+import { availabilityBudget, claimBudget } from './platform-domains-budgets.ts';
 import { describes, IsoTime, Nullable } from '../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import type {
@@ -64,6 +65,7 @@ export function registerPlatformDomainRoutes(app: ModuleApp, service: PlatformDo
         querystring: Type.Object({ label: Label, suffix: Type.Optional(Nullable(Suffix)) }),
         response: { 200: AvailabilityResponse },
       },
+      config: { budget: availabilityBudget },
     },
     async (request) => service.availability(request.query.label, request.query.suffix),
   );
@@ -79,6 +81,7 @@ export function registerPlatformDomainRoutes(app: ModuleApp, service: PlatformDo
         ),
         response: { 201: ClaimResponse, ...errorResponses(403, 409) },
       },
+      config: { budget: claimBudget },
     },
     async (request, reply) =>
       reply

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../kernel/http/error-schemas.ts';
+import { freeOrderBudget } from './orders/order-budget.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import {
   EventsQuery,
@@ -22,6 +23,7 @@ export function registerServiceRoutes(app: ModuleApp, service: ServicesService):
         body: OrderBody,
         response: { 201: ServiceResponse, ...errorResponses(401, 402, 403, 404, 409, 413, 415, 422, 429) },
       },
+      config: { budget: freeOrderBudget },
     },
     async (request, reply) => reply.code(201).send(await service.order(await request.owner(), request.body)),
   );

@@ -1,5 +1,6 @@
 import { orgRoleAllows, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { forbiddenRole } from '../../kernel/errors/kernel-errors.ts';
+import { freeOrderBudget } from './orders/order-budget.ts';
 import { invalidField, invalidFields } from '../../kernel/errors/app-error.ts';
 import type { ModuleContext } from '../../kernel/module/module-context.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
@@ -120,8 +121,8 @@ export class ServicesService {
       else locationCode = place.code;
     }
     if (problems.length > 0 || !config.ok) throw invalidFields(problems);
-    // Seed "Per-action budgets": a zero-cost order counts against storefront.free_order.
-    await this.ctx.budgets.charge('storefront.free_order', `user:${owner.userId}`);
+    // A zero-cost order counts against its budget (the route declares it; counted here).
+    await this.ctx.budgets.charge(freeOrderBudget, `user:${owner.userId}`);
 
     const at = new Date(this.ctx.clock.now());
     const service = await this.ctx.transaction(async (uow) => {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
+import { mfaVerifyBudget } from './mfa-budget.ts';
 import { MessageView } from '../identity-schemas.ts';
 import { CodeBody, EnableMfaBody, EnrolmentView, RecoveryCodesView } from './mfa-schemas.ts';
 import type { MfaService } from './mfa-service.ts';
@@ -13,7 +14,7 @@ export function registerMfaRoutes(app: ModuleApp, mfa: MfaService): void {
     '/mfa/enable',
     {
       schema: { body: EnableMfaBody, response: { 200: Type.Union([EnrolmentView, RecoveryCodesView]) } },
-      config: { optionalBody: true, audit: 'identity.mfa.enable' },
+      config: { optionalBody: true, audit: 'identity.mfa.enable', budget: mfaVerifyBudget },
     },
     async (request) => {
       const userId = request.principal.userId!;
@@ -24,7 +25,10 @@ export function registerMfaRoutes(app: ModuleApp, mfa: MfaService): void {
 
   app.post(
     '/mfa/disable',
-    { schema: { body: CodeBody, response: { 200: MessageView } }, config: { audit: 'identity.mfa.disable' } },
+    {
+      schema: { body: CodeBody, response: { 200: MessageView } },
+      config: { audit: 'identity.mfa.disable', budget: mfaVerifyBudget },
+    },
     async (request) => mfa.disable(request.principal.userId!, request.body.code),
   );
 
@@ -32,7 +36,7 @@ export function registerMfaRoutes(app: ModuleApp, mfa: MfaService): void {
     '/mfa/recovery-codes',
     {
       schema: { body: CodeBody, response: { 200: RecoveryCodesView } },
-      config: { audit: 'identity.mfa.recovery_codes' },
+      config: { audit: 'identity.mfa.recovery_codes', budget: mfaVerifyBudget },
     },
     async (request) => mfa.newRecoveryCodes(request.principal.userId!, request.body.code),
   );

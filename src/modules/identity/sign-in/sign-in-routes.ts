@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
+import { mfaVerifyBudget } from '../mfa/mfa-budget.ts';
 import type { PasswordResetService } from '../password-reset/password-reset-service.ts';
 import type { SessionsService } from '../sessions/sessions-service.ts';
 import {
@@ -100,7 +101,7 @@ export function registerSignInRoutes(
     '/mfa/verify',
     {
       schema: { body: VerifyMfaBody, response: { 200: TokenPairView } },
-      config: { auth: 'public', authFailureLimit: true, audit: false },
+      config: { auth: 'public', authFailureLimit: true, audit: false, budget: mfaVerifyBudget },
     },
     async (request) => signIn.completeMfa(request.body.mfa_token, request.body.code),
   );

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { joinTransaction } from '../../../kernel/db/unit-of-work.ts';
-import type { ZoneAccess, ZoneActor, ZoneChangeResult, ZoneRef } from '../../dns/index.ts';
+import type { ZoneAccess, ZoneActor, ZoneChangeResult, ZoneChangeScope, ZoneRef } from '../../dns/index.ts';
 import type { LoadBalancingTables } from '../load-balancing-tables.ts';
 
 /** The zone a change runs in, with what this module reads of the zone's own data there. */
@@ -20,7 +20,7 @@ export function inZone<T>(
   zoneId: number,
   work: (trx: Transaction<LoadBalancingTables>, zone: ZoneInChange) => Promise<ZoneChangeResult<T>>,
 ): Promise<T> {
-  return zones.change(actor, zoneId, (scope) =>
+  return zones.change(actor, zoneId, (scope: ZoneChangeScope) =>
     work(joinTransaction<LoadBalancingTables>(scope.trx), { ...scope.zone, hasRecords: scope.hasRecords }),
   );
 }

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetTable, type BudgetRow } from '../../src/kernel/limits/budget.ts';
+import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
+import { generatedSections, interfaceRows, ROOT, section, tableCells } from '../../tools/docs-tables.ts';
+
+/**
+ * The per-action budgets of the API contract whose routes exist, as the contract gives them: the
+ * budgets the routes declare must be these (a budget arriving with its route adds its row here).
+ */
+const CONTRACT_BUDGETS: Readonly<
+  Record<string, { routes: string[]; count: number; windowS: number; scope: string }>
+> = {
+  'platform_domains.availability': {
+    routes: ['GET /api/v1/client/platform-domains/availability'],
+    count: 60,
+    windowS: 60,
+    scope: 'account',
+  },
+  'platform_domains.claim': {
+    routes: ['POST /api/v1/client/platform-domains/claims'],
+    count: 6,
+    windowS: 3600,
+    scope: 'account',
+  },
+  'storefront.free_order': {
+    routes: ['POST /api/v1/services/order'],
+    count: 12,
+    windowS: 600,
+    scope: 'account',
+  },
+  'user.mfa_verify': {
+    routes: [
+      'POST /api/v1/auth/mfa/disable',
+      'POST /api/v1/auth/mfa/enable',
+      'POST /api/v1/auth/mfa/recovery-codes',
+      'POST /api/v1/auth/mfa/verify',
+    ],
+    count: 10,
+    windowS: 300,
+    scope: 'account',
+  },
+};
+
+describe('the tables of docs/ that the code holds (npm run docs:tables writes them)', () => {
+  let t: TestApp;
+  let budgets: BudgetRow[];
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ROLE: 'api' } });
+    budgets = budgetTable(t.node.routes);
+  });
+  afterAll(async () => t?.close());
+
+  it('declares on its routes exactly the contract’s budgets of the routes that exist', () => {
+    expect(
+      Object.fromEntries(
+        budgets.map(({ budget, routes }) => [
+          budget.action,
+          { routes, count: budget.count, windowS: budget.windowS, scope: budget.scope },
+        ]),
+      ),
+    ).toEqual(CONTRACT_BUDGETS);
+  });
+
+  it('lists an interface of every module that has an interfaces file, the DNS module’s among them', () => {
+    const rows = interfaceRows();
+    expect(rows.some((r) => r.module === 'dns' && r.name === 'ManagedRecords')).toBe(true);
+    expect(rows.find((r) => r.name === 'ZoneAccess')?.usedBy).toEqual(['load-balancing']);
+    expect(rows.find((r) => r.name === 'DnsPublishing')?.usedBy).toEqual(['nodes/dns']);
+    expect(
+      rows.filter((r) => r.what === '').map((r) => `${r.module}: ${r.name}`),
+      'interfaces without a doc comment',
+    ).toEqual([]);
+  });
+
+  it('shows on each page the rows the code makes', () => {
+    for (const { page, name, body } of generatedSections(budgets)) {
+      const shown = section(readFileSync(path.join(ROOT, page), 'utf8'), name);
+      expect(tableCells(shown), `${page} (${name}): run npm run docs:tables`).toEqual(tableCells(body));
+    }
+  });
+});
