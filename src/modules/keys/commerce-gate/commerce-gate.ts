@@ -19,7 +19,7 @@ import {
 } from '../keys-errors.ts';
 import type { OrgKeyRow } from '../keys-tables.ts';
 import { OrgKeysRepository } from '../org-keys/org-keys-repository.ts';
-import { grants } from '../commerce-scopes.ts';
+import { grants } from '../../commerce/index.ts';
 import { orgKeyRevoked } from '../keys-events.ts';
 
 /** How long a key read from the database is believed (seed: revocation takes effect within 10 s). */

@@ -1,5 +1,5 @@
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
-import { isGrantableScope } from '../commerce-scopes.ts';
+import { isGrantableScope } from '../../commerce/index.ts';
 import { orgKeyRevoked } from '../keys-events.ts';
 import { entryProblems, normaliseEntries } from '../ip-allow-list.ts';
 import { newKey, ORG_KEY_PREFIX } from '../key-material.ts';
