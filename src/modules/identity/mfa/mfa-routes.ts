@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import { MessageView } from '../identity-schemas.ts';
+import { MessageView } from '../shared/message-schemas.ts';
 import { CodeBody, EnableMfaBody, EnrolmentView, RecoveryCodesView } from './mfa-schemas.ts';
 import type { MfaService } from './mfa-service.ts';
 
