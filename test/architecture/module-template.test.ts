@@ -25,6 +25,16 @@ const SQL_ALLOWED: Readonly<Record<string, string>> = {};
 
 /** Hand-written `*View` types (src-relative file: type name) that show no row, and what they show. */
 const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {
+  'modules/certificates/certificates/certificates-service.ts: RateLimitView':
+    'the issuances counted per registered domain in 7 days against the weekly limit',
+  'modules/certificates/certificates/certificates-service.ts: CertificateStatusView':
+    'whether a name has a certificate (the one the choice rule picks, its view) and its rate limit',
+  'modules/certificates/challenges/challenges-service.ts: ChallengeStartView':
+    'what to do to answer a challenge by hand: the TXT records or the HTTP-01 file, with the certificate',
+  'modules/platform-domains/platform-domains-service.ts: AvailabilityView':
+    'whether a label can be claimed under a suffix, and why not',
+  'modules/platform-domains/platform-domains-service.ts: OverviewView':
+    'the suffixes offered and their delegation, the caller’s claims, the claim limit',
   'modules/load-balancing/health/health-views.ts: HealthCheckView': 'the result of a probe run now',
   'modules/load-balancing/health/health-views.ts: HealthChangeView':
     'a health change with its columns renamed (from_status → from, to_status → to)',

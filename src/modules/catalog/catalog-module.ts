@@ -1,18 +1,18 @@
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { LocationsDirectory } from '../locations/index.ts';
+import { catalogContext } from './catalog-context.ts';
 import { seedShippedCatalog } from './catalog-files/shipped-catalog.ts';
-import type { CatalogOffers } from './catalog-offers.ts';
-import type { CatalogTables } from './catalog-tables.ts';
-import { ContainerCatalog } from './containers/container-catalog.ts';
+import type { CatalogOffers } from './catalog-interfaces.ts';
+import { ContainerCatalogRepository } from './containers/container-catalog-repository.ts';
+import { ContainerCatalogService } from './containers/container-catalog-service.ts';
 import { registerContainerCatalogRoutes } from './containers/container-catalog-routes.ts';
 import { registerProductRoutes } from './products/products-routes.ts';
 import { ProductsRepository } from './products/products-repository.ts';
 import { ProductsService } from './products/products-service.ts';
 
 /**
- * The catalogue (issue 18): products with prices, options and per-location availability
+ * The catalogue: products with prices, options and per-location availability
  * (`/products/`, `/locations/availability`, no token), and the container catalogue
  * (`/client/containers/catalog`). Filled from catalog/ at the first start; changed by
  * `npm run catalog -- import <file>` (src/apps/catalog-cli.ts).
@@ -26,9 +26,9 @@ export function createCatalogModule(
   runtime: Runtime,
   deps: { readonly locations: LocationsDirectory },
 ): CatalogModule {
-  const ctx = moduleContext<CatalogTables>(runtime, 'catalog');
+  const ctx = catalogContext(runtime);
   const products = new ProductsService(new ProductsRepository(ctx.db), deps.locations);
-  const containers = new ContainerCatalog(ctx.db);
+  const containers = new ContainerCatalogService(new ContainerCatalogRepository(ctx.db));
   return {
     name: 'catalog',
     offers: products,
@@ -38,7 +38,7 @@ export function createCatalogModule(
       registerContainerCatalogRoutes(app, containers);
     },
     start: async () => {
-      for (const s of await seedShippedCatalog(ctx.db))
+      for (const s of await seedShippedCatalog(ctx))
         ctx.log.info({ kind: s.kind, written: s.written }, 'catalogue seeded from catalog/');
     },
   };

@@ -1,17 +1,15 @@
 import type { OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { AppError } from '../../kernel/errors/app-error.ts';
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { ManagedRecords } from '../dns/index.ts';
 import { AcmeClients, configureAcmeHttp } from './acme/acme-clients.ts';
-import { certificatesConfig, type CertificatesSettings } from './certificates-config.ts';
-import type { CertificatesContext } from './certificates-context.ts';
-import type { Certificates } from './certificates-interface.ts';
-import { CertificatesRepository } from './certificates-repository.ts';
-import { registerCertificateRoutes } from './certificates-routes.ts';
-import type { CertificatesTables } from './certificates-tables.ts';
+import { certificatesContext } from './certificates-context.ts';
+import type { Certificates } from './certificates-interfaces.ts';
+import { CertificatesRepository } from './shared/certificates-repository.ts';
+import { registerCertificateRoutes } from './certificates/certificates-routes.ts';
 import { CertificatesService } from './certificates/certificates-service.ts';
+import { registerChallengeRoutes } from './challenges/challenges-routes.ts';
 import { ChallengesService } from './challenges/challenges-service.ts';
 import { Http01Listener } from './http01/http01-listener.ts';
 import { ChallengeRecords } from './issuance/challenge-records.ts';
@@ -38,11 +36,7 @@ export function createCertificatesModule(
   runtime: Runtime,
   deps: { readonly dns: ManagedRecords },
 ): CertificatesModule {
-  const ctx: CertificatesContext = moduleContext<CertificatesTables, CertificatesSettings>(
-    runtime,
-    'certificates',
-    certificatesConfig,
-  );
+  const ctx = certificatesContext(runtime);
   configureAcmeHttp(ctx.settings.caFile);
   const repo = new CertificatesRepository(ctx.db);
   const clients = new AcmeClients(ctx);
@@ -88,7 +82,10 @@ export function createCertificatesModule(
     certificates,
     engine,
     httpPort: () => httpPort,
-    routes: (app) => registerCertificateRoutes(app, service, challenges),
+    routes(app) {
+      registerCertificateRoutes(app, service);
+      registerChallengeRoutes(app, challenges);
+    },
     async start() {
       if (ctx.settings.httpPort !== 0) {
         httpPort = await listener.start(ctx.settings.httpHost, ctx.settings.httpPort);

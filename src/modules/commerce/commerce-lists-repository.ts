@@ -26,6 +26,10 @@ const MONEY = (column: string) => sql<string>`${sql.ref(column)}::text`;
 export class CommerceListsRepository {
   constructor(private readonly db: Db) {}
 
+  withTx(trx: Transaction<CommerceTables>): CommerceListsRepository {
+    return new CommerceListsRepository(trx);
+  }
+
   async orders(
     orgId: number,
     filter: OrderFilter,

@@ -1,25 +1,20 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
+import { listedView, orderView, productView } from './commerce-list-views.ts';
 import type { CommerceListsRepository } from './commerce-lists-repository.ts';
 import {
   BeforeIdQuery,
   beforeIdPage,
-  EventView,
-  GiftCardView,
+  EventResponse,
+  GiftCardResponse,
   offsetPage,
-  OrderView,
+  OrderResponse,
   OrdersQuery,
   OrgSlugParams,
+  ProductResponse,
   ProductsQuery,
-  ProductView,
-  PromotionView,
+  PromotionResponse,
 } from './commerce-lists-schemas.ts';
-
-const iso = (d: Date): string => new Date(d).toISOString();
-const row = <T extends { id: number; org_id: number; created_at: Date }>(r: T) => {
-  const { org_id: _org, ...rest } = r;
-  return { ...rest, id: Number(r.id), created_at: iso(r.created_at) };
-};
 
 /**
  * The Commerce API's five lists (seed "Commerce API"): orders and products paged by
@@ -34,7 +29,7 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
         description: 'Orders, newest placed first, ties by id (newest first).',
         params: OrgSlugParams,
         querystring: OrdersQuery,
-        response: { 200: offsetPage('orders', OrderView) },
+        response: { 200: offsetPage('orders', OrderResponse) },
       },
       config: { auth: { scope: 'commerce.orders:read' } },
     },
@@ -51,11 +46,7 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
         offset,
       );
       return {
-        orders: page.rows.map((r) => ({
-          ...row(r),
-          customer_id: r.customer_id === null ? null : Number(r.customer_id),
-          placed_at: iso(r.placed_at),
-        })),
+        orders: page.rows.map(orderView),
         count: page.count,
         limit,
         offset,
@@ -70,7 +61,7 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
         description: 'Products, most recently changed first, ties by id.',
         params: OrgSlugParams,
         querystring: ProductsQuery,
-        response: { 200: offsetPage('products', ProductView) },
+        response: { 200: offsetPage('products', ProductResponse) },
       },
       config: { auth: { scope: 'commerce.catalog:read' } },
     },
@@ -78,7 +69,7 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
       const { limit, offset } = request.query;
       const page = await repo.products(request.principal.orgId!, limit, offset);
       return {
-        products: page.rows.map((r) => ({ ...row(r), updated_at: iso(r.updated_at) })),
+        products: page.rows.map(productView),
         count: page.count,
         limit,
         offset,
@@ -87,9 +78,9 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
   );
 
   const byBeforeId = [
-    ['events', 'commerce_events', 'commerce.store:read', EventView],
-    ['promotions', 'commerce_promotions', 'commerce.promotions:write', PromotionView],
-    ['gift-cards', 'commerce_gift_cards', 'commerce.customers:read', GiftCardView],
+    ['events', 'commerce_events', 'commerce.store:read', EventResponse],
+    ['promotions', 'commerce_promotions', 'commerce.promotions:write', PromotionResponse],
+    ['gift-cards', 'commerce_gift_cards', 'commerce.customers:read', GiftCardResponse],
   ] as const;
   for (const [path, table, scope, view] of byBeforeId) {
     const name = path.replace('-', '_');
@@ -100,14 +91,14 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
           description: `${path}, newest first; page with before_id = the previous page's next_before_id.`,
           params: OrgSlugParams,
           querystring: BeforeIdQuery,
-          response: { 200: beforeIdPage(name, view as typeof EventView) },
+          response: { 200: beforeIdPage(name, view as typeof EventResponse) },
         },
         config: { auth: { scope } },
       },
       async (request): Promise<never> => {
         const { before_id, limit } = request.query;
         const page = await repo.beforeId(table, request.principal.orgId!, before_id, limit);
-        const items = page.rows.map((r) => row(r as { id: number; org_id: number; created_at: Date }));
+        const items = page.rows.map((r) => listedView(r));
         return { [name]: items, next_before_id: page.more ? items[items.length - 1]!.id : null } as never;
       },
     );

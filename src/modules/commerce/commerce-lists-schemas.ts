@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
+import { describes, Nullable } from '../../kernel/http/view-schemas.ts';
 import { beforeIdQuery, limitOffsetQuery } from '../../kernel/paging/paging.ts';
+import type {
+  EventView,
+  GiftCardView,
+  OrderView,
+  ProductView,
+  PromotionView,
+} from './commerce-list-views.ts';
 
 export const OrgSlugParams = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -14,50 +22,58 @@ export const ProductsQuery = limitOffsetQuery(50, 200);
 export const BeforeIdQuery = beforeIdQuery(50, 200);
 
 const Money = Type.String({ description: 'decimal, as text' });
-const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(t: T) =>
-  Type.Union([t, Type.Null()]);
 
-export const OrderView = Type.Object({
-  id: Type.Integer(),
-  order_number: Type.String(),
-  email: Nullable(Type.String()),
-  customer_id: Nullable(Type.Integer()),
-  status: Type.String(),
-  currency: Type.String(),
-  total: Money,
-  placed_at: Type.String(),
-  created_at: Type.String(),
-});
-export const ProductView = Type.Object({
-  id: Type.Integer(),
-  title: Type.String(),
-  handle: Type.String(),
-  status: Type.String(),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
-export const EventView = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  data: Type.Record(Type.String(), Type.Unknown()),
-  created_at: Type.String(),
-});
-export const PromotionView = Type.Object({
-  id: Type.Integer(),
-  code: Type.String(),
-  kind: Type.String(),
-  value: Money,
-  status: Type.String(),
-  created_at: Type.String(),
-});
-export const GiftCardView = Type.Object({
-  id: Type.Integer(),
-  code_last4: Type.String(),
-  balance: Money,
-  currency: Type.String(),
-  status: Type.String(),
-  created_at: Type.String(),
-});
+export const OrderResponse = describes<OrderView>()(
+  Type.Object({
+    id: Type.Integer(),
+    order_number: Type.String(),
+    email: Nullable(Type.String()),
+    customer_id: Nullable(Type.Integer()),
+    status: Type.String(),
+    currency: Type.String(),
+    total: Money,
+    placed_at: Type.String(),
+    created_at: Type.String(),
+  }),
+);
+export const ProductResponse = describes<ProductView>()(
+  Type.Object({
+    id: Type.Integer(),
+    title: Type.String(),
+    handle: Type.String(),
+    status: Type.String(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  }),
+);
+export const EventResponse = describes<EventView>()(
+  Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    data: Type.Record(Type.String(), Type.Unknown()),
+    created_at: Type.String(),
+  }),
+);
+export const PromotionResponse = describes<PromotionView>()(
+  Type.Object({
+    id: Type.Integer(),
+    code: Type.String(),
+    kind: Type.String(),
+    value: Money,
+    status: Type.String(),
+    created_at: Type.String(),
+  }),
+);
+export const GiftCardResponse = describes<GiftCardView>()(
+  Type.Object({
+    id: Type.Integer(),
+    code_last4: Type.String(),
+    balance: Money,
+    currency: Type.String(),
+    status: Type.String(),
+    created_at: Type.String(),
+  }),
+);
 
 export const offsetPage = <T extends ReturnType<typeof Type.Object>>(name: string, item: T) =>
   Type.Object({

@@ -1,9 +1,8 @@
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { commerceContext } from './commerce-context.ts';
 import { CommerceListsRepository } from './commerce-lists-repository.ts';
 import { registerCommerceListRoutes } from './commerce-lists-routes.ts';
-import type { CommerceTables } from './commerce-tables.ts';
 
 /**
  * The Commerce API of an organization (base /api/v1/orgs/{org_slug}/commerce): for now its five
@@ -11,7 +10,7 @@ import type { CommerceTables } from './commerce-tables.ts';
  * an organization key with the route's scope, or an owner's or admin's token.
  */
 export function createCommerceModule(runtime: Runtime): PlatformModule {
-  const ctx = moduleContext<CommerceTables>(runtime, 'commerce');
+  const ctx = commerceContext(runtime);
   const lists = new CommerceListsRepository(ctx.db);
   return {
     name: 'commerce',

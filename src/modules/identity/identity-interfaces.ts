@@ -1,12 +1,11 @@
+import type { JsonView } from '../../kernel/http/view-schemas.ts';
+import type { UserRow } from './identity-tables.ts';
 import type { MfaChallenge } from './mfa/mfa-service.ts';
 import type { TokenPair } from './sessions/sessions-service.ts';
 import type { PublicCustomer } from './sign-in/sign-in-service.ts';
 
-/** A main-site user as other modules see one. */
-export interface AccountView {
-  readonly id: number;
-  readonly email: string;
-}
+/** A main-site user as other modules see one: never the password's hash. */
+export type AccountView = JsonView<Omit<UserRow, 'password_hash' | 'created_at'>>;
 
 export interface AccountsDirectory {
   findUserByEmail(email: string): Promise<AccountView | null>;

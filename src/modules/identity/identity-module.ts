@@ -1,12 +1,10 @@
 import type { AccessTokens } from '../../kernel/auth/access-token.ts';
 import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import { mfaVerifyBudget } from './mfa/mfa-budget.ts';
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { AccountsRepository } from './accounts/accounts-repository.ts';
-import type { IdentityContext } from './identity-context.ts';
-import type { IdentityTables } from './identity-tables.ts';
+import { identityContext } from './identity-context.ts';
 import { registerMfaRoutes } from './mfa/mfa-routes.ts';
 import { MfaService } from './mfa/mfa-service.ts';
 import { PasswordResetService } from './password-reset/password-reset-service.ts';
@@ -31,7 +29,7 @@ export function createIdentityModule(
   runtime: Runtime,
   deps: { readonly tokens: AccessTokens; readonly auth: AuthLayer },
 ): IdentityModule {
-  const ctx: IdentityContext = moduleContext<IdentityTables>(runtime, 'identity');
+  const ctx = identityContext(runtime);
   const sessions = new SessionsService(ctx, deps.tokens);
   const mfa = new MfaService(ctx);
   const signIn = new SignInService(ctx, sessions, mfa);

@@ -22,4 +22,4 @@ export {
   TokenPairView,
   UserView,
 } from './sign-in/sign-in-schemas.ts';
-export { MessageView } from './identity-schemas.ts';
+export { MessageView } from './shared/message-schemas.ts';

@@ -1,5 +1,4 @@
 import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
@@ -8,8 +7,7 @@ import { refuseAccountKeys } from './account-keys/account-key-gate.ts';
 import { registerAccountKeyRoutes } from './account-keys/account-keys-routes.ts';
 import { AccountKeysService } from './account-keys/account-keys-service.ts';
 import { CommerceGate } from './commerce-gate/commerce-gate.ts';
-import type { KeysContext } from './keys-context.ts';
-import type { KeysTables } from './keys-tables.ts';
+import { keysContext } from './keys-context.ts';
 import { registerOrgKeyRoutes } from './org-keys/org-keys-routes.ts';
 import { OrgKeysService } from './org-keys/org-keys-service.ts';
 
@@ -25,7 +23,7 @@ export interface KeysModuleDeps {
  * which open the Commerce API through the Commerce gate with their scopes.
  */
 export function createKeysModule(runtime: Runtime, deps: KeysModuleDeps): PlatformModule {
-  const ctx: KeysContext = moduleContext<KeysTables>(runtime, 'keys');
+  const ctx = keysContext(runtime);
   const gate = new CommerceGate(ctx, deps.orgs);
   deps.auth.addGate(refuseAccountKeys);
   gate.install(deps.auth);

@@ -34,9 +34,9 @@ export interface CountryRow {
 export type LocationView = JsonView<LocationRow>;
 
 /** A load-balancing region with the codes of its countries. */
-export type RegionView = RegionRow & { countries: string[] };
+export type RegionView = JsonView<RegionRow> & { countries: string[] };
 
-export interface LocationTables {
+export interface LocationsTables {
   locations_regions: RegionRow;
   locations_countries: CountryRow;
   locations: LocationRow;

@@ -1,4 +1,3 @@
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
@@ -12,9 +11,8 @@ import { LiveProducts, type LiveProductSource } from './organizations/live-produ
 import { OrganizationsRepository } from './organizations/organizations-repository.ts';
 import { registerOrganizationRoutes } from './organizations/organizations-routes.ts';
 import { OrganizationsService } from './organizations/organizations-service.ts';
-import type { OrgsContext } from './orgs-context.ts';
+import { orgsContext } from './orgs-context.ts';
 import { orgNotFound } from './orgs-errors.ts';
-import type { OrgsTables } from './orgs-tables.ts';
 
 export interface OrgsModuleDeps {
   readonly auth: AuthLayer;
@@ -35,7 +33,7 @@ export interface OrgsModule extends PlatformModule {
  * `storefront` and `staff` requirements of the kernel's authentication layer.
  */
 export function createOrgsModule(runtime: Runtime, deps: OrgsModuleDeps): OrgsModule {
-  const ctx: OrgsContext = moduleContext<OrgsTables>(runtime, 'orgs');
+  const ctx = orgsContext(runtime);
   const products = new LiveProducts();
   const members = new OrgMembersRepository(ctx.db);
   const orgRecords = new OrganizationsRepository(ctx.db);
@@ -58,7 +56,7 @@ export function createOrgsModule(runtime: Runtime, deps: OrgsModuleDeps): OrgsMo
 
 /** Platform staff (`npm run org -- reactivate <slug>`): a deleted organization becomes active again. */
 export async function reactivateOrganization(runtime: Runtime, slug: string): Promise<string> {
-  const ctx: OrgsContext = moduleContext<OrgsTables>(runtime, 'orgs');
+  const ctx = orgsContext(runtime);
   const orgs = new OrganizationsRepository(ctx.db);
   const org = await orgs.bySlug(slug);
   if (org === null) throw orgNotFound();

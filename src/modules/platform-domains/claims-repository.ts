@@ -1,5 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Claim, ClaimRow, PlatformDomainsTables } from './platform-domains-tables.ts';
+
+type Db = Kysely<PlatformDomainsTables> | Transaction<PlatformDomainsTables>;
 
 type ReadRow = Omit<ClaimRow, 'id'> & { id: number | string };
 const read = (r: ReadRow): Claim => ({
@@ -11,7 +13,16 @@ const read = (r: ReadRow): Claim => ({
 
 /** Claims: one row per `<label>.<suffix>` (unique), owned by an account. */
 export class ClaimsRepository {
-  constructor(private readonly db: Kysely<PlatformDomainsTables>) {}
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<PlatformDomainsTables>): ClaimsRepository {
+    return new ClaimsRepository(trx);
+  }
+
+  /** Serialises the account's claims until the transaction ends (the claim limit holds). */
+  async lockClaimsOf(userId: number): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`platform-domains:${userId}`}))`.execute(this.db);
+  }
 
   /** Inserts the claim; null when the name is taken (the unique key). */
   async insert(row: Omit<ClaimRow, 'id'>): Promise<Claim | null> {

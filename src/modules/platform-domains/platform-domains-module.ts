@@ -1,12 +1,10 @@
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { Certificates } from '../certificates/index.ts';
 import type { ManagedRecords, ManagedZones } from '../dns/index.ts';
-import { platformDomainsConfig, type PlatformDomainsSettings } from './platform-domains-config.ts';
+import { platformDomainsContext } from './platform-domains-context.ts';
 import { registerPlatformDomainRoutes } from './platform-domains-routes.ts';
 import { PlatformDomainsService } from './platform-domains-service.ts';
-import type { PlatformDomainsTables } from './platform-domains-tables.ts';
 
 /**
  * Platform domains (base /api/v1/client/platform-domains): names under the platform's own
@@ -21,11 +19,7 @@ export function createPlatformDomainsModule(
     readonly nameservers: readonly string[];
   },
 ): PlatformModule {
-  const ctx = moduleContext<PlatformDomainsTables, PlatformDomainsSettings>(
-    runtime,
-    'platform-domains',
-    platformDomainsConfig,
-  );
+  const ctx = platformDomainsContext(runtime);
   const service = new PlatformDomainsService(ctx, deps);
   return {
     name: 'platform-domains',

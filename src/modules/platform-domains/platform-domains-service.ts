@@ -1,12 +1,11 @@
 import { Resolver } from 'node:dns/promises';
-import { sql } from 'kysely';
 import { invalidField } from '../../kernel/errors/app-error.ts';
-import type { ModuleContext } from '../../kernel/module/module-context.ts';
+import type { JsonView } from '../../kernel/http/view-schemas.ts';
 import type { Certificates } from '../certificates/index.ts';
 import type { HostedZone, ManagedRecords, ManagedZones } from '../dns/index.ts';
 import { checkLabel, type LabelProblem } from './claim-label.ts';
 import { ClaimsRepository } from './claims-repository.ts';
-import type { PlatformDomainsSettings } from './platform-domains-config.ts';
+import type { PlatformDomainsContext } from './platform-domains-context.ts';
 import {
   CLAIM_LIMIT,
   claimLimitReached,
@@ -14,23 +13,17 @@ import {
   nameTaken,
   notDelegated,
 } from './platform-domains-errors.ts';
-import type { Claim, PlatformDomainsTables } from './platform-domains-tables.ts';
+import type { Claim } from './platform-domains-tables.ts';
 
 export const MODULE = 'platform-domains';
 const NS_TTL = 3600;
 
-export type PlatformDomainsContext = ModuleContext<PlatformDomainsTables, PlatformDomainsSettings>;
-
-export interface ClaimView {
-  id: number;
-  label: string;
-  suffix: string;
+/** A claim as the API shows it: its row without the account and bookkeeping, with its name and certificate. */
+export type ClaimView = JsonView<Omit<Claim, 'user_id' | 'certificate_requested_at'>> & {
   fqdn: string;
-  zone_id: number | null;
   /** The wildcard certificate's status, or `waiting_for_delegation` before it could be asked for. */
   certificate_status: string;
-  created_at: string;
-}
+};
 
 export interface AvailabilityView {
   label: string;
@@ -112,9 +105,9 @@ export class PlatformDomainsService {
       );
     }
     const claim = await this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
       // One claim at a time per account, so the limit holds when two arrive together.
-      await sql`SELECT pg_advisory_xact_lock(hashtext(${`${MODULE}:${userId}`}))`.execute(uow.trx);
-      const repo = new ClaimsRepository(uow.trx);
+      await repo.lockClaimsOf(userId);
       if ((await repo.listOf(userId)).length >= CLAIM_LIMIT) throw claimLimitReached();
       const row = await repo.insert({
         user_id: userId,

@@ -1,14 +1,12 @@
-/** The services module's public surface: the registry and the interface product modules implement. */
-export {
-  createServicesModule,
-  type ServiceDirectory,
-  type ServiceLifecycle,
-  type ServicesModule,
-} from './services-module.ts';
-export type { ServiceActor, ServiceTagLookup } from './services-service.ts';
+/** The services module's public surface: the registry and the interfaces other modules use. */
+export { createServicesModule, type ServicesModule } from './services-module.ts';
 export {
   ProvisioningFailed,
   type ProvisionedService,
+  type ServiceActor,
+  type ServiceDirectory,
+  type ServiceLifecycle,
   type ServiceProvisioner,
   type ServiceSummary,
-} from './service-provisioner.ts';
+  type ServiceTagLookup,
+} from './services-interfaces.ts';

@@ -1,41 +1,19 @@
+import type { JsonView } from '../../kernel/http/view-schemas.ts';
 import type { ServiceEventRow, ServiceRow } from './services-tables.ts';
 
 /**
  * A service as `/services/` answers it (fields not shown by the seed: this product's choice, after
  * DigitalOcean's and Stripe's resources: a readable `ref`, the product, price and place, status
- * with its reason, the ordered config).
+ * with its reason, the ordered config): its row without the owning account, the price a number.
  */
-export interface ServiceView {
-  id: number;
+export type ServiceView = JsonView<Omit<ServiceRow, 'user_id' | 'price'>> & {
   service_id: number;
   /** `svc_<id>`: accepted wherever `{service_ref}` is. */
   ref: string;
-  label: string;
-  status: string;
-  status_reason: string | null;
-  product_id: number;
-  product_name: string;
-  module_name: string;
-  resource_type: string;
-  pricing_id: number;
-  billing_cycle: string;
   price: number;
-  currency: string;
-  location_code: string | null;
-  org_id: number | null;
-  config: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-  next_due_date: string | null;
-  terminated_at: string | null;
-}
+};
 
-export interface ServiceEventView {
-  id: number;
-  type: string;
-  message: string;
-  created_at: string;
-}
+export type ServiceEventView = JsonView<Omit<ServiceEventRow, 'service_id'>>;
 
 const iso = (d: Date | string): string => new Date(d).toISOString();
 

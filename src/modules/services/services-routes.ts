@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../kernel/http/error-schemas.ts';
-import { freeOrderBudget } from './orders/order-budget.ts';
+import { freeOrderBudget } from './services-budgets.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import {
   EventsQuery,

@@ -1,14 +1,12 @@
 import { orgRoleAllows, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { forbiddenRole } from '../../kernel/errors/kernel-errors.ts';
-import { freeOrderBudget } from './orders/order-budget.ts';
+import { freeOrderBudget } from './services-budgets.ts';
 import { invalidField, invalidFields } from '../../kernel/errors/app-error.ts';
-import type { ModuleContext } from '../../kernel/module/module-context.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
-import { checkOrderConfig } from './orders/order-config.ts';
+import { checkOrderConfig } from './order-config.ts';
 import { resourceTypeOfModule, resourceTypeOfWord } from './service-resource-types.ts';
-import type { ProvisionedService, ServiceProvisioner, ServiceSummary } from './service-provisioner.ts';
-import { ProvisioningFailed } from './service-provisioner.ts';
+import type { ServicesContext } from './services-context.ts';
 import { serviceEventView, serviceView, type ServiceEventView, type ServiceView } from './service-view.ts';
 import {
   alreadyCancelled,
@@ -20,8 +18,16 @@ import {
   serviceNotInState,
   serviceOrgNotFound,
 } from './services-errors.ts';
+import {
+  ProvisioningFailed,
+  type ProvisionedService,
+  type ServiceActor,
+  type ServiceProvisioner,
+  type ServiceSummary,
+  type ServiceTagLookup,
+} from './services-interfaces.ts';
 import { ServicesRepository, type ServiceFilter } from './services-repository.ts';
-import type { ServiceRow, ServicesTables, ServiceStatus } from './services-tables.ts';
+import type { ServiceRow, ServiceStatus } from './services-tables.ts';
 
 export interface OrderBody {
   readonly product_id: number;
@@ -30,13 +36,6 @@ export interface OrderBody {
   readonly config?: Readonly<Record<string, unknown>>;
   readonly org_slug?: string;
   readonly label?: string;
-}
-
-/** Who suspends or lifts a suspension (platform staff, or a reseller's member), for the audit log. */
-export interface ServiceActor {
-  readonly userId: number | null;
-  readonly realm: string;
-  readonly ip: string | null;
 }
 
 export interface ListQuery {
@@ -56,11 +55,6 @@ export function serviceIdOf(ref: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Tags of services (the tags feature answers them). */
-export interface ServiceTagLookup {
-  serviceIdsTagged(owner: OwnerScope, tag: string): Promise<number[]>;
-}
-
 /**
  * The services registry: ordering (free plans until billing exists), the lifecycle through each
  * product module's provisioner, listing, cancelling, the events of a service.
@@ -71,7 +65,7 @@ export class ServicesService {
   private tags: ServiceTagLookup | null = null;
 
   constructor(
-    private readonly ctx: ModuleContext<ServicesTables>,
+    private readonly ctx: ServicesContext,
     private readonly catalog: CatalogOffers,
     private readonly orgs: OrgDirectory,
   ) {

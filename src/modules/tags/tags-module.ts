@@ -1,11 +1,10 @@
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { ZoneHolders } from '../dns/index.ts';
 import type { ServiceDirectory, ServiceTagLookup } from '../services/index.ts';
+import { tagsContext } from './tags-context.ts';
 import { registerTagRoutes } from './tags-routes.ts';
 import { TagsService } from './tags-service.ts';
-import type { TagsTables } from './tags-tables.ts';
 
 export interface TagsModule extends PlatformModule {
   /** The services list's `tag` filter. */
@@ -17,7 +16,7 @@ export function createTagsModule(
   runtime: Runtime,
   deps: { readonly services: ServiceDirectory; readonly zones: ZoneHolders },
 ): TagsModule {
-  const ctx = moduleContext<TagsTables>(runtime, 'tags');
+  const ctx = tagsContext(runtime);
   const service = new TagsService(ctx, {
     service: async (owner, id, access) => {
       const s = await deps.services.summaryFor(owner, id, access);

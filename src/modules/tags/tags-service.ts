@@ -1,9 +1,8 @@
 import type { Access, OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { invalidField } from '../../kernel/errors/app-error.ts';
-import type { ModuleContext } from '../../kernel/module/module-context.ts';
+import type { TagsContext } from './tags-context.ts';
 import { resourceNotFound } from './tags-errors.ts';
 import { TagsRepository, type TaggedResource } from './tags-repository.ts';
-import type { TagsTables } from './tags-tables.ts';
 import { MAX_TAGS_PER_RESOURCE, normaliseTag, SOURCE_TYPES, TAG_RULE, type SourceType } from './tag-rules.ts';
 
 /** Who holds a resource of one source type, when the caller may see or change it; else null. */
@@ -24,7 +23,7 @@ export class TagsService {
   private readonly repo: TagsRepository;
 
   constructor(
-    private readonly ctx: ModuleContext<TagsTables>,
+    private readonly ctx: TagsContext,
     private readonly holders: Partial<Record<SourceType, HolderLookup>>,
   ) {
     this.repo = new TagsRepository(ctx.db);

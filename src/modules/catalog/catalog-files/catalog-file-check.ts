@@ -113,103 +113,84 @@ function unknownLocations(codes: readonly string[], place: string): string[] {
     .map((c) => `${place}: ${c} is no location of geo/locations.json`);
 }
 
+/** `duplicates` over the list at `at`, whose entries are `at[i]`. */
+function repeatsIn<T>(items: readonly T[], at: string, what: string, key: (t: T) => string): string[] {
+  return duplicates(items, key, (i) => `${at}[${i}]`, what);
+}
+
+type ProductEntry = ProductsFileData['products'][number];
+
 function productProblems(file: ProductsFileData): string[] {
-  const out: string[] = [];
   const tiers = new Set(file.hardware_tiers.map((t) => t.id));
-  out.push(
-    ...duplicates(
-      file.hardware_tiers,
-      (t) => String(t.id),
-      (i) => `hardware_tiers[${i}]`,
-      'id',
-    ),
-  );
-  out.push(
-    ...duplicates(
-      file.hardware_tiers,
-      (t) => t.slug,
-      (i) => `hardware_tiers[${i}]`,
-      'slug',
-    ),
-  );
-  out.push(
-    ...duplicates(
-      file.products,
-      (p) => String(p.id),
-      (i) => `products[${i}]`,
-      'id',
-    ),
-  );
-  out.push(
-    ...duplicates(
-      file.products,
-      (p) => p.slug,
-      (i) => `products[${i}]`,
-      'slug',
-    ),
-  );
-  const prices = file.products.flatMap((p, i) =>
+  return [
+    ...repeatsIn(file.hardware_tiers, 'hardware_tiers', 'id', (t) => String(t.id)),
+    ...repeatsIn(file.hardware_tiers, 'hardware_tiers', 'slug', (t) => t.slug),
+    ...repeatsIn(file.products, 'products', 'id', (p) => String(p.id)),
+    ...repeatsIn(file.products, 'products', 'slug', (p) => p.slug),
+    ...priceAndOptionIdProblems(file.products),
+    ...file.products.flatMap((p, i) => oneProductProblems(p, `products[${i}]`, tiers)),
+  ];
+}
+
+/** Price and option ids are the rows' ids: unique in the whole file, not only in their product. */
+function priceAndOptionIdProblems(products: readonly ProductEntry[]): string[] {
+  const prices = products.flatMap((p, i) =>
     p.pricing.map((x, j) => ({ id: x.id, at: `products[${i}].pricing[${j}]` })),
   );
-  out.push(
+  const options = products.flatMap((p, i) =>
+    p.config_options.map((x, j) => ({ id: x.id, at: `products[${i}].config_options[${j}]` })),
+  );
+  return [
     ...duplicates(
       prices,
       (x) => String(x.id),
       (k) => prices[k]!.at,
       'price id',
     ),
-  );
-  const options = file.products.flatMap((p, i) =>
-    p.config_options.map((x, j) => ({ id: x.id, at: `products[${i}].config_options[${j}]` })),
-  );
-  out.push(
     ...duplicates(
       options,
       (x) => String(x.id),
       (k) => options[k]!.at,
       'option id',
     ),
-  );
-  file.products.forEach((p, i) => {
-    const at = `products[${i}]`;
-    if (p.hardware_tier_id !== null && !tiers.has(p.hardware_tier_id))
-      out.push(`${at}.hardware_tier_id: ${p.hardware_tier_id} is no hardware tier of this file`);
-    out.push(...unknownLocations(p.locations, `${at}.locations`));
-    out.push(
-      ...duplicates(
-        p.locations,
-        (c) => c,
-        (j) => `${at}.locations[${j}]`,
-        'location',
-      ),
-    );
-    out.push(
-      ...duplicates(
-        p.config_options,
-        (o) => o.field_name,
-        (j) => `${at}.config_options[${j}]`,
-        'field_name',
-      ),
-    );
-    p.pricing.forEach((x, j) => {
-      if (x.billing_cycle === 'free' && Number(x.price) !== 0)
-        out.push(`${at}.pricing[${j}].price: a free billing cycle costs 0`);
-    });
-    p.config_options.forEach((o, j) => {
+  ];
+}
+
+/** One product at `at`: its references, its locations, its options and prices, its plan. */
+function oneProductProblems(p: ProductEntry, at: string, tiers: ReadonlySet<number>): string[] {
+  const tier =
+    p.hardware_tier_id !== null && !tiers.has(p.hardware_tier_id)
+      ? [`${at}.hardware_tier_id: ${p.hardware_tier_id} is no hardware tier of this file`]
+      : [];
+  return [
+    ...tier,
+    ...unknownLocations(p.locations, `${at}.locations`),
+    ...repeatsIn(p.locations, `${at}.locations`, 'location', (c) => c),
+    ...repeatsIn(p.config_options, `${at}.config_options`, 'field_name', (o) => o.field_name),
+    ...p.pricing.flatMap((x, j) =>
+      x.billing_cycle === 'free' && Number(x.price) !== 0
+        ? [`${at}.pricing[${j}].price: a free billing cycle costs 0`]
+        : [],
+    ),
+    ...p.config_options.flatMap((o, j) => {
       const problem = optionProblem(o.field_type, o.options, o.default_value);
-      if (problem !== null) out.push(`${at}.config_options[${j}]: ${problem}`);
-    });
-    if (p.module_name === 'vps' || p.module_name === 'container') {
-      if (p.hardware_tier_id === null)
-        out.push(`${at}.hardware_tier_id: a ${p.module_name} product runs on a tier`);
-      const disk = p.module_name === 'vps' ? 'disk_gb' : 'disk_mb';
-      for (const key of ['memory_mb', disk])
-        if (!Number.isInteger(p.metadata?.[key]))
-          out.push(`${at}.metadata.${key}: a ${p.module_name} product says its size`);
-      if (p.locations.length === 0)
-        out.push(`${at}.locations: a ${p.module_name} product is offered somewhere`);
-    }
-  });
+      return problem === null ? [] : [`${at}.config_options[${j}]: ${problem}`];
+    }),
+    ...hostProductProblems(p, at),
+  ];
+}
+
+/** A host product (vps, container) runs on a tier, says its size and is offered somewhere. */
+function hostProductProblems(p: ProductEntry, at: string): string[] {
+  if (p.module_name !== 'vps' && p.module_name !== 'container') return [];
+  const out: string[] = [];
+  if (p.hardware_tier_id === null)
+    out.push(`${at}.hardware_tier_id: a ${p.module_name} product runs on a tier`);
+  const disk = p.module_name === 'vps' ? 'disk_gb' : 'disk_mb';
+  for (const key of ['memory_mb', disk])
+    if (!Number.isInteger(p.metadata?.[key]))
+      out.push(`${at}.metadata.${key}: a ${p.module_name} product says its size`);
+  if (p.locations.length === 0) out.push(`${at}.locations: a ${p.module_name} product is offered somewhere`);
   return out;
 }
 
@@ -256,81 +237,53 @@ export function optionProblem(
 function capacityProblems(file: CapacityFileData): string[] {
   return [
     ...file.capacity.flatMap((c, i) => unknownLocations([c.location], `capacity[${i}].location`)),
-    ...duplicates(
+    ...repeatsIn(
       file.capacity,
-      (c) => `${c.location}/${c.module}/${c.hardware_tier_id}`,
-      (i) => `capacity[${i}]`,
+      'capacity',
       'location/module/tier',
+      (c) => `${c.location}/${c.module}/${c.hardware_tier_id}`,
     ),
   ];
 }
 
 function templateProblems(file: OsTemplatesFileData): string[] {
   return [
-    ...duplicates(
-      file.os_templates,
-      (t) => String(t.id),
-      (i) => `os_templates[${i}]`,
-      'id',
-    ),
-    ...duplicates(
-      file.os_templates,
-      (t) => t.slug,
-      (i) => `os_templates[${i}]`,
-      'slug',
-    ),
+    ...repeatsIn(file.os_templates, 'os_templates', 'id', (t) => String(t.id)),
+    ...repeatsIn(file.os_templates, 'os_templates', 'slug', (t) => t.slug),
     ...file.os_templates.flatMap((t, i) =>
       unknownLocations(t.locations ?? [], `os_templates[${i}].locations`),
     ),
   ];
 }
 
+type SpecializationEntry = ContainersFileData['specializations'][number];
+
 function containerProblems(file: ContainersFileData): string[] {
   const runtimes = new Set(file.runtimes.map((r) => r.slug));
-  const out = [
-    ...duplicates(
-      file.runtimes,
-      (r) => r.uuid,
-      (i) => `runtimes[${i}]`,
-      'uuid',
-    ),
-    ...duplicates(
-      file.runtimes,
-      (r) => r.slug,
-      (i) => `runtimes[${i}]`,
-      'slug',
-    ),
-    ...duplicates(
-      file.specializations,
-      (s) => s.uuid,
-      (i) => `specializations[${i}]`,
-      'uuid',
-    ),
-    ...duplicates(
-      file.specializations,
-      (s) => s.slug,
-      (i) => `specializations[${i}]`,
-      'slug',
+  return [
+    ...repeatsIn(file.runtimes, 'runtimes', 'uuid', (r) => r.uuid),
+    ...repeatsIn(file.runtimes, 'runtimes', 'slug', (r) => r.slug),
+    ...repeatsIn(file.specializations, 'specializations', 'uuid', (s) => s.uuid),
+    ...repeatsIn(file.specializations, 'specializations', 'slug', (s) => s.slug),
+    ...file.specializations.flatMap((s, i) => specializationProblems(s, `specializations[${i}]`, runtimes)),
+  ];
+}
+
+/** One specialization at `at`: the runtimes it names are the file's, its versions unique. */
+function specializationProblems(s: SpecializationEntry, at: string, runtimes: ReadonlySet<string>): string[] {
+  const template =
+    s.runtime_template_slug !== null && !runtimes.has(s.runtime_template_slug)
+      ? [`${at}.runtime_template_slug: ${s.runtime_template_slug} is no runtime of this file`]
+      : [];
+  return [
+    ...template,
+    ...repeatsIn(s.versions, `${at}.versions`, 'version_id', (v) => v.version_id),
+    ...s.versions.flatMap((v, j) =>
+      v.recommended_runtime_slug !== null && !runtimes.has(v.recommended_runtime_slug)
+        ? [
+            `${at}.versions[${j}].recommended_runtime_slug: ${v.recommended_runtime_slug} is no runtime of this file`,
+          ]
+        : [],
     ),
   ];
-  file.specializations.forEach((s, i) => {
-    const at = `specializations[${i}]`;
-    if (s.runtime_template_slug !== null && !runtimes.has(s.runtime_template_slug))
-      out.push(`${at}.runtime_template_slug: ${s.runtime_template_slug} is no runtime of this file`);
-    out.push(
-      ...duplicates(
-        s.versions,
-        (v) => v.version_id,
-        (j) => `${at}.versions[${j}]`,
-        'version_id',
-      ),
-    );
-    s.versions.forEach((v, j) => {
-      if (v.recommended_runtime_slug !== null && !runtimes.has(v.recommended_runtime_slug))
-        out.push(
-          `${at}.versions[${j}].recommended_runtime_slug: ${v.recommended_runtime_slug} is no runtime of this file`,
-        );
-    });
-  });
-  return out;
 }

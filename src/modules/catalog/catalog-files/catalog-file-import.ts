@@ -1,5 +1,5 @@
-import { tablesOf, type Runtime } from '../../../kernel/runtime/runtime.ts';
-import type { CatalogTables } from '../catalog-tables.ts';
+import type { Runtime } from '../../../kernel/runtime/runtime.ts';
+import { catalogContext } from '../catalog-context.ts';
 import { checkCatalogFile } from './catalog-file-check.ts';
 import type { CatalogFile } from './catalog-file-schemas.ts';
 import { CatalogImportError, importCatalogFile, type ImportSummary } from './catalog-import.ts';
@@ -18,10 +18,10 @@ export async function importCheckedCatalogFile(
   runtime: Runtime,
   file: CatalogFile,
 ): Promise<FileImportResult> {
-  const db = tablesOf<CatalogTables>(runtime);
-  await seedShippedCatalog(db);
+  const ctx = catalogContext(runtime);
+  await seedShippedCatalog(ctx);
   try {
-    return { ok: true, summary: (await importCatalogFile(db, file))! };
+    return { ok: true, summary: (await importCatalogFile(ctx, file))! };
   } catch (error) {
     if (error instanceof CatalogImportError) return { ok: false, problems: error.problems };
     throw error;

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Kysely } from 'kysely';
-import type { CatalogTables } from '../catalog-tables.ts';
+import type { CatalogContext } from '../catalog-context.ts';
 import { checkCatalogFile } from './catalog-file-check.ts';
 import type { CatalogFileKind } from './catalog-file-schemas.ts';
 import { importCatalogFile, type ImportSummary } from './catalog-import.ts';
@@ -21,13 +20,13 @@ export const SHIPPED_FILES: Readonly<Record<CatalogFileKind, string>> = {
  * as they are: after the first start, `npm run catalog -- import` is how the catalogue changes.
  * A shipped file with a problem stops the start, with every problem in the message.
  */
-export async function seedShippedCatalog(db: Kysely<CatalogTables>): Promise<ImportSummary[]> {
+export async function seedShippedCatalog(ctx: CatalogContext): Promise<ImportSummary[]> {
   const done: ImportSummary[] = [];
   for (const [kind, name] of Object.entries(SHIPPED_FILES) as [CatalogFileKind, string][]) {
     const path = `${SHIPPED_CATALOG_DIR}${name}`;
     const checked = checkCatalogFile(await readFile(path, 'utf8'), kind);
     if (!checked.ok) throw new Error(`${path}:\n${checked.problems.join('\n')}`);
-    const summary = await importCatalogFile(db, checked.file, { onlyIfEmpty: true });
+    const summary = await importCatalogFile(ctx, checked.file, { onlyIfEmpty: true });
     if (summary !== null) done.push(summary);
   }
   return done;

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import { describes, Nullable } from '../../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { ComposeView, ContainerCatalog, SpecializationView } from './container-catalog.ts';
+import type { ContainerCatalogService } from './container-catalog-service.ts';
+import type { ComposeView, SpecializationView } from './specialization-view.ts';
 
 const JsonObject = Nullable(Type.Record(Type.String(), Type.Unknown()));
 const S = Nullable(Type.String());
@@ -66,7 +67,7 @@ const ComposeResponse = describes<ComposeView>()(
 );
 
 /** The container catalogue (token required: seed "Catalogue and locations"). */
-export function registerContainerCatalogRoutes(app: ModuleApp, catalog: ContainerCatalog): void {
+export function registerContainerCatalogRoutes(app: ModuleApp, catalog: ContainerCatalogService): void {
   app.get(
     '/client/containers/catalog',
     {

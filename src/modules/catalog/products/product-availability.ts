@@ -3,28 +3,21 @@
  * hold it), its prices, and for host products the free capacity of each location it is offered at.
  * Pure: the repository reads the rows, this decides.
  */
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { LocationRow } from '../../locations/index.ts';
 import type { LocationCapacityRow, PricingRow, ProductRow } from '../catalog-tables.ts';
 
 export type StockStatus = 'in_stock' | 'low_stock' | 'out_of_stock';
 
 /** A PoP as the locations module gives it. */
-export interface PlaceInfo {
-  readonly id: number;
-  readonly code: string;
-  readonly name: string;
-  readonly country_code: string;
-  readonly is_active: boolean;
-}
+export type PlaceInfo = Pick<LocationRow, 'id' | 'code' | 'name' | 'country_code' | 'is_active'>;
 
-export interface ProductLocationView {
-  id: number;
-  code: string;
-  name: string;
-  country_code: string;
+/** A PoP the product is offered at, and whether it can be ordered there now (and why not). */
+export type ProductLocationView = JsonView<Pick<LocationRow, 'id' | 'code' | 'name' | 'country_code'>> & {
   available: boolean;
   orderable: boolean;
   reason: string | null;
-}
+};
 
 export interface ProductAvailability {
   is_orderable_now: boolean;

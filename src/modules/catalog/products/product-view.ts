@@ -1,30 +1,21 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { ConfigOptionRow, HardwareTierRow, PricingRow, ProductRow } from '../catalog-tables.ts';
 import type { ProductAvailability, ProductLocationView, StockStatus } from './product-availability.ts';
 
 /** A price as answered: a number (the seed), stored and compared as a decimal string. */
-export type PricingView = Omit<PricingRow, 'price' | 'setup_fee' | 'created_at'> & {
+export type PricingView = JsonView<Omit<PricingRow, 'price' | 'setup_fee'>> & {
   price: number;
   setup_fee: number;
-  created_at: string;
 };
 
-export type ConfigOptionView = Omit<ConfigOptionRow, 'price_modifier'> & { price_modifier: number };
+export type ConfigOptionView = JsonView<Omit<ConfigOptionRow, 'price_modifier'>> & { price_modifier: number };
 
-/** A product as `GET /products/` answers it (seed "Catalogue"). */
-export interface ProductView {
-  id: number;
-  name: string;
-  slug: string;
-  description: string | null;
-  group_name: string | null;
-  module_name: string;
-  hardware_tier_id: number | null;
-  hardware_tier: Omit<HardwareTierRow, never> | null;
-  status: string;
-  config_schema: Record<string, unknown> | null;
-  sort_order: number;
-  stock_limit: number | null;
-  metadata: Record<string, unknown> | null;
+/**
+ * A product as `GET /products/` answers it (seed "Catalogue"): its row without the stock the
+ * services hold, its tier, prices and options, and whether and where it can be ordered now.
+ */
+export type ProductView = JsonView<Omit<ProductRow, 'stock_used'>> & {
+  hardware_tier: JsonView<HardwareTierRow> | null;
   pricing: PricingView[];
   config_options: ConfigOptionView[];
   is_orderable_now: boolean | null;
@@ -33,8 +24,7 @@ export interface ProductView {
   group_is_orderable_now: boolean | null;
   group_stock_status: StockStatus | null;
   locations: ProductLocationView[];
-  created_at: string;
-}
+};
 
 const iso = (d: Date | string): string => new Date(d).toISOString();
 

@@ -1,5 +1,6 @@
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import type { LocationsDirectory } from '../../locations/index.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { LocationRow, LocationsDirectory } from '../../locations/index.ts';
 import { productNotFound } from '../catalog-errors.ts';
 import {
   capacityReason,
@@ -9,18 +10,16 @@ import {
   type ProductAvailability,
 } from './product-availability.ts';
 import { productView, type ProductView } from './product-view.ts';
-import type { CatalogOffers, Offer } from '../catalog-offers.ts';
+import type { CatalogOffers, Offer } from '../catalog-interfaces.ts';
 import type { ProductFilter, ProductRows, ProductsRepository } from './products-repository.ts';
 
-/** `GET /locations/availability` item (seed "Location availability item"). */
-export interface LocationAvailabilityView {
-  id: number;
-  code: string;
-  name: string;
-  country_code: string;
+/** `GET /locations/availability` item (seed "Location availability item"): a PoP, and whether a plan fits there. */
+export type LocationAvailabilityView = JsonView<
+  Pick<LocationRow, 'id' | 'code' | 'name' | 'country_code'>
+> & {
   available: boolean;
   reason: string | null;
-}
+};
 
 export interface AvailabilityQuery {
   readonly module: 'vps' | 'container';

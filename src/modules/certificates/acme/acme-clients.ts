@@ -4,6 +4,7 @@ import tls from 'node:tls';
 import * as acme from 'acme-client';
 import type { CertificatesContext } from '../certificates-context.ts';
 import type { AcmeProvider } from '../certificates-config.ts';
+import { AcmeAccountsRepository, type AcmeAccount } from './acme-accounts-repository.ts';
 
 const accountKeyContext = (provider: string): string => `acme-account:${provider}`;
 
@@ -37,8 +38,11 @@ export function configureAcmeHttp(caFile: string | null): void {
  */
 export class AcmeClients {
   private readonly clients = new Map<string, Promise<acme.Client>>();
+  private readonly accounts: AcmeAccountsRepository;
 
-  constructor(private readonly ctx: CertificatesContext) {}
+  constructor(private readonly ctx: CertificatesContext) {
+    this.accounts = new AcmeAccountsRepository(ctx.db);
+  }
 
   provider(name: string): AcmeProvider | undefined {
     return this.ctx.settings.providers.find((p) => p.name === name);
@@ -64,35 +68,7 @@ export class AcmeClients {
   }
 
   private async open(provider: AcmeProvider): Promise<acme.Client> {
-    const db = this.ctx.db;
-    let row = await db
-      .selectFrom('certificates_acme_accounts')
-      .selectAll()
-      .where('provider', '=', provider.name)
-      .executeTakeFirst();
-    if (row === undefined || row.directory_url !== provider.directoryUrl) {
-      const key = await acme.crypto.createPrivateEcdsaKey('P-256');
-      const sealed = this.ctx.sealer.seal(key, accountKeyContext(provider.name));
-      if (row === undefined) {
-        await db
-          .insertInto('certificates_acme_accounts')
-          .values({ provider: provider.name, directory_url: provider.directoryUrl, account_key: sealed })
-          .onConflict((oc) => oc.column('provider').doNothing())
-          .execute();
-      } else {
-        // The provider's name now points at another CA: a new account there.
-        await db
-          .updateTable('certificates_acme_accounts')
-          .set({ directory_url: provider.directoryUrl, account_key: sealed, account_url: null })
-          .where('provider', '=', provider.name)
-          .execute();
-      }
-      row = await db
-        .selectFrom('certificates_acme_accounts')
-        .selectAll()
-        .where('provider', '=', provider.name)
-        .executeTakeFirstOrThrow();
-    }
+    const row = await this.account(provider);
     const accountKey = Buffer.from(this.ctx.sealer.open(row.account_key, accountKeyContext(provider.name)));
     const client = new acme.Client({
       directoryUrl: provider.directoryUrl,
@@ -108,12 +84,23 @@ export class AcmeClients {
         termsOfServiceAgreed: true,
         ...(email !== null ? { contact: [`mailto:${email}`] } : {}),
       });
-      await db
-        .updateTable('certificates_acme_accounts')
-        .set({ account_url: client.getAccountUrl() })
-        .where('provider', '=', provider.name)
-        .execute();
+      await this.accounts.setAccountUrl(provider.name, client.getAccountUrl());
     }
     return client;
+  }
+
+  /**
+   * The provider's stored account; a new key is made, sealed and stored first when it has none, or
+   * when the provider's name now points at another CA.
+   */
+  private async account(provider: AcmeProvider): Promise<AcmeAccount> {
+    const row = await this.accounts.find(provider.name);
+    if (row !== null && row.directory_url === provider.directoryUrl) return row;
+    const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+    const sealed = this.ctx.sealer.seal(key, accountKeyContext(provider.name));
+    if (row === null) await this.accounts.insertKey(provider.name, provider.directoryUrl, sealed);
+    // The provider's name now points at another CA: a new account there.
+    else await this.accounts.replaceKey(provider.name, provider.directoryUrl, sealed);
+    return this.accounts.get(provider.name);
   }
 }

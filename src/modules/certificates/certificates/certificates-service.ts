@@ -3,8 +3,12 @@ import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { pageOffset } from '../../../kernel/paging/paging.ts';
 import type { ManagedRecords } from '../../dns/index.ts';
 import type { AcmeClients } from '../acme/acme-clients.ts';
-import { parseCertificateName, registeredDomainOf, type CertificateName } from '../certificate-names.ts';
-import { certificateView, type CertificateView } from '../certificate-view.ts';
+import {
+  parseCertificateName,
+  registeredDomainOf,
+  type CertificateName,
+} from '../shared/certificate-names.ts';
+import { certificateView, type CertificateView } from '../shared/certificate-view.ts';
 import type { CertificatesContext } from '../certificates-context.ts';
 import {
   certificateActive,
@@ -15,7 +19,7 @@ import {
   revocationRefused,
   unknownProvider,
 } from '../certificates-errors.ts';
-import type { CertificatesRepository } from '../certificates-repository.ts';
+import type { CertificatesRepository } from '../shared/certificates-repository.ts';
 import type { Certificate, ChallengeMethod } from '../certificates-tables.ts';
 import { startRenewal, type IssuanceEngine } from '../issuance/issuance-engine.ts';
 

@@ -1,9 +1,9 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
-import { challengeRecordName } from '../certificate-names.ts';
-import { certificateView, type CertificateView } from '../certificate-view.ts';
+import { challengeRecordName } from '../shared/certificate-names.ts';
+import { certificateView, type CertificateView } from '../shared/certificate-view.ts';
 import type { CertificatesContext } from '../certificates-context.ts';
 import { noChallengeStarted, notPointingHere, txtNotFound } from '../certificates-errors.ts';
-import type { CertificatesRepository } from '../certificates-repository.ts';
+import type { CertificatesRepository } from '../shared/certificates-repository.ts';
 import type { Certificate, ChallengeMethod } from '../certificates-tables.ts';
 import type { CertificatesService, RequestedMethod } from '../certificates/certificates-service.ts';
 import type { IssuanceEngine } from '../issuance/issuance-engine.ts';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../../kernel/log/logger.ts';
-import type { CertificatesRepository } from '../certificates-repository.ts';
+import type { CertificatesRepository } from '../shared/certificates-repository.ts';
 
 const PREFIX = '/.well-known/acme-challenge/';
 /** RFC 8555 §8.3: the token is base64url. */

@@ -1,6 +1,6 @@
 import type { ManagedRecords } from '../../dns/index.ts';
-import { challengeRecordName } from '../certificate-names.ts';
-import type { CertificatesRepository } from '../certificates-repository.ts';
+import { challengeRecordName } from '../shared/certificate-names.ts';
+import type { CertificatesRepository } from '../shared/certificates-repository.ts';
 
 export const CERTIFICATES_MODULE = 'certificates';
 /** Short, so a value withdrawn is soon forgotten by resolvers (and by the CA's). */

@@ -2,9 +2,9 @@ import { X509Certificate } from 'node:crypto';
 import * as acme from 'acme-client';
 import type { AcmeClients } from '../acme/acme-clients.ts';
 import type { CertificatesContext } from '../certificates-context.ts';
-import type { CertificatePatch } from '../certificates-repository.ts';
+import type { CertificatePatch } from '../shared/certificates-repository.ts';
 import type { Certificate, JobStep, StoredChallenge } from '../certificates-tables.ts';
-import { challengeRecordName } from '../certificate-names.ts';
+import { challengeRecordName } from '../shared/certificate-names.ts';
 import type { ResolutionChecks } from './resolution-checks.ts';
 
 /** What a step did: the columns to save with it, the step to take next (null: done), and when. */

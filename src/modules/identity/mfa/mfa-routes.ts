@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { mfaVerifyBudget } from './mfa-budget.ts';
-import { MessageView } from '../identity-schemas.ts';
+import { MessageView } from '../shared/message-schemas.ts';
 import { CodeBody, EnableMfaBody, EnrolmentView, RecoveryCodesView } from './mfa-schemas.ts';
 import type { MfaService } from './mfa-service.ts';
 

@@ -16,7 +16,7 @@ import {
   UserView,
   VerifyMfaBody,
 } from './sign-in-schemas.ts';
-import { MessageView } from '../identity-schemas.ts';
+import { MessageView } from '../shared/message-schemas.ts';
 import type { SignInService } from './sign-in-service.ts';
 
 /** The main site's sign-in routes (base /api/v1/auth): counted by the failed sign-in limit. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCOUNT_KEY_PREFIX } from '../key-material.ts';
+import { ACCOUNT_KEY_PREFIX } from '../shared/key-material.ts';
 import { accountKeyRefused } from '../keys-errors.ts';
 
 /**

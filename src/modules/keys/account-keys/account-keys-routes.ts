@@ -1,16 +1,19 @@
 import { Type } from 'typebox';
+import { describes } from '../../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { AccountKeysService } from './account-keys-service.ts';
+import type { AccountKeysService, AccountKeyView } from './account-keys-service.ts';
 
-const KeyView = Type.Object({
-  id: Type.Integer(),
-  label: Type.String(),
-  permissions: Type.Array(Type.String()),
-  ip_whitelist: Type.Array(Type.String()),
-  is_active: Type.Boolean(),
-  last_used_at: Type.Null(),
-  created_at: Type.String(),
-});
+const KeyResponse = describes<AccountKeyView>()(
+  Type.Object({
+    id: Type.Integer(),
+    label: Type.String(),
+    permissions: Type.Array(Type.String()),
+    ip_whitelist: Type.Array(Type.String()),
+    is_active: Type.Boolean(),
+    last_used_at: Type.Null(),
+    created_at: Type.String(),
+  }),
+);
 const CreateBody = Type.Object(
   {
     label: Type.String({ minLength: 1, maxLength: 100 }),
@@ -27,7 +30,7 @@ export function registerAccountKeyRoutes(app: ModuleApp, service: AccountKeysSer
     {
       schema: {
         body: CreateBody,
-        response: { 201: Type.Object({ ...KeyView.properties, raw_key: Type.String() }) },
+        response: { 201: Type.Object({ ...KeyResponse.properties, raw_key: Type.String() }) },
       },
       config: { audit: 'keys.account_key.create' },
     },
@@ -41,7 +44,7 @@ export function registerAccountKeyRoutes(app: ModuleApp, service: AccountKeysSer
       schema: {
         description: 'The caller’s keys, newest first (no raw_key).',
         querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 200 }) }),
-        response: { 200: Type.Array(KeyView) },
+        response: { 200: Type.Array(KeyResponse) },
       },
     },
     async (request) => service.list(request.principal.userId!, request.query.limit),

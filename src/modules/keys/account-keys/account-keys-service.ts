@@ -1,7 +1,8 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import type { AccountsDirectory } from '../../identity/index.ts';
-import { entryProblems, normaliseEntries } from '../ip-allow-list.ts';
-import { ACCOUNT_KEY_PREFIX, newKey } from '../key-material.ts';
+import { entryProblems, normaliseEntries } from '../shared/ip-allow-list.ts';
+import { ACCOUNT_KEY_PREFIX, newKey } from '../shared/key-material.ts';
 import type { KeysContext } from '../keys-context.ts';
 import { apiKeyNotFound } from '../keys-errors.ts';
 import type { AccountKeyRow } from '../keys-tables.ts';
@@ -23,10 +24,11 @@ export const PERMISSION_AREAS = [
 
 const PERMISSION_RE = new RegExp(`^(${PERMISSION_AREAS.join('|')}):(read|write)$`);
 
-export type AccountKeyView = Pick<AccountKeyRow, 'label' | 'permissions' | 'ip_whitelist' | 'is_active'> & {
-  id: number;
+/** A key as the API shows it: never its digest or lookup; `last_used_at` for the seed's shape. */
+export type AccountKeyView = JsonView<
+  Omit<AccountKeyRow, 'user_id' | 'lookup' | 'key_hash' | 'deleted_at'>
+> & {
   last_used_at: null;
-  created_at: string;
 };
 
 function view(row: AccountKeyRow): AccountKeyView {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORGS, addMember, createOrg } from '../../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
-import { COMMERCE_SCOPES, grants, isGrantableScope } from '../commerce-scopes.ts';
+import { COMMERCE_SCOPES, grants, isGrantableScope } from '../../commerce/index.ts';
 
 const needs = (scope: string) => ({
   detail: { code: 'scope_required', message: `This API key needs the ${scope} scope.` },

@@ -2,9 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthLayer, AuthRequirement } from '../../../kernel/auth/auth-layer.ts';
 import type { Principal } from '../../../kernel/auth/principal.ts';
 import { forbiddenRole } from '../../../kernel/errors/kernel-errors.ts';
+import { grants } from '../../commerce/index.ts';
 import type { OrgDirectory } from '../../orgs/index.ts';
-import { IpAllowList } from '../ip-allow-list.ts';
-import { keyMatches, lookupOf, ORG_KEY_PREFIX } from '../key-material.ts';
+import { IpAllowList } from '../shared/ip-allow-list.ts';
+import { keyMatches, lookupOf, ORG_KEY_PREFIX } from '../shared/key-material.ts';
 import type { KeysContext } from '../keys-context.ts';
 import {
   addressNotAllowed,
@@ -19,7 +20,6 @@ import {
 } from '../keys-errors.ts';
 import type { OrgKeyRow } from '../keys-tables.ts';
 import { OrgKeysRepository } from '../org-keys/org-keys-repository.ts';
-import { grants } from '../commerce-scopes.ts';
 import { orgKeyRevoked } from '../keys-events.ts';
 
 /** How long a key read from the database is believed (seed: revocation takes effect within 10 s). */

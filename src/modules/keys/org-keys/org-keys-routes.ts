@@ -1,16 +1,19 @@
 import { Type } from 'typebox';
+import { describes } from '../../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { OrgKeysService } from './org-keys-service.ts';
+import type { OrgKeysService, OrgKeyView } from './org-keys-service.ts';
 
-const KeyView = Type.Object({
-  id: Type.Integer(),
-  label: Type.String(),
-  permissions: Type.Object({ scopes: Type.Array(Type.String()) }),
-  rate_limit_per_hour: Type.Integer(),
-  ip_whitelist: Type.Array(Type.String()),
-  is_active: Type.Boolean(),
-  created_at: Type.String(),
-});
+const KeyResponse = describes<OrgKeyView>()(
+  Type.Object({
+    id: Type.Integer(),
+    label: Type.String(),
+    permissions: Type.Object({ scopes: Type.Array(Type.String()) }),
+    rate_limit_per_hour: Type.Integer(),
+    ip_whitelist: Type.Array(Type.String()),
+    is_active: Type.Boolean(),
+    created_at: Type.String(),
+  }),
+);
 const Slug = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
 const CreateBody = Type.Object(
   {
@@ -35,7 +38,7 @@ export function registerOrgKeyRoutes(app: ModuleApp, service: OrgKeysService): v
       schema: {
         description: 'Every key, newest first, revoked ones included.',
         params: Slug,
-        response: { 200: Type.Array(KeyView) },
+        response: { 200: Type.Array(KeyResponse) },
       },
       config: { auth: 'org:admin' },
     },
@@ -48,7 +51,7 @@ export function registerOrgKeyRoutes(app: ModuleApp, service: OrgKeysService): v
       schema: {
         params: Slug,
         body: CreateBody,
-        response: { 201: Type.Object({ ...KeyView.properties, raw_key: Type.String() }) },
+        response: { 201: Type.Object({ ...KeyResponse.properties, raw_key: Type.String() }) },
       },
       config: { auth: 'org:admin', audit: 'keys.org_key.create' },
     },

@@ -1,22 +1,20 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
-import { isGrantableScope } from '../commerce-scopes.ts';
+import { isGrantableScope } from '../../commerce/index.ts';
 import { orgKeyRevoked } from '../keys-events.ts';
-import { entryProblems, normaliseEntries } from '../ip-allow-list.ts';
-import { newKey, ORG_KEY_PREFIX } from '../key-material.ts';
+import { entryProblems, normaliseEntries } from '../shared/ip-allow-list.ts';
+import { newKey, ORG_KEY_PREFIX } from '../shared/key-material.ts';
 import type { KeysContext } from '../keys-context.ts';
 import { apiKeyNotFound } from '../keys-errors.ts';
 import type { OrgKeyRow } from '../keys-tables.ts';
 import { OrgKeysRepository } from './org-keys-repository.ts';
 
-export interface OrgKeyView {
-  id: number;
-  label: string;
+/** A key as the API shows it: never its digest or lookup; its scopes under `permissions`. */
+export type OrgKeyView = JsonView<
+  Omit<OrgKeyRow, 'org_id' | 'scopes' | 'lookup' | 'key_hash' | 'revoked_at'>
+> & {
   permissions: { scopes: string[] };
-  rate_limit_per_hour: number;
-  ip_whitelist: string[];
-  is_active: boolean;
-  created_at: string;
-}
+};
 
 export function orgKeyView(row: OrgKeyRow): OrgKeyView {
   return {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import { OrgSlugParams } from '../orgs-schemas.ts';
+import { OrgSlugParams } from '../shared/org-slug-params.ts';
 import type { OrgMembersService } from './org-members-service.ts';
 
 const MemberParams = Type.Object({

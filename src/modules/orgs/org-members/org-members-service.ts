@@ -1,4 +1,5 @@
 import type { OrgRole, Principal } from '../../../kernel/auth/principal.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { forbiddenRole } from '../../../kernel/errors/kernel-errors.ts';
 import type { AccountsDirectory, RealmSignIn } from '../../identity/index.ts';
 import type { OrgsContext } from '../orgs-context.ts';
@@ -19,13 +20,8 @@ export interface OrgRecords {
   withTx(trx: Parameters<OrgMembersRepository['withTx']>[0]): OrgRecords;
 }
 
-export interface OrgMemberView {
-  id: number;
-  user_id: number;
-  email: string;
-  role: OrgRole;
-  created_at: string;
-}
+/** A member as the API shows one: the membership row, and the user's e-mail address. */
+export type OrgMemberView = JsonView<Omit<OrgMemberRow, 'org_id'>> & { email: string };
 
 /**
  * Members and roles. `owner` (exactly one), `admin`, `member` (reads only). Owners and admins

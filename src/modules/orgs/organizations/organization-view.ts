@@ -1,13 +1,12 @@
 import type { OrgRole } from '../../../kernel/auth/principal.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { OrgRow } from '../orgs-tables.ts';
 
-/** The seed's organization shape: the row (deleted_at left out) and the caller's role. */
-export type OrganizationView = Omit<
-  OrgRow,
-  'created_at' | 'updated_at' | 'deleted_at' | 'commerce_enabled'
-> & {
-  created_at: string | null;
-  updated_at: string | null;
+/**
+ * The seed's organization shape: the row (deleted_at and the Commerce switch, which the settings
+ * show, left out) and the caller's role.
+ */
+export type OrganizationView = JsonView<Omit<OrgRow, 'deleted_at' | 'commerce_enabled'>> & {
   my_role: OrgRole | null;
 };
 
@@ -27,8 +26,8 @@ export function organizationView(row: OrgRow, myRole: OrgRole | null): Organizat
     max_sub_resellers: Number(row.max_sub_resellers),
     max_api_calls_month: Number(row.max_api_calls_month),
     max_custom_products: Number(row.max_custom_products),
-    created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
-    updated_at: row.updated_at ? new Date(row.updated_at).toISOString() : null,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
     my_role: myRole,
   };
 }

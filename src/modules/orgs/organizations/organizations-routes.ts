@@ -9,7 +9,7 @@ import {
   OrganizationViewSchema,
   UpdateOrgBody,
 } from './organizations-schemas.ts';
-import { OrgSlugParams } from '../orgs-schemas.ts';
+import { OrgSlugParams } from '../shared/org-slug-params.ts';
 import type { OrganizationsService } from './organizations-service.ts';
 
 const AuditEntrySchema = Type.Object({

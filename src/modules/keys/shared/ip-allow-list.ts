@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import type { ValidationProblem } from '../../kernel/errors/app-error.ts';
+import type { ValidationProblem } from '../../../kernel/errors/app-error.ts';
 
 /**
  * An allow-list of addresses and CIDR ranges (IPv4 and IPv6), as keys carry them. Empty: every

@@ -21,7 +21,7 @@ export const COMMERCE_SCOPES = [
   'commerce.disputes:write',
 ] as const;
 
-export const COMMERCE_AREAS: readonly string[] = [
+const COMMERCE_AREAS: readonly string[] = [
   ...new Set(COMMERCE_SCOPES.map((s) => s.slice(0, s.indexOf(':')))),
 ];
 

@@ -1,4 +1,4 @@
-import { defineBudget } from '../../../kernel/limits/budget.ts';
+import { defineBudget } from '../../kernel/limits/budget.ts';
 
 /**
  * `POST /services/order` of a zero-cost plan: 12 in 10 minutes per account. Counted by the

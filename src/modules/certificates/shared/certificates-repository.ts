@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
-import type { Certificate, CertificateRow, CertificatesTables, JobStep } from './certificates-tables.ts';
+import type { Certificate, CertificateRow, CertificatesTables, JobStep } from '../certificates-tables.ts';
 
 type Db = Kysely<CertificatesTables> | Transaction<CertificatesTables>;
 export type CertificatePatch = Updateable<CertificateRow>;

@@ -1,5 +1,5 @@
-import type { JsonView } from '../../kernel/http/view-schemas.ts';
-import type { Certificate } from './certificates-tables.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { Certificate } from '../certificates-tables.ts';
 
 /**
  * The seed's "SSL certificate": the row without its key, its PEM and the engine's bookkeeping.

@@ -3,8 +3,8 @@
  * default), of its type and within its options; required ones present; no field the product does
  * not have. Answers the stored config (typed values) or the 422 problems, each naming its field.
  */
-import type { ValidationProblem } from '../../../kernel/errors/app-error.ts';
-import type { OfferOption } from '../../catalog/index.ts';
+import type { ValidationProblem } from '../../kernel/errors/app-error.ts';
+import type { OfferOption } from '../catalog/index.ts';
 
 export type ConfigValue = string | number | boolean;
 

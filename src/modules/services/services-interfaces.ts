@@ -1,0 +1,78 @@
+import type { OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import type { ServiceView } from './service-view.ts';
+
+/*
+ * What the services registry offers other modules. ServiceProvisioner is the interface every
+ * product module implements for its services: the registry calls it as a service moves through
+ * its lifecycle, and the module makes (or unmakes) what the service is. DNS hosting is the first
+ * (src/modules/dns/services/); mail relay, object storage, compute and game servers follow.
+ */
+
+/** A service as its provisioner sees it. */
+export interface ProvisionedService {
+  readonly id: number;
+  readonly userId: number;
+  readonly orgId: number | null;
+  readonly productId: number;
+  readonly locationCode: string | null;
+  /** The ordered config, checked against the product's options (defaults filled in). */
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+/** Thrown by a provisioner when the service cannot be made: the service is `failed` with `reason`. */
+export class ProvisioningFailed extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+export interface ServiceProvisioner {
+  /** The catalogue `module_name` of the products it provisions. */
+  readonly module: string;
+  /** pending → provisioning → active; throws ProvisioningFailed for `failed`. */
+  provision(service: ProvisionedService): Promise<void>;
+  suspend(service: ProvisionedService): Promise<void>;
+  unsuspend(service: ProvisionedService): Promise<void>;
+  /** The service ends: what it holds is released. */
+  terminate(service: ProvisionedService): Promise<void>;
+}
+
+/**
+ * What other modules read of a service: a product module checks that a service named in a request
+ * (a zone's `service_id`) is the caller's, active and of its product module.
+ */
+export interface ServiceSummary {
+  readonly id: number;
+  readonly userId: number;
+  readonly orgId: number | null;
+  readonly module: string;
+  readonly status: string;
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+/** What product modules use of the registry: a service named in their requests. */
+export interface ServiceDirectory {
+  /**
+   * The service when the caller may use it (`write`, the default: its owner, or an owner or admin
+   * of its organization) or see it (`read`: any member); else null.
+   */
+  summaryFor(owner: OwnerScope, serviceId: number, access?: 'read' | 'write'): Promise<ServiceSummary | null>;
+}
+
+/** Who suspends or lifts a suspension (platform staff, or a reseller's member), for the audit log. */
+export interface ServiceActor {
+  readonly userId: number | null;
+  readonly realm: string;
+  readonly ip: string | null;
+}
+
+/** Suspensions, for the staff console and resellers (no route of this module's own). */
+export interface ServiceLifecycle {
+  suspend(serviceId: number, reason: string, actor: ServiceActor): Promise<ServiceView>;
+  unsuspend(serviceId: number, actor: ServiceActor): Promise<ServiceView>;
+}
+
+/** Tags of services (the tags module answers them, for the list's `tag` filter). */
+export interface ServiceTagLookup {
+  serviceIdsTagged(owner: OwnerScope, tag: string): Promise<number[]>;
+}
