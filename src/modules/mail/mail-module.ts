@@ -1,5 +1,4 @@
 import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
@@ -12,9 +11,8 @@ import { MailEventRecorder, type NewMailEvent } from './events/mail-event-record
 import { registerMailEventRoutes } from './events/mail-events-routes.ts';
 import { InboundListener } from './inbound/inbound-listener.ts';
 import { ReportIntake } from './inbound/report-intake.ts';
-import { mailConfig, type MailSettings } from './mail-config.ts';
-import type { MailContext } from './mail-context.ts';
-import type { EventRow, MailTables } from './mail-tables.ts';
+import { mailContext } from './mail-context.ts';
+import type { EventRow } from './mail-tables.ts';
 import { RelayKeyCheck } from './relay-keys/relay-key-check.ts';
 import { registerRelayKeyRoutes } from './relay-keys/relay-keys-routes.ts';
 import { RelayKeysService } from './relay-keys/relay-keys-service.ts';
@@ -56,7 +54,7 @@ export interface MailModule extends PlatformModule {
  * mail webhooks. Routes under /api/v1/client/smtp-relay and /api/v1/mail.
  */
 export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailModule {
-  const ctx: MailContext = moduleContext<MailTables, MailSettings>(runtime, 'mail', mailConfig);
+  const ctx = mailContext(runtime);
   const relays = new RelaysRepository(ctx.db);
   const access = new RelayAccess(deps.services, relays);
   const keys = new RelayKeysService(ctx, access);
