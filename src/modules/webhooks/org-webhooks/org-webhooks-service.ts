@@ -4,7 +4,7 @@ import type { FanOut } from '../delivery/delivery-engine.ts';
 import { DeliveriesRepository } from '../delivery/deliveries-repository.ts';
 import type { TargetKind } from '../delivery/delivery-targets.ts';
 import { ORG_POLICY } from '../delivery/retry-policies.ts';
-import { isSubscribable, subscribed } from '../webhook-event-names.ts';
+import { isSubscribable, subscribed } from './webhook-event-names.ts';
 import type { WebhooksContext } from '../webhooks-context.ts';
 import { webhookNotFound } from '../webhooks-errors.ts';
 import type { WebhookRow } from '../webhooks-tables.ts';
