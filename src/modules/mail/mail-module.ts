@@ -14,6 +14,7 @@ import { ReportIntake } from './inbound/report-intake.ts';
 import { mailContext } from './mail-context.ts';
 import type { EventRow } from './mail-tables.ts';
 import { RelayKeyCheck } from './relay-keys/relay-key-check.ts';
+import { RelayKeysRepository } from './relay-keys/relay-keys-repository.ts';
 import { registerRelayKeyRoutes } from './relay-keys/relay-keys-routes.ts';
 import { RelayKeysService } from './relay-keys/relay-keys-service.ts';
 import { RelayAccess } from './relays/relay-access.ts';
@@ -57,8 +58,9 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
   const ctx = mailContext(runtime);
   const relays = new RelaysRepository(ctx.db);
   const access = new RelayAccess(deps.services, relays);
-  const keys = new RelayKeysService(ctx, access);
-  const keyCheck = new RelayKeyCheck(keys.repo, ctx.clock);
+  const relayKeys = new RelayKeysRepository(ctx.db);
+  const keys = new RelayKeysService(ctx, access, relayKeys);
+  const keyCheck = new RelayKeyCheck(relayKeys, ctx.clock);
   keyCheck.install(deps.auth);
   const recorder = new MailEventRecorder(deps.engine);
   const webhooks = new MailWebhooksService(ctx, access);
@@ -71,7 +73,7 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
   const listener = new InboundListener(ctx, new ReportIntake(ctx, recorder));
   let listening: number | null = null;
   const provisioner = smtpRelayProvisioner(relays, deps.catalog, async (serviceId) => {
-    await keys.repo.deleteAll(serviceId);
+    await relayKeys.deleteAll(serviceId);
     await domains.removeAllFor(serviceId);
   });
   return {
