@@ -26,7 +26,9 @@ import { registerSendRoutes } from './sending/send-routes.ts';
 import { SendService } from './sending/send-service.ts';
 import { registerSuppressionRoutes } from './suppressions/suppressions-routes.ts';
 import { SuppressionsRepository } from './suppressions/suppressions-repository.ts';
+import { SuppressionsService } from './suppressions/suppressions-service.ts';
 import { registerUnsubscribeRoutes } from './unsubscribe/unsubscribe-routes.ts';
+import { UnsubscribeService } from './unsubscribe/unsubscribe-service.ts';
 import { registerMailWebhookRoutes } from './webhooks/mail-webhooks-routes.ts';
 import { MailWebhooksService } from './webhooks/mail-webhooks-service.ts';
 
@@ -57,6 +59,7 @@ export interface MailModule extends PlatformModule {
 export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailModule {
   const ctx = mailContext(runtime);
   const relays = new RelaysRepository(ctx.db);
+  const suppressions = new SuppressionsRepository(ctx.db);
   const access = new RelayAccess(deps.services, relays);
   const relayKeys = new RelayKeysRepository(ctx.db);
   const keys = new RelayKeysService(ctx, access, relayKeys);
@@ -88,10 +91,10 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
       registerRelayKeyRoutes(app, keys);
       registerSendingDomainRoutes(app, domains);
       registerSendRoutes(app, send, keyCheck);
-      registerSuppressionRoutes(app, access, new SuppressionsRepository(ctx.db));
+      registerSuppressionRoutes(app, new SuppressionsService(access, suppressions));
       registerMailEventRoutes(app, ctx, access);
       registerMailWebhookRoutes(app, webhooks);
-      registerUnsubscribeRoutes(app, ctx);
+      registerUnsubscribeRoutes(app, new UnsubscribeService(ctx.sealer, ctx.clock, relays, suppressions));
     },
     async start() {
       queue.start();
