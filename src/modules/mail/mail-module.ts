@@ -5,6 +5,7 @@ import type { CatalogOffers } from '../catalog/index.ts';
 import type { ManagedRecords } from '../dns/index.ts';
 import type { ServiceDirectory, ServiceProvisioner } from '../services/index.ts';
 import type { DeliveryEngine } from '../webhooks/index.ts';
+import { SendingDomainsRepository } from './domains/sending-domains-repository.ts';
 import { SendingDomainsService } from './domains/sending-domains-service.ts';
 import { registerSendingDomainRoutes } from './domains/sending-domains-routes.ts';
 import { MailEventRecorder, type NewMailEvent } from './events/mail-event-recorder.ts';
@@ -68,7 +69,7 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
   const recorder = new MailEventRecorder(deps.engine);
   const webhooks = new MailWebhooksService(ctx, access);
   deps.engine.registerTarget(webhooks.target);
-  const domains = new SendingDomainsService(ctx, access, deps.dns);
+  const domains = new SendingDomainsService(ctx, access, deps.dns, new SendingDomainsRepository(ctx.db));
   const signingKeys = (serviceId: number, domain: string) => domains.signingKeyFor(serviceId, domain);
   const handoff = createHandoff(ctx.settings.relaySmtpUrl, ctx.config.dataDir, ctx.log);
   const queue = new OutgoingQueue(ctx, handoff, signingKeys, recorder);
