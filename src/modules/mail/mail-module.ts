@@ -9,7 +9,9 @@ import { SendingDomainsRepository } from './domains/sending-domains-repository.t
 import { SendingDomainsService } from './domains/sending-domains-service.ts';
 import { registerSendingDomainRoutes } from './domains/sending-domains-routes.ts';
 import { MailEventRecorder, type NewMailEvent } from './events/mail-event-recorder.ts';
+import { MailEventsRepository } from './events/mail-events-repository.ts';
 import { registerMailEventRoutes } from './events/mail-events-routes.ts';
+import { MailEventsService } from './events/mail-events-service.ts';
 import { InboundListener } from './inbound/inbound-listener.ts';
 import { ReportIntake } from './inbound/report-intake.ts';
 import { mailContext } from './mail-context.ts';
@@ -21,6 +23,7 @@ import { RelayKeysService } from './relay-keys/relay-keys-service.ts';
 import { RelayAccess } from './relays/relay-access.ts';
 import { RelaysRepository } from './relays/relays-repository.ts';
 import { smtpRelayProvisioner } from './relays/smtp-relay-provisioner.ts';
+import { MessagesRepository } from './sending/messages-repository.ts';
 import { createHandoff } from './sending/mta-handoff.ts';
 import { OutgoingQueue } from './sending/outgoing-queue.ts';
 import { registerSendRoutes } from './sending/send-routes.ts';
@@ -30,6 +33,7 @@ import { SuppressionsRepository } from './suppressions/suppressions-repository.t
 import { SuppressionsService } from './suppressions/suppressions-service.ts';
 import { registerUnsubscribeRoutes } from './unsubscribe/unsubscribe-routes.ts';
 import { UnsubscribeService } from './unsubscribe/unsubscribe-service.ts';
+import { MailWebhooksRepository } from './webhooks/mail-webhooks-repository.ts';
 import { registerMailWebhookRoutes } from './webhooks/mail-webhooks-routes.ts';
 import { MailWebhooksService } from './webhooks/mail-webhooks-service.ts';
 
@@ -66,15 +70,16 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
   const keys = new RelayKeysService(ctx, access, relayKeys);
   const keyCheck = new RelayKeyCheck(relayKeys, ctx.clock);
   keyCheck.install(deps.auth);
-  const recorder = new MailEventRecorder(deps.engine);
-  const webhooks = new MailWebhooksService(ctx, access);
+  const events = new MailEventsRepository(ctx.db);
+  const webhooks = new MailWebhooksService(ctx, access, relays, new MailWebhooksRepository(ctx.db));
+  const recorder = new MailEventRecorder(ctx, deps.engine, events, suppressions, webhooks.fanOut);
   deps.engine.registerTarget(webhooks.target);
   const domains = new SendingDomainsService(ctx, access, deps.dns, new SendingDomainsRepository(ctx.db));
   const signingKeys = (serviceId: number, domain: string) => domains.signingKeyFor(serviceId, domain);
   const handoff = createHandoff(ctx.settings.relaySmtpUrl, ctx.config.dataDir, ctx.log);
   const queue = new OutgoingQueue(ctx, handoff, signingKeys, recorder);
   const send = new SendService(ctx, signingKeys, recorder, queue);
-  const listener = new InboundListener(ctx, new ReportIntake(ctx, recorder));
+  const listener = new InboundListener(ctx, new ReportIntake(ctx, recorder, new MessagesRepository(ctx.db)));
   let listening: number | null = null;
   const provisioner = smtpRelayProvisioner(relays, deps.catalog, async (serviceId) => {
     await relayKeys.deleteAll(serviceId);
@@ -86,14 +91,13 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
     provisioner,
     queue,
     inboundPort: () => listening,
-    recordEvents: (events) =>
-      ctx.transaction(({ trx }) => recorder.record(trx, events, new Date(ctx.clock.now()))),
+    recordEvents: (newEvents) => recorder.recordNow(newEvents),
     routes(app) {
       registerRelayKeyRoutes(app, keys);
       registerSendingDomainRoutes(app, domains);
       registerSendRoutes(app, send, keyCheck);
       registerSuppressionRoutes(app, new SuppressionsService(access, suppressions));
-      registerMailEventRoutes(app, ctx, access);
+      registerMailEventRoutes(app, new MailEventsService(access, events));
       registerMailWebhookRoutes(app, webhooks);
       registerUnsubscribeRoutes(app, new UnsubscribeService(ctx.sealer, ctx.clock, relays, suppressions));
     },
