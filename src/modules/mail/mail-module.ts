@@ -77,9 +77,10 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
   const domains = new SendingDomainsService(ctx, access, deps.dns, new SendingDomainsRepository(ctx.db));
   const signingKeys = (serviceId: number, domain: string) => domains.signingKeyFor(serviceId, domain);
   const handoff = createHandoff(ctx.settings.relaySmtpUrl, ctx.config.dataDir, ctx.log);
-  const queue = new OutgoingQueue(ctx, handoff, signingKeys, recorder);
-  const send = new SendService(ctx, signingKeys, recorder, queue);
-  const listener = new InboundListener(ctx, new ReportIntake(ctx, recorder, new MessagesRepository(ctx.db)));
+  const messages = new MessagesRepository(ctx.db);
+  const queue = new OutgoingQueue(ctx, handoff, signingKeys, recorder, messages);
+  const send = new SendService(ctx, signingKeys, recorder, queue, { relays, suppressions, messages });
+  const listener = new InboundListener(ctx, new ReportIntake(ctx, recorder, messages));
   let listening: number | null = null;
   const provisioner = smtpRelayProvisioner(relays, deps.catalog, async (serviceId) => {
     await relayKeys.deleteAll(serviceId);
