@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { describes, IsoTime } from '../../../kernel/http/view-schemas.ts';
 import { RelayParams } from '../relays/relays-schemas.ts';
+import type { SuppressionPage } from './suppressions-service.ts';
 import type { SuppressionView } from './suppression-view.ts';
 
 export const SuppressionParams = Type.Object({
@@ -13,7 +14,7 @@ export const ListSuppressionsQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
 });
 
-export const SuppressionResponse = describes<SuppressionView>()(
+const SuppressionResponse = describes<SuppressionView>()(
   Type.Object({
     address: Type.String(),
     reason: Type.Union([Type.Literal('bounced'), Type.Literal('complaint'), Type.Literal('unsubscribed')]),
@@ -21,9 +22,11 @@ export const SuppressionResponse = describes<SuppressionView>()(
   }),
 );
 
-export const SuppressionPageResponse = Type.Object({
-  items: Type.Array(SuppressionResponse),
-  total: Type.Integer(),
-  page: Type.Integer(),
-  limit: Type.Integer(),
-});
+export const SuppressionPageResponse = describes<SuppressionPage>()(
+  Type.Object({
+    items: Type.Array(SuppressionResponse),
+    total: Type.Integer(),
+    page: Type.Integer(),
+    limit: Type.Integer(),
+  }),
+);
