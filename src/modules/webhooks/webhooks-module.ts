@@ -1,11 +1,9 @@
-import { moduleContext } from '../../kernel/module/module-context.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { DeliveryEngine } from './delivery/delivery-engine.ts';
 import { registerOrgWebhookRoutes } from './org-webhooks/org-webhooks-routes.ts';
 import { OrgWebhooksService } from './org-webhooks/org-webhooks-service.ts';
-import type { WebhooksContext } from './webhooks-context.ts';
-import type { WebhooksTables } from './webhooks-tables.ts';
+import { webhooksContext } from './webhooks-context.ts';
 
 export interface WebhooksModule extends PlatformModule {
   /** The delivery engine (the mail module registers its webhooks as a target kind). */
@@ -17,7 +15,7 @@ export function createDeliveryEngine(runtime: Runtime): {
   engine: DeliveryEngine;
   orgWebhooks: OrgWebhooksService;
 } {
-  const ctx: WebhooksContext = moduleContext<WebhooksTables>(runtime, 'webhooks');
+  const ctx = webhooksContext(runtime);
   const engine = new DeliveryEngine(ctx, runtime.outbound);
   const orgWebhooks = new OrgWebhooksService(ctx);
   engine.registerTarget(orgWebhooks.target);

@@ -7,24 +7,12 @@ import type { DomainRow, RelayRow } from '../mail-tables.ts';
 import type { RelayAccess } from '../relays/relay-access.ts';
 import { newDkimKey, newSelector, txtPresentation } from './dkim-key.ts';
 import { checkRecords } from './domain-check.ts';
-import { domainRecords, type DomainRecord, type RecordPurpose } from './domain-records.ts';
+import { domainRecords, type DomainRecord } from './domain-records.ts';
+import { sendingDomainView, type CheckedRecords, type SendingDomainView } from './sending-domain-view.ts';
+import type { SendingDomainsRepository } from './sending-domains-repository.ts';
 
 const MODULE = 'mail';
 const HOSTNAME_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
-
-export interface DomainView {
-  readonly domain: string;
-  readonly status: 'pending' | 'verified';
-  readonly dkim_selector: string;
-  /** The records were published in a zone hosted here (as managed records). */
-  readonly hosted_here: boolean;
-  readonly records: (DomainRecord & { readonly verified: boolean })[];
-  readonly verified_at: string | null;
-  readonly checked_at: string | null;
-  readonly created_at: string;
-}
-
-type Checked = Partial<Record<RecordPurpose, boolean>>;
 
 /**
  * Sending domains of a relay (base /client/smtp-relay/{service_id}/domains). A domain is verified
@@ -38,67 +26,30 @@ export class SendingDomainsService {
     private readonly ctx: MailContext,
     private readonly access: RelayAccess,
     private readonly dns: ManagedRecords,
+    private readonly repo: SendingDomainsRepository,
   ) {}
 
-  async list(owner: OwnerScope, serviceId: number): Promise<DomainView[]> {
+  async list(owner: OwnerScope, serviceId: number): Promise<SendingDomainView[]> {
     await this.access.relayFor(owner, serviceId, 'read');
-    const rows = await this.ctx.db
-      .selectFrom('mail_domains')
-      .selectAll()
-      .where('service_id', '=', serviceId)
-      .orderBy('domain')
-      .execute();
-    return rows.map((r) => this.view(r));
+    return (await this.repo.listOf(serviceId)).map((r) => this.view(r));
   }
 
-  async add(owner: OwnerScope, serviceId: number, input: string): Promise<DomainView> {
+  async add(owner: OwnerScope, serviceId: number, input: string): Promise<SendingDomainView> {
     const relay = await this.access.relayFor(owner, serviceId, 'write');
     const domain = input.trim().toLowerCase().replace(/\.$/, '');
     if (!HOSTNAME_RE.test(domain)) throw invalidField(['body', 'domain'], 'Not a valid domain name', input);
-    if (await this.find(serviceId, domain)) throw domainExists();
-    const key = await newDkimKey();
-    const selector = newSelector();
-    const records = domainRecords(domain, selector, key.publicKeyBase64, this.ctx.settings);
+    if (await this.repo.find(serviceId, domain)) throw domainExists();
     const zone = await this.hostedZoneOf(relay, domain);
     const now = new Date(this.ctx.clock.now());
-    let row: DomainRow;
-    try {
-      row = await this.ctx.db
-        .insertInto('mail_domains')
-        .values({
-          service_id: serviceId,
-          domain,
-          selector,
-          dkim_private_key: this.ctx.sealer.sealText(key.privateKeyPem, sealContext(serviceId, domain)),
-          dkim_public_key: key.publicKeyBase64,
-          zone_id: zone?.zoneId ?? null,
-          status: 'pending',
-          created_at: now,
-        } as never)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    } catch (error) {
-      if (await this.find(serviceId, domain)) throw domainExists();
-      throw error;
-    }
+    const row = await this.insert(serviceId, domain, zone, now);
     if (zone === null) return this.view(row);
-    await this.dns.put(
-      MODULE,
-      zone.zoneId,
-      records.map((r) => ({
-        name: r.name,
-        type: r.type,
-        content: r.type === 'TXT' ? txtPresentation(r.value) : `${r.value}.`,
-        ttl: 3600,
-      })),
-    );
-    const checked: Checked = { dkim: true, spf: true, return_path: true };
-    return this.view(await this.mark(row, checked, now));
+    await this.publish(zone, this.records(row));
+    return this.view(await this.mark(row, { dkim: true, spf: true, return_path: true }, now));
   }
 
-  async verify(owner: OwnerScope, serviceId: number, domain: string): Promise<DomainView> {
+  async verify(owner: OwnerScope, serviceId: number, domain: string): Promise<SendingDomainView> {
     await this.access.relayFor(owner, serviceId, 'write');
-    const row = await this.find(serviceId, domain.trim().toLowerCase());
+    const row = await this.repo.find(serviceId, domain.trim().toLowerCase());
     if (row === null) throw domainNotFound();
     const found = await checkRecords(
       this.ctx.settings.checkResolver,
@@ -110,10 +61,10 @@ export class SendingDomainsService {
 
   async remove(owner: OwnerScope, serviceId: number, domain: string): Promise<void> {
     await this.access.relayFor(owner, serviceId, 'write');
-    const row = await this.find(serviceId, domain.trim().toLowerCase());
+    const row = await this.repo.find(serviceId, domain.trim().toLowerCase());
     if (row === null) throw domainNotFound();
     await this.withdraw(row);
-    await this.ctx.db.deleteFrom('mail_domains').where('id', '=', row.id).execute();
+    await this.repo.delete(row.id);
     this.keys.delete(Number(row.id));
   }
 
@@ -122,7 +73,7 @@ export class SendingDomainsService {
     serviceId: number,
     domain: string,
   ): Promise<{ domain: string; selector: string; privateKeyPem: string } | null> {
-    const row = await this.find(serviceId, domain);
+    const row = await this.repo.find(serviceId, domain);
     if (row === null || row.status !== 'verified') return null;
     let pem = this.keys.get(Number(row.id));
     if (pem === undefined) {
@@ -134,17 +85,47 @@ export class SendingDomainsService {
 
   /** A relay ended: its records leave the zones (the rows stay, unverified). */
   async removeAllFor(serviceId: number): Promise<void> {
-    const rows = await this.ctx.db
-      .selectFrom('mail_domains')
-      .selectAll()
-      .where('service_id', '=', serviceId)
-      .execute();
-    for (const row of rows) await this.withdraw(row);
-    await this.ctx.db
-      .updateTable('mail_domains')
-      .set({ status: 'pending', verified_at: null, zone_id: null })
-      .where('service_id', '=', serviceId)
-      .execute();
+    for (const row of await this.repo.listOf(serviceId)) await this.withdraw(row);
+    await this.repo.unpublishAll(serviceId);
+  }
+
+  /** A new domain with a DKIM key of its own; a twin added meanwhile is `domainExists`. */
+  private async insert(
+    serviceId: number,
+    domain: string,
+    zone: HostedZone | null,
+    now: Date,
+  ): Promise<DomainRow> {
+    const key = await newDkimKey();
+    try {
+      return await this.repo.insert({
+        service_id: serviceId,
+        domain,
+        selector: newSelector(),
+        dkim_private_key: this.ctx.sealer.sealText(key.privateKeyPem, sealContext(serviceId, domain)),
+        dkim_public_key: key.publicKeyBase64,
+        zone_id: zone?.zoneId ?? null,
+        status: 'pending',
+        created_at: now,
+      });
+    } catch (error) {
+      if (await this.repo.find(serviceId, domain)) throw domainExists();
+      throw error;
+    }
+  }
+
+  /** Publishes the records in the holder's zone, as records the mail module manages. */
+  private async publish(zone: HostedZone, records: readonly DomainRecord[]): Promise<void> {
+    await this.dns.put(
+      MODULE,
+      zone.zoneId,
+      records.map((r) => ({
+        name: r.name,
+        type: r.type,
+        content: r.type === 'TXT' ? txtPresentation(r.value) : `${r.value}.`,
+        ttl: 3600,
+      })),
+    );
   }
 
   private async withdraw(row: DomainRow): Promise<void> {
@@ -161,50 +142,22 @@ export class SendingDomainsService {
     return zone.orgId === null && zone.userId === Number(relay.user_id) ? zone : null;
   }
 
-  private async mark(row: DomainRow, found: Checked, at: Date): Promise<DomainRow> {
+  private async mark(row: DomainRow, found: CheckedRecords, at: Date): Promise<DomainRow> {
     const verified = found.dkim === true && found.spf === true;
-    return this.ctx.db
-      .updateTable('mail_domains')
-      .set({
-        status: verified ? 'verified' : 'pending',
-        verified_at: verified ? (row.verified_at ?? at) : null,
-        checked_at: at,
-        check_result: JSON.stringify(found),
-      } as never)
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  }
-
-  private async find(serviceId: number, domain: string): Promise<DomainRow | null> {
-    return (
-      (await this.ctx.db
-        .selectFrom('mail_domains')
-        .selectAll()
-        .where('service_id', '=', serviceId)
-        .where('domain', '=', domain)
-        .executeTakeFirst()) ?? null
-    );
+    return this.repo.recordCheck(row.id, {
+      status: verified ? 'verified' : 'pending',
+      verified_at: verified ? (row.verified_at ?? at) : null,
+      checked_at: at,
+      check_result: found,
+    });
   }
 
   private records(row: DomainRow): DomainRecord[] {
     return domainRecords(row.domain, row.selector, row.dkim_public_key, this.ctx.settings);
   }
 
-  private view(row: DomainRow): DomainView {
-    const checked = (
-      typeof row.check_result === 'string' ? JSON.parse(row.check_result) : row.check_result
-    ) as Checked | null;
-    return {
-      domain: row.domain,
-      status: row.status,
-      dkim_selector: row.selector,
-      hosted_here: row.zone_id !== null,
-      records: this.records(row).map((r) => ({ ...r, verified: checked?.[r.purpose] === true })),
-      verified_at: row.verified_at === null ? null : new Date(row.verified_at).toISOString(),
-      checked_at: row.checked_at === null ? null : new Date(row.checked_at).toISOString(),
-      created_at: new Date(row.created_at).toISOString(),
-    };
+  private view(row: DomainRow): SendingDomainView {
+    return sendingDomainView(row, this.ctx.settings);
   }
 }
 

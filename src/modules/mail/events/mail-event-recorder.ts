@@ -1,13 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DeliveryEngine } from '../../webhooks/index.ts';
-import { sortedJson } from '../../webhooks/index.ts';
+import type { MailContext } from '../mail-context.ts';
 import type { EventRow, MailTables } from '../mail-tables.ts';
-import {
-  MAIL_WEBHOOK_KIND,
-  RESPONSE_MAX,
-  SUPPRESSING_EVENTS,
-  type MailEventName,
-} from './mail-event-names.ts';
+import type { SuppressionsRepository } from '../suppressions/suppressions-repository.ts';
+import { RESPONSE_MAX, SUPPRESSING_EVENTS, type MailEventName } from './mail-event-names.ts';
+import type { MailEventsRepository, NewEventRow } from './mail-events-repository.ts';
 
 /** One delivery event as the module's parts report it. */
 export interface NewMailEvent {
@@ -22,25 +19,11 @@ export interface NewMailEvent {
   readonly response: string | null;
 }
 
-/** Seed: "UTC timestamp with no zone suffix". */
-export function utcNoZone(at: Date): string {
-  return at.toISOString().slice(0, 19);
-}
+/** A delivery of a recorded event to one webhook, as the delivery engine enqueues it. */
+export type MailDelivery = Parameters<DeliveryEngine['enqueue']>[0][number];
 
-/** The seed's event body: every field but id, event, type and occurred_at null when not carried. */
-export function eventBody(row: EventRow): Record<string, unknown> {
-  return {
-    id: Number(row.id),
-    event: row.event,
-    type: row.type,
-    queue_id: row.queue_id,
-    message_id: row.message_id,
-    from: row.from_addr,
-    to: row.to_addr,
-    response: row.response,
-    occurred_at: utcNoZone(new Date(row.occurred_at)),
-  };
-}
+/** The deliveries of recorded events to the webhooks that hear them, read inside `trx`. */
+export type MailFanOut = (trx: Transaction<MailTables>, rows: readonly EventRow[]) => Promise<MailDelivery[]>;
 
 /**
  * Records delivery events, inside the caller's transaction: the event rows, the suppressions that
@@ -49,70 +32,49 @@ export function eventBody(row: EventRow): Record<string, unknown> {
  * made later never see it (seed: "a new webhook receives only events recorded after its creation").
  */
 export class MailEventRecorder {
-  constructor(private readonly engine: DeliveryEngine) {}
+  constructor(
+    private readonly ctx: MailContext,
+    private readonly engine: DeliveryEngine,
+    private readonly events: MailEventsRepository,
+    private readonly suppressions: SuppressionsRepository,
+    private readonly fanOut: MailFanOut,
+  ) {}
+
+  /** Records events in a transaction of their own, at the clock's now. */
+  async recordNow(events: readonly NewMailEvent[]): Promise<EventRow[]> {
+    return this.ctx.transaction(({ trx }) => this.record(trx, events, new Date(this.ctx.clock.now())));
+  }
 
   async record(trx: Transaction<MailTables>, events: readonly NewMailEvent[], at: Date): Promise<EventRow[]> {
     if (events.length === 0) return [];
-    const rows = await trx
-      .insertInto('mail_events')
-      .values(
-        events.map((e) => ({
-          service_id: e.serviceId,
-          message_ref: e.messageRef,
-          event: e.event,
-          type: e.type,
-          queue_id: e.queueId,
-          message_id: e.messageId,
-          from_addr: e.from?.toLowerCase() ?? null,
-          to_addr: e.to?.toLowerCase() ?? null,
-          response: e.response === null ? null : e.response.slice(0, RESPONSE_MAX),
-          occurred_at: at,
-        })) as never,
-      )
-      .returningAll()
-      .execute();
-    for (const row of rows) {
-      if (SUPPRESSING_EVENTS.has(row.event) && row.to_addr !== null) {
-        await trx
-          .insertInto('mail_suppressions')
-          .values({
-            service_id: row.service_id,
-            address: row.to_addr,
-            reason: row.event === 'bounced' ? 'bounced' : 'complaint',
-            event_id: row.id,
-            created_at: at,
-          })
-          .onConflict((oc) => oc.columns(['service_id', 'address']).doNothing())
-          .execute();
-      }
-    }
-    const deliveries: Parameters<DeliveryEngine['enqueue']>[0][number][] = [];
-    for (const row of rows) {
-      for (const id of await listeners(trx, Number(row.service_id), row.event)) {
-        deliveries.push({
-          kind: MAIL_WEBHOOK_KIND,
-          targetId: id,
-          eventId: Number(row.id),
-          eventName: row.event,
-          body: sortedJson(eventBody(row)),
-        });
-      }
-    }
-    await this.engine.enqueue(deliveries, trx as Transaction<unknown>);
+    const rows = await this.events.withTx(trx).insert(events.map((e) => eventRow(e, at)));
+    await this.suppress(trx, rows, at);
+    await this.engine.enqueue(await this.fanOut(trx, rows), trx as Transaction<unknown>);
     return rows;
+  }
+
+  /** Puts the recipient of a `bounced` or `complaint` event on the relay's suppression list. */
+  private async suppress(trx: Transaction<MailTables>, rows: readonly EventRow[], at: Date): Promise<void> {
+    const suppressions = this.suppressions.withTx(trx);
+    for (const row of rows) {
+      if (!SUPPRESSING_EVENTS.has(row.event) || row.to_addr === null) continue;
+      const reason = row.event === 'bounced' ? 'bounced' : 'complaint';
+      await suppressions.add(Number(row.service_id), row.to_addr, reason, Number(row.id), at);
+    }
   }
 }
 
-/** Enabled webhooks of the relay subscribed to `event` (`suppressed` is never sent: seed). */
-async function listeners(trx: Transaction<MailTables>, serviceId: number, event: string): Promise<number[]> {
-  if (event === 'suppressed') return [];
-  const rows = await trx
-    .selectFrom('mail_webhooks')
-    .select('id')
-    .where('service_id', '=', serviceId)
-    .where('enabled', '=', true)
-    .where(sql<boolean>`${event} = ANY(events)`)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => Number(r.id));
+function eventRow(e: NewMailEvent, at: Date): NewEventRow {
+  return {
+    service_id: e.serviceId,
+    message_ref: e.messageRef,
+    event: e.event,
+    type: e.type,
+    queue_id: e.queueId,
+    message_id: e.messageId,
+    from_addr: e.from?.toLowerCase() ?? null,
+    to_addr: e.to?.toLowerCase() ?? null,
+    response: e.response === null ? null : e.response.slice(0, RESPONSE_MAX),
+    occurred_at: at,
+  };
 }

@@ -1,7 +1,7 @@
 import type { MailContext } from '../mail-context.ts';
 import type { MessageRow } from '../mail-tables.ts';
 import type { MailEventRecorder } from '../events/mail-event-recorder.ts';
-import { MessagesRepository } from '../sending/messages-repository.ts';
+import type { MessagesRepository } from '../sending/messages-repository.ts';
 import { queueIdOf } from '../sending/return-path.ts';
 import { parseReport, type ReportEvent } from './delivery-reports.ts';
 
@@ -15,14 +15,13 @@ export type IntakeOutcome = 'recorded' | 'not_a_report' | 'unmatched';
  * Message-ID of the original inside it. Reports that match nothing are dropped (and counted).
  */
 export class ReportIntake {
-  private readonly messages: MessagesRepository;
   private readonly outcomes;
 
   constructor(
     private readonly ctx: MailContext,
     private readonly recorder: MailEventRecorder,
+    private readonly messages: MessagesRepository,
   ) {
-    this.messages = new MessagesRepository(ctx.db);
     this.outcomes = ctx.metrics.counter(
       'mail_inbound_reports_total',
       'Reports received by the inbound listener, by kind and outcome.',
@@ -42,23 +41,19 @@ export class ReportIntake {
       return 'unmatched';
     }
     const single = message.recipients.length === 1 ? message.recipients[0]! : null;
-    await this.ctx.transaction(async ({ trx }) => {
-      await this.recorder.record(
-        trx,
-        report.events.map((e: ReportEvent) => ({
-          serviceId: Number(message.service_id),
-          messageRef: Number(message.id),
-          event: e.event,
-          type: e.type,
-          queueId: message.queue_id,
-          messageId: message.message_id,
-          from: message.from_addr,
-          to: e.recipient ?? single,
-          response: e.response,
-        })),
-        new Date(this.ctx.clock.now()),
-      );
-    });
+    await this.recorder.recordNow(
+      report.events.map((e: ReportEvent) => ({
+        serviceId: Number(message.service_id),
+        messageRef: Number(message.id),
+        event: e.event,
+        type: e.type,
+        queueId: message.queue_id,
+        messageId: message.message_id,
+        from: message.from_addr,
+        to: e.recipient ?? single,
+        response: e.response,
+      })),
+    );
     this.outcomes.inc({ kind: report.kind, outcome: 'recorded' });
     return 'recorded';
   }

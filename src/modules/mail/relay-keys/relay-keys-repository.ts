@@ -1,9 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { MailTables, RelayKeyRow, RelayRow } from '../mail-tables.ts';
 
 /** Relay keys: the hash and lookup only; the key itself is shown once and never stored. */
 export class RelayKeysRepository {
-  constructor(private readonly db: Kysely<MailTables>) {}
+  constructor(private readonly db: Kysely<MailTables> | Transaction<MailTables>) {}
+
+  withTx(trx: Transaction<MailTables>): RelayKeysRepository {
+    return new RelayKeysRepository(trx);
+  }
 
   async list(serviceId: number): Promise<RelayKeyRow[]> {
     return this.db

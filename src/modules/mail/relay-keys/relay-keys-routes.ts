@@ -2,16 +2,14 @@ import { Type } from 'typebox';
 import { NoContent } from '../../../kernel/http/view-schemas.ts';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
+import { RelayParams } from '../relays/relays-schemas.ts';
+import {
+  CreateRelayKeyBody,
+  NewRelayKeyResponse,
+  RelayKeyParams,
+  RelayKeyResponse,
+} from './relay-keys-schemas.ts';
 import type { RelayKeysService } from './relay-keys-service.ts';
-
-const Relay = Type.Object({ service_id: Type.Integer({ minimum: 1 }) });
-const KeyView = Type.Object({
-  id: Type.Integer(),
-  label: Type.String(),
-  key_prefix: Type.String(),
-  created_at: Type.String({ format: 'date-time' }),
-  last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
 
 /** Relay keys (base /api/v1/client/smtp-relay/{service_id}/keys), with an access token. */
 export function registerRelayKeyRoutes(app: ModuleApp, service: RelayKeysService): void {
@@ -20,8 +18,8 @@ export function registerRelayKeyRoutes(app: ModuleApp, service: RelayKeysService
     {
       schema: {
         summary: "A relay's keys, oldest first (never the key itself)",
-        params: Relay,
-        response: { 200: Type.Array(KeyView), ...errorResponses(401, 404, 422, 429) },
+        params: RelayParams,
+        response: { 200: Type.Array(RelayKeyResponse), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => service.list(await request.owner(), request.params.service_id),
@@ -32,15 +30,9 @@ export function registerRelayKeyRoutes(app: ModuleApp, service: RelayKeysService
     {
       schema: {
         summary: 'Create a relay key (raw_key is shown in this answer only)',
-        params: Relay,
-        body: Type.Object(
-          { label: Type.String({ minLength: 1, maxLength: 100 }) },
-          { additionalProperties: false },
-        ),
-        response: {
-          201: Type.Object({ ...KeyView.properties, raw_key: Type.String() }),
-          ...errorResponses(401, 403, 404, 413, 415, 422, 429),
-        },
+        params: RelayParams,
+        body: CreateRelayKeyBody,
+        response: { 201: NewRelayKeyResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -54,7 +46,7 @@ export function registerRelayKeyRoutes(app: ModuleApp, service: RelayKeysService
     {
       schema: {
         summary: 'Delete a relay key: it stops working at once',
-        params: Type.Object({ ...Relay.properties, key_id: Type.Integer({ minimum: 1 }) }),
+        params: RelayKeyParams,
         response: { 204: NoContent, ...errorResponses(401, 403, 404, 422, 429) },
       },
     },

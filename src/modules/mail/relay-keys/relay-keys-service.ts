@@ -2,43 +2,21 @@ import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { newKey, RELAY_KEY_PREFIX } from '../../keys/index.ts';
 import type { MailContext } from '../mail-context.ts';
 import { relayKeyNotFound } from '../mail-errors.ts';
-import type { RelayKeyRow } from '../mail-tables.ts';
 import type { RelayAccess } from '../relays/relay-access.ts';
-import { RelayKeysRepository } from './relay-keys-repository.ts';
-
-export interface RelayKeyView {
-  readonly id: number;
-  readonly label: string;
-  /** The key's first characters, to tell keys apart (the key itself is shown once). */
-  readonly key_prefix: string;
-  readonly created_at: string;
-  readonly last_used_at: string | null;
-}
-
-function view(row: RelayKeyRow): RelayKeyView {
-  return {
-    id: Number(row.id),
-    label: row.label,
-    key_prefix: row.lookup,
-    created_at: new Date(row.created_at).toISOString(),
-    last_used_at: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),
-  };
-}
+import { relayKeyView, type RelayKeyView } from './relay-key-view.ts';
+import type { RelayKeysRepository } from './relay-keys-repository.ts';
 
 /** Relay keys of a relay (base /client/smtp-relay/{service_id}/keys). */
 export class RelayKeysService {
-  readonly repo: RelayKeysRepository;
-
   constructor(
     private readonly ctx: MailContext,
     private readonly access: RelayAccess,
-  ) {
-    this.repo = new RelayKeysRepository(ctx.db);
-  }
+    private readonly repo: RelayKeysRepository,
+  ) {}
 
   async list(owner: OwnerScope, serviceId: number): Promise<RelayKeyView[]> {
     await this.access.relayFor(owner, serviceId, 'read');
-    return (await this.repo.list(serviceId)).map(view);
+    return (await this.repo.list(serviceId)).map(relayKeyView);
   }
 
   async create(
@@ -55,7 +33,7 @@ export class RelayKeysService {
       key_hash: key.hash,
       created_at: new Date(this.ctx.clock.now()),
     });
-    return { ...view(row), raw_key: key.raw };
+    return { ...relayKeyView(row), raw_key: key.raw };
   }
 
   async delete(owner: OwnerScope, serviceId: number, keyId: number): Promise<void> {

@@ -3,7 +3,7 @@ import type { MessageRow } from '../mail-tables.ts';
 import type { MailEventRecorder, NewMailEvent } from '../events/mail-event-recorder.ts';
 import { unsubscribeToken } from '../unsubscribe/unsubscribe-token.ts';
 import { composeCopies, type OutgoingSpec, type SigningKey } from './message-composer.ts';
-import { MessagesRepository } from './messages-repository.ts';
+import type { MessagesRepository } from './messages-repository.ts';
 import { HandoffUnavailable, type MtaHandoff } from './mta-handoff.ts';
 import { returnPath } from './return-path.ts';
 import { IdleBackoffPoller } from '../../../kernel/runtime/idle-backoff-poller.ts';
@@ -22,7 +22,6 @@ export type SigningKeys = (serviceId: number, domain: string) => Promise<Signing
  * recorded as events in one transaction with the message's new state.
  */
 export class OutgoingQueue {
-  private readonly repo: MessagesRepository;
   private readonly poller = new IdleBackoffPoller(
     () => this.round(),
     (error) => this.ctx.log.error({ err: error }, 'mail hand-off round failed'),
@@ -33,9 +32,8 @@ export class OutgoingQueue {
     private readonly handoff: MtaHandoff,
     private readonly keys: SigningKeys,
     private readonly recorder: MailEventRecorder,
-  ) {
-    this.repo = new MessagesRepository(ctx.db);
-  }
+    private readonly repo: MessagesRepository,
+  ) {}
 
   /**
    * Polls (real time) until stop(): every `minMs` while messages are handed off, backing off to

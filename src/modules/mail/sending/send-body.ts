@@ -74,3 +74,24 @@ export function customHeaders(headers: Readonly<Record<string, string>> | undefi
   }
   return out;
 }
+
+/** A send body's addresses, checked and lower-cased, with the sender's domain. */
+export interface SendAddresses {
+  readonly from: string;
+  readonly to: string[];
+  readonly cc: string[];
+  readonly replyTo: string | null;
+  readonly domain: string;
+}
+
+/** The body's addresses, each a mailbox, to and cc together at most `maxRecipients`; else a 422. */
+export function sendAddresses(body: SendBody, maxRecipients: number): SendAddresses {
+  const from = mailbox(body.from, ['from']);
+  const to = body.to.map((a, i) => mailbox(a, ['to', i]));
+  const cc = (body.cc ?? []).map((a, i) => mailbox(a, ['cc', i]));
+  const replyTo = body.reply_to == null ? null : mailbox(body.reply_to, ['reply_to']);
+  if (to.length + cc.length > maxRecipients) {
+    throw invalidField(['body', 'to'], `At most ${maxRecipients} recipients in to and cc together`, body.to);
+  }
+  return { from, to, cc, replyTo, domain: from.split('@')[1]! };
+}

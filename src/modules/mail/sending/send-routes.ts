@@ -1,11 +1,9 @@
-import { Type } from 'typebox';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import type { RelayKeyCheck } from '../relay-keys/relay-key-check.ts';
 import { MAX_BODY_BYTES, SendBody } from './send-body.ts';
+import { LimitsResponse, SendResponse } from './send-schemas.ts';
 import type { SendService } from './send-service.ts';
-
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 /** Seed "Mail sending": POST /mail/send and GET /mail/send/limits, with a relay key in X-Api-Key. */
 export function registerSendRoutes(app: ModuleApp, service: SendService, keys: RelayKeyCheck): void {
@@ -18,16 +16,7 @@ export function registerSendRoutes(app: ModuleApp, service: SendService, keys: R
       schema: {
         summary: 'Send a message (202: queued; suppressed recipients are left out and listed)',
         body: SendBody,
-        response: {
-          202: Type.Object({
-            id: Type.Union([Type.Integer(), Type.Null()]),
-            queue_id: NullableString,
-            message_id: NullableString,
-            accepted: Type.Array(Type.String()),
-            suppressed: Type.Array(Type.String()),
-          }),
-          ...errorResponses(401, 403, 413, 415, 422, 429),
-        },
+        response: { 202: SendResponse, ...errorResponses(401, 403, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => reply.code(202).send(await service.send(keys.relayOf(request), request.body)),
@@ -39,16 +28,7 @@ export function registerSendRoutes(app: ModuleApp, service: SendService, keys: R
       config: { auth: 'relay' },
       schema: {
         summary: "The relay's sending limits and what it has sent in the last minute and today (UTC)",
-        response: {
-          200: Type.Object({
-            per_minute: Type.Integer(),
-            per_day: Type.Integer(),
-            max_recipients: Type.Integer(),
-            sent_last_minute: Type.Integer(),
-            sent_today: Type.Integer(),
-          }),
-          ...errorResponses(401, 403, 429),
-        },
+        response: { 200: LimitsResponse, ...errorResponses(401, 403, 429) },
       },
     },
     async (request) => service.limits(keys.relayOf(request)),

@@ -7,6 +7,10 @@ type Db = Kysely<MailTables> | Transaction<MailTables>;
 export class SuppressionsRepository {
   constructor(private readonly db: Db) {}
 
+  withTx(trx: Transaction<MailTables>): SuppressionsRepository {
+    return new SuppressionsRepository(trx);
+  }
+
   async suppressedAmong(serviceId: number, addresses: readonly string[]): Promise<string[]> {
     if (addresses.length === 0) return [];
     const rows = await this.db
@@ -19,10 +23,17 @@ export class SuppressionsRepository {
     return addresses.filter((a) => found.has(a));
   }
 
-  async add(serviceId: number, address: string, reason: SuppressionReason, at: Date): Promise<void> {
+  /** Suppresses `address` (for `eventId`, the event that made it, if any); one already there stays. */
+  async add(
+    serviceId: number,
+    address: string,
+    reason: SuppressionReason,
+    eventId: number | null,
+    at: Date,
+  ): Promise<void> {
     await this.db
       .insertInto('mail_suppressions')
-      .values({ service_id: serviceId, address, reason, event_id: null, created_at: at })
+      .values({ service_id: serviceId, address, reason, event_id: eventId, created_at: at })
       .onConflict((oc) => oc.columns(['service_id', 'address']).doNothing())
       .execute();
   }

@@ -1,10 +1,7 @@
-import { Type } from 'typebox';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { MailContext } from '../mail-context.ts';
-import { unsubscribeNotFound } from '../mail-errors.ts';
-import { SuppressionsRepository } from '../suppressions/suppressions-repository.ts';
-import { openUnsubscribeToken } from './unsubscribe-token.ts';
+import { UnsubscribeParams, UnsubscribeResponse } from './unsubscribe-schemas.ts';
+import type { UnsubscribeService } from './unsubscribe-service.ts';
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -21,7 +18,7 @@ const PAGE = `<!doctype html>
  * the link GETs it: both put the addressee on the relay's suppression list (repeating is
  * harmless) and answer 200 — a small page for GET, an empty body for POST. A forged token is 404.
  */
-export function registerUnsubscribeRoutes(app: ModuleApp, ctx: MailContext): void {
+export function registerUnsubscribeRoutes(app: ModuleApp, service: UnsubscribeService): void {
   // RFC 8058 §3.2: the POST body is `application/x-www-form-urlencoded` or `multipart/form-data`;
   // its content does not change the outcome, so it is read as text and not interpreted.
   app.addContentTypeParser(
@@ -29,19 +26,6 @@ export function registerUnsubscribeRoutes(app: ModuleApp, ctx: MailContext): voi
     { parseAs: 'string', bodyLimit: 16 * 1024 },
     (_request, body, done) => done(null, body),
   );
-  const suppressions = new SuppressionsRepository(ctx.db);
-  const unsubscribe = async (token: string): Promise<void> => {
-    const opened = openUnsubscribeToken(ctx.sealer, token);
-    if (opened === null) throw unsubscribeNotFound();
-    const relay = await ctx.db
-      .selectFrom('mail_relays')
-      .select('service_id')
-      .where('service_id', '=', opened.serviceId)
-      .executeTakeFirst();
-    if (relay === undefined) throw unsubscribeNotFound();
-    await suppressions.add(opened.serviceId, opened.address, 'unsubscribed', new Date(ctx.clock.now()));
-  };
-  const params = Type.Object({ token: Type.String({ maxLength: 1000 }) });
 
   app.get(
     '/mail/unsubscribe/:token',
@@ -49,12 +33,12 @@ export function registerUnsubscribeRoutes(app: ModuleApp, ctx: MailContext): voi
       config: { auth: 'public' },
       schema: {
         summary: 'Unsubscribe the addressee a link names (a page for people)',
-        params,
-        response: { 200: Type.String(), ...errorResponses(404, 422, 429) },
+        params: UnsubscribeParams,
+        response: { 200: UnsubscribeResponse, ...errorResponses(404, 422, 429) },
       },
     },
     async (request, reply) => {
-      await unsubscribe(request.params.token);
+      await service.unsubscribe(request.params.token);
       return reply.type('text/html; charset=utf-8').send(PAGE);
     },
   );
@@ -65,12 +49,12 @@ export function registerUnsubscribeRoutes(app: ModuleApp, ctx: MailContext): voi
       config: { auth: 'public', audit: false },
       schema: {
         summary: 'One-click unsubscribe (RFC 8058): the mailbox provider posts List-Unsubscribe=One-Click',
-        params,
-        response: { 200: Type.String(), ...errorResponses(404, 415, 422, 429) },
+        params: UnsubscribeParams,
+        response: { 200: UnsubscribeResponse, ...errorResponses(404, 415, 422, 429) },
       },
     },
     async (request, reply) => {
-      await unsubscribe(request.params.token);
+      await service.unsubscribe(request.params.token);
       return reply.code(200).type('text/plain; charset=utf-8').send('');
     },
   );

@@ -1,40 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import { MAIL_POLICY, type TargetKind } from '../../webhooks/index.ts';
+import { MAIL_POLICY, sortedJson, type TargetKind } from '../../webhooks/index.ts';
+import type { MailDelivery, MailFanOut } from '../events/mail-event-recorder.ts';
 import { MAIL_WEBHOOK_KIND, SUBSCRIBABLE_EVENTS } from '../events/mail-event-names.ts';
+import { mailEventView } from '../events/mail-event-view.ts';
 import type { MailContext } from '../mail-context.ts';
 import { webhookLimit, webhookNotFound } from '../mail-errors.ts';
-import type { MailWebhookRow } from '../mail-tables.ts';
 import type { RelayAccess } from '../relays/relay-access.ts';
+import type { RelaysRepository } from '../relays/relays-repository.ts';
+import { mailWebhookView, type MailWebhookView } from './mail-webhook-view.ts';
+import type { MailWebhooksRepository } from './mail-webhooks-repository.ts';
 
 /** Seed "Limits": 10 webhooks per relay, disabled ones counted. */
 export const MAX_WEBHOOKS = 10;
-
-export interface MailWebhookView {
-  id: number;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  failure_count: number;
-  last_status: number | null;
-  last_delivered_at: string | null;
-  created_at: string;
-}
-
-function view(row: MailWebhookRow): MailWebhookView {
-  return {
-    id: Number(row.id),
-    url: row.url,
-    events: row.events,
-    enabled: row.enabled,
-    failure_count: Number(row.failure_count),
-    last_status: row.last_status === null ? null : Number(row.last_status),
-    last_delivered_at: row.last_delivered_at === null ? null : new Date(row.last_delivered_at).toISOString(),
-    created_at: new Date(row.created_at).toISOString(),
-  };
-}
 
 const secretContext = (serviceId: number): string => `mail-webhook:${serviceId}`;
 
@@ -47,28 +26,37 @@ export function webhookEvents(input: readonly string[] | undefined): string[] {
   return known.size === 0 ? [...SUBSCRIBABLE_EVENTS] : SUBSCRIBABLE_EVENTS.filter((e) => known.has(e));
 }
 
+/** A webhook's URL: https:// with a host. */
+function checkUrl(input: string): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(input);
+  } catch {
+    url = null;
+  }
+  if (!input.startsWith('https://') || url === null || url.hostname === '') {
+    throw invalidField(['body', 'url'], 'URL must start with https://', input);
+  }
+}
+
 /**
- * Mail webhooks of a relay (base /client/smtp-relay/{service_id}/webhooks) and the target kind the
- * delivery engine calls them as (the mail policy). States (seed table): a failed attempt raises
- * `failure_count` (failing), a success resets it (healthy), 50 failures in a row disable it for
- * good (no route enables it again), deleting removes it — its waiting deliveries find no target
- * and are stopped unsent.
+ * Mail webhooks of a relay (base /client/smtp-relay/{service_id}/webhooks), the target kind the
+ * delivery engine calls them as (the mail policy), and the fan-out of recorded events to them.
+ * States (seed table): a failed attempt raises `failure_count` (failing), a success resets it
+ * (healthy), 50 failures in a row disable it for good (no route enables it again), deleting
+ * removes it — its waiting deliveries find no target and are stopped unsent.
  */
 export class MailWebhooksService {
   constructor(
     private readonly ctx: MailContext,
     private readonly access: RelayAccess,
+    private readonly relays: RelaysRepository,
+    private readonly repo: MailWebhooksRepository,
   ) {}
 
   async list(owner: OwnerScope, serviceId: number): Promise<MailWebhookView[]> {
     await this.access.relayFor(owner, serviceId, 'read');
-    const rows = await this.ctx.db
-      .selectFrom('mail_webhooks')
-      .selectAll()
-      .where('service_id', '=', serviceId)
-      .orderBy('id')
-      .execute();
-    return rows.map(view);
+    return (await this.repo.listOf(serviceId)).map(mailWebhookView);
   }
 
   async create(
@@ -77,89 +65,62 @@ export class MailWebhooksService {
     body: { url: string; events?: string[] },
   ): Promise<MailWebhookView & { secret: string }> {
     await this.access.relayFor(owner, serviceId, 'write');
-    let url: URL | null = null;
-    try {
-      url = new URL(body.url);
-    } catch {
-      url = null;
-    }
-    if (!body.url.startsWith('https://') || url === null || url.hostname === '') {
-      throw invalidField(['body', 'url'], 'URL must start with https://', body.url);
-    }
+    checkUrl(body.url);
     const secret = randomBytes(32).toString('hex');
     const row = await this.ctx.transaction(async ({ trx }) => {
       // Under the relay's row lock: two creations at once cannot make an eleventh.
-      await trx
-        .selectFrom('mail_relays')
-        .select('service_id')
-        .where('service_id', '=', serviceId)
-        .forUpdate()
-        .execute();
-      const count = await trx
-        .selectFrom('mail_webhooks')
-        .select(sql<string>`count(*)`.as('n'))
-        .where('service_id', '=', serviceId)
-        .executeTakeFirstOrThrow();
-      if (Number(count.n) >= MAX_WEBHOOKS) throw webhookLimit();
-      return trx
-        .insertInto('mail_webhooks')
-        .values({
-          service_id: serviceId,
-          url: body.url,
-          events: webhookEvents(body.events),
-          secret: this.ctx.sealer.sealText(secret, secretContext(serviceId)),
-          created_at: new Date(this.ctx.clock.now()),
-        } as never)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      await this.relays.withTx(trx).lock(serviceId);
+      const repo = this.repo.withTx(trx);
+      if ((await repo.count(serviceId)) >= MAX_WEBHOOKS) throw webhookLimit();
+      return repo.insert({
+        service_id: serviceId,
+        url: body.url,
+        events: webhookEvents(body.events),
+        secret: this.ctx.sealer.sealText(secret, secretContext(serviceId)),
+        created_at: new Date(this.ctx.clock.now()),
+      });
     });
-    return { ...view(row), secret };
+    return { ...mailWebhookView(row), secret };
   }
 
   async delete(owner: OwnerScope, serviceId: number, id: number): Promise<void> {
     await this.access.relayFor(owner, serviceId, 'write');
-    const res = await this.ctx.db
-      .deleteFrom('mail_webhooks')
-      .where('service_id', '=', serviceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw webhookNotFound();
+    if (!(await this.repo.delete(serviceId, id))) throw webhookNotFound();
   }
 
   readonly target: TargetKind = {
     kind: MAIL_WEBHOOK_KIND,
     policy: MAIL_POLICY,
     find: async (id) => {
-      const row = await this.ctx.db
-        .selectFrom('mail_webhooks')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (row === undefined) return null;
+      const row = await this.repo.find(id);
+      if (row === null) return null;
       return {
         url: row.url,
         secret: this.ctx.sealer.openText(row.secret, secretContext(Number(row.service_id))),
         active: row.enabled,
       };
     },
-    recordSuccess: async (id, at, status) => {
-      await this.ctx.db
-        .updateTable('mail_webhooks')
-        .set({ failure_count: 0, last_status: status, last_delivered_at: at })
-        .where('id', '=', id)
-        .execute();
-    },
-    recordFailure: async (id, _at, status) => {
-      const row = await this.ctx.db
-        .updateTable('mail_webhooks')
-        .set({ failure_count: sql`failure_count + 1`, last_status: status })
-        .where('id', '=', id)
-        .returning('failure_count')
-        .executeTakeFirst();
-      return row === undefined ? 0 : Number(row.failure_count);
-    },
-    disable: async (id) => {
-      await this.ctx.db.updateTable('mail_webhooks').set({ enabled: false }).where('id', '=', id).execute();
-    },
+    recordSuccess: (id, at, status) => this.repo.recordSuccess(id, status, at),
+    recordFailure: (id, _at, status) => this.repo.recordFailure(id, status),
+    disable: (id) => this.repo.disable(id),
+  };
+
+  /** One delivery per enabled webhook of the relay subscribed to the event (`suppressed` is never sent: seed). */
+  readonly fanOut: MailFanOut = async (trx, rows) => {
+    const repo = this.repo.withTx(trx);
+    const deliveries: MailDelivery[] = [];
+    for (const row of rows) {
+      if (row.event === 'suppressed') continue;
+      for (const id of await repo.listeners(Number(row.service_id), row.event)) {
+        deliveries.push({
+          kind: MAIL_WEBHOOK_KIND,
+          targetId: id,
+          eventId: Number(row.id),
+          eventName: row.event,
+          body: sortedJson(mailEventView(row)),
+        });
+      }
+    }
+    return deliveries;
   };
 }

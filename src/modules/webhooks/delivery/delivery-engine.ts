@@ -12,16 +12,26 @@ import type { OutboundClient } from '../../../kernel/outbound/guarded-client.ts'
 import { OutboundError } from '../../../kernel/outbound/guarded-client.ts';
 import type { WebhooksContext } from '../webhooks-context.ts';
 import { DeliveriesRepository, type NewDelivery } from './deliveries-repository.ts';
-import type { TargetKind } from './delivery-targets.ts';
+import type { DeliveryTarget, TargetKind } from './delivery-targets.ts';
 import { nextAttemptAt, type RetryPolicy } from './retry-policies.ts';
 import type { DeliveryRow, WebhooksTables } from '../webhooks-tables.ts';
 
 /** One send round: its claim, the targets read in it, the deliveries that succeeded. */
 interface Round {
   readonly claim: string;
-  readonly targets: Map<string, Promise<Awaited<ReturnType<TargetKind['find']>>>>;
+  readonly targets: Map<string, Promise<DeliveryTarget | null>>;
   readonly delivered: number[];
 }
+
+/** A failed attempt: the HTTP status (null: no answer) and what went wrong. */
+interface Failure {
+  readonly ok: false;
+  readonly status: number | null;
+  readonly error: string;
+}
+
+/** What sending an attempt came to: a 2xx, or a failure. */
+type Sent = { readonly ok: true; readonly status: number } | Failure;
 
 /** How long a claimed attempt is held (longer than the 10 s an endpoint has to answer). */
 export const LEASE_MS = 15_000;
@@ -245,41 +255,62 @@ export class DeliveryEngine {
     for (const t of targets.values()) await this.kinds.get(t.kind)?.recordSuccess(t.id, at, 200);
   }
 
+  /** One attempt: its target, the send, and the outcome recorded. */
   private async attempt(d: DeliveryRow, round: Round): Promise<void> {
-    const claim = round.claim;
     const kind = this.kinds.get(d.target_kind);
-    const policy = kind?.policy;
-    let target: Awaited<ReturnType<TargetKind['find']>> = null;
+    let target: DeliveryTarget | null;
     try {
-      const key = `${d.target_kind}:${d.target_id}`;
-      // One read of a target per round: its address and secret do not change within it.
-      let found = round.targets.get(key);
-      if (found === undefined) {
-        found = kind === undefined ? Promise.resolve(null) : kind.find(Number(d.target_id));
-        if (policy?.disableOnLastAttemptOnly !== false) round.targets.set(key, found);
-      }
-      target = await found;
+      target = await this.targetOf(d, kind, round);
     } catch (e) {
-      // An unreadable target (a secret sealed under another key) fails this attempt, not the round.
-      this.ctx.log.error(
-        { err: e, webhookKind: d.target_kind, webhookId: Number(d.target_id) },
-        'webhook target unreadable',
-      );
-      await this.repo.finishAttempt(Number(d.id), claim, {
-        next_attempt_at: new Date(this.ctx.clock.now() + LEASE_MS),
-        last_error: 'target unreadable',
-      });
+      await this.putOffUnreadable(d, round.claim, e);
       return;
     }
-    if (kind === undefined || policy === undefined || target === null || !target.active) {
-      await this.repo.finishAttempt(Number(d.id), claim, {
-        status: 'stopped',
-        finished_at: new Date(this.ctx.clock.now()),
-      });
+    if (kind === undefined || target === null || !target.active) {
+      await this.stopUnsent(d, round.claim);
       return;
     }
-    let status: number | null = null;
-    let error: string | null = null;
+    const sent = await this.send(d, kind.policy, target);
+    if (sent.ok) await this.recordSuccess(d, kind, sent.status, round);
+    else await this.recordFailure(d, kind, sent, round.claim);
+  }
+
+  /** The attempt's target, read once per round: its address and secret do not change within it. */
+  private targetOf(
+    d: DeliveryRow,
+    kind: TargetKind | undefined,
+    round: Round,
+  ): Promise<DeliveryTarget | null> {
+    const key = `${d.target_kind}:${d.target_id}`;
+    let found = round.targets.get(key);
+    if (found === undefined) {
+      found = kind === undefined ? Promise.resolve(null) : kind.find(Number(d.target_id));
+      if (kind?.policy.disableOnLastAttemptOnly !== false) round.targets.set(key, found);
+    }
+    return found;
+  }
+
+  /** An unreadable target (a secret sealed under another key) fails this attempt, not the round. */
+  private async putOffUnreadable(d: DeliveryRow, claim: string, error: unknown): Promise<void> {
+    this.ctx.log.error(
+      { err: error, webhookKind: d.target_kind, webhookId: Number(d.target_id) },
+      'webhook target unreadable',
+    );
+    await this.repo.finishAttempt(Number(d.id), claim, {
+      next_attempt_at: new Date(this.ctx.clock.now() + LEASE_MS),
+      last_error: 'target unreadable',
+    });
+  }
+
+  /** The target is gone or turned off: the delivery stops unsent. */
+  private async stopUnsent(d: DeliveryRow, claim: string): Promise<void> {
+    await this.repo.finishAttempt(Number(d.id), claim, {
+      status: 'stopped',
+      finished_at: new Date(this.ctx.clock.now()),
+    });
+  }
+
+  /** Sends the attempt, timed. */
+  private async send(d: DeliveryRow, policy: RetryPolicy, target: DeliveryTarget): Promise<Sent> {
     const headers = policy.headers(
       d.event_name,
       d.body,
@@ -289,65 +320,81 @@ export class DeliveryEngine {
     );
     const started = performance.now();
     try {
-      const res = await this.outbound.post(target.url, d.body, headers);
-      status = res.status;
+      const { status } = await this.outbound.post(target.url, d.body, headers);
       // Success is a 2xx; anything else (a redirect too: never followed) is a failure.
-      if (status < 200 || status > 299) error = `HTTP ${status}`;
+      return status >= 200 && status <= 299
+        ? { ok: true, status }
+        : { ok: false, status, error: `HTTP ${status}` };
     } catch (e) {
-      error = e instanceof OutboundError ? `${e.reason}: ${e.message}` : String(e);
+      const error = e instanceof OutboundError ? `${e.reason}: ${e.message}` : String(e);
+      return { ok: false, status: null, error };
+    } finally {
+      this.duration.observe((performance.now() - started) / 1000);
     }
-    this.duration.observe((performance.now() - started) / 1000);
-    const at = new Date(this.ctx.clock.now());
-    const attempts = Number(d.attempts) + 1;
-    if (error === null) {
-      this.outcomes.inc({ policy: policy.name, outcome: 'success' });
-      if (policy.disableOnLastAttemptOnly) {
-        round.delivered.push(Number(d.id));
-        return;
-      }
-      // Where any failure counts toward disabling (mail), a success resets the count at once.
-      if (
-        await this.repo.finishAttempt(Number(d.id), claim, {
-          attempts,
-          status: 'delivered',
-          finished_at: at,
-          last_error: null,
-        })
-      ) {
-        await kind.recordSuccess(Number(d.target_id), at, status!);
-      }
+  }
+
+  /**
+   * A success: kept for the round's batch where only a last attempt may disable (org); recorded at
+   * once where any failure counts toward disabling (mail), so the count is reset before the next.
+   */
+  private async recordSuccess(d: DeliveryRow, kind: TargetKind, status: number, round: Round): Promise<void> {
+    this.outcomes.inc({ policy: kind.policy.name, outcome: 'success' });
+    if (kind.policy.disableOnLastAttemptOnly) {
+      round.delivered.push(Number(d.id));
       return;
     }
-    // Logged without the secret or the body: the target and the error only.
-    this.ctx.log.warn(
-      {
-        webhookKind: d.target_kind,
-        webhookId: Number(d.target_id),
-        deliveryId: Number(d.id),
-        attempt: attempts,
-        error,
-      },
-      'webhook attempt failed',
-    );
+    const at = new Date(this.ctx.clock.now());
+    const recorded = await this.repo.finishAttempt(Number(d.id), round.claim, {
+      attempts: Number(d.attempts) + 1,
+      status: 'delivered',
+      finished_at: at,
+      last_error: null,
+    });
+    if (recorded) await kind.recordSuccess(Number(d.target_id), at, status);
+  }
+
+  /** A failure: the next attempt scheduled (or the delivery given up), the target's count raised. */
+  private async recordFailure(d: DeliveryRow, kind: TargetKind, sent: Failure, claim: string): Promise<void> {
+    const { policy } = kind;
+    const at = new Date(this.ctx.clock.now());
+    const attempts = Number(d.attempts) + 1;
+    this.logFailure(d, attempts, sent.error);
     // Whole-minute policies count from the minute the attempt was due, so attempts stay on minutes.
     const base = policy.wholeMinutes ? new Date(d.next_attempt_at).getTime() : at.getTime();
     const next = nextAttemptAt(policy, attempts, base);
     const recorded = await this.repo.finishAttempt(Number(d.id), claim, {
       attempts,
-      last_error: error.slice(0, 500),
+      last_error: sent.error.slice(0, 500),
       ...(next === null ? { status: 'gave_up', finished_at: at } : { next_attempt_at: new Date(next) }),
     });
     if (!recorded) return;
     this.outcomes.inc({ policy: policy.name, outcome: next === null ? 'gave_up' : 'failure' });
-    const inRow = await kind.recordFailure(Number(d.target_id), at, status);
+    const inRow = await kind.recordFailure(Number(d.target_id), at, sent.status);
     const mayDisable = !policy.disableOnLastAttemptOnly || next === null;
-    if (mayDisable && inRow >= policy.disableAt) {
-      await kind.disable(Number(d.target_id), at);
-      await this.repo.stopPending(d.target_kind, Number(d.target_id), at);
-      this.ctx.log.warn(
-        { webhookKind: d.target_kind, webhookId: Number(d.target_id), failuresInRow: inRow },
-        'webhook disabled',
-      );
-    }
+    if (mayDisable && inRow >= policy.disableAt) await this.disableTarget(d, kind, at, inRow);
+  }
+
+  /** Logged without the secret or the body: the target and the error only. */
+  private logFailure(d: DeliveryRow, attempt: number, error: string): void {
+    this.ctx.log.warn(
+      {
+        webhookKind: d.target_kind,
+        webhookId: Number(d.target_id),
+        deliveryId: Number(d.id),
+        attempt,
+        error,
+      },
+      'webhook attempt failed',
+    );
+  }
+
+  /** Too many failures in a row: the target is turned off and its waiting deliveries stop. */
+  private async disableTarget(d: DeliveryRow, kind: TargetKind, at: Date, inRow: number): Promise<void> {
+    await kind.disable(Number(d.target_id), at);
+    await this.repo.stopPending(d.target_kind, Number(d.target_id), at);
+    this.ctx.log.warn(
+      { webhookKind: d.target_kind, webhookId: Number(d.target_id), failuresInRow: inRow },
+      'webhook disabled',
+    );
   }
 }

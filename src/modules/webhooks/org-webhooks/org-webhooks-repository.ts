@@ -8,6 +8,10 @@ type Db = Kysely<Tables> | Transaction<Tables>;
 export class OrgWebhooksRepository {
   constructor(private readonly db: Db) {}
 
+  withTx(trx: Transaction<Tables>): OrgWebhooksRepository {
+    return new OrgWebhooksRepository(trx);
+  }
+
   async insert(
     row: Pick<WebhookRow, 'org_id' | 'url' | 'events' | 'secret' | 'created_at'>,
   ): Promise<WebhookRow> {

@@ -4,36 +4,15 @@ import type { FanOut } from '../delivery/delivery-engine.ts';
 import { DeliveriesRepository } from '../delivery/deliveries-repository.ts';
 import type { TargetKind } from '../delivery/delivery-targets.ts';
 import { ORG_POLICY } from '../delivery/retry-policies.ts';
-import { isSubscribable, subscribed } from '../webhook-event-names.ts';
+import { isSubscribable, subscribed } from './webhook-event-names.ts';
 import type { WebhooksContext } from '../webhooks-context.ts';
 import { webhookNotFound } from '../webhooks-errors.ts';
 import type { WebhookRow } from '../webhooks-tables.ts';
+import { orgWebhookView, type OrgWebhookView } from './org-webhook-view.ts';
 import { OrgWebhooksRepository } from './org-webhooks-repository.ts';
 
 export const ORG_WEBHOOK_KIND = 'org_webhook';
 const MAX_URL = 1024;
-
-export interface OrgWebhookView {
-  id: number;
-  url: string;
-  events: string[];
-  is_active: boolean;
-  failure_count: number;
-  last_triggered_at: string | null;
-  created_at: string;
-}
-
-function view(row: WebhookRow): OrgWebhookView {
-  return {
-    id: Number(row.id),
-    url: row.url,
-    events: row.events,
-    is_active: row.is_active,
-    failure_count: Number(row.failure_count),
-    last_triggered_at: row.last_triggered_at === null ? null : new Date(row.last_triggered_at).toISOString(),
-    created_at: new Date(row.created_at).toISOString(),
-  };
-}
 
 /** The sealing context binding a webhook's secret to its organization. */
 export const webhookSecretContext = (orgId: number): string => `webhook-secret:${orgId}`;
@@ -53,7 +32,7 @@ export class OrgWebhooksService {
   }
 
   async list(orgId: number): Promise<OrgWebhookView[]> {
-    return (await this.repo.listOfOrg(orgId)).map(view);
+    return (await this.repo.listOfOrg(orgId)).map(orgWebhookView);
   }
 
   async create(orgId: number, body: { url: string; events: string[] }): Promise<OrgWebhookView> {
@@ -66,7 +45,7 @@ export class OrgWebhooksService {
       secret: this.ctx.sealer.sealText(secret, webhookSecretContext(orgId)),
       created_at: new Date(this.ctx.clock.now()),
     });
-    return view(row);
+    return orgWebhookView(row);
   }
 
   async update(
@@ -86,7 +65,7 @@ export class OrgWebhooksService {
     });
     if (body.is_active === false)
       await this.deliveries.stopPending(ORG_WEBHOOK_KIND, Number(row.id), new Date(this.ctx.clock.now()));
-    return view((await this.repo.find(row.id))!);
+    return orgWebhookView((await this.repo.find(row.id))!);
   }
 
   async delete(orgId: number, id: number): Promise<{ id: number; deleted: true }> {
@@ -123,7 +102,7 @@ export class OrgWebhooksService {
    * webhooks per batch.
    */
   readonly fanOut: FanOut = async (trx, events) => {
-    const repo = new OrgWebhooksRepository(trx);
+    const repo = this.repo.withTx(trx);
     const byOrg = new Map<number, Promise<WebhookRow[]>>();
     const out: Awaited<ReturnType<FanOut>> = [];
     for (const event of events) {
