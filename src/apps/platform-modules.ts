@@ -5,7 +5,11 @@ import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
-import { createServicesModule } from '../modules/services/index.ts';
+import {
+  createServicesModule,
+  type ServiceProvisioner,
+  type ServiceTagLookup,
+} from '../modules/services/index.ts';
 import { createTagsModule } from '../modules/tags/index.ts';
 import { certificatesConfig, createCertificatesModule } from '../modules/certificates/index.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
@@ -15,7 +19,7 @@ import { createIdentityModule } from '../modules/identity/index.ts';
 import { createKeysModule } from '../modules/keys/index.ts';
 import { createMailModule, mailConfig } from '../modules/mail/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
-import { createOrgsModule } from '../modules/orgs/index.ts';
+import { createOrgsModule, type LiveProductSource } from '../modules/orgs/index.ts';
 import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
 
@@ -30,36 +34,50 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
 
 /**
  * Every platform module, in the order they register and start; each gets what it uses of the
- * modules before it through their public interfaces.
+ * modules before it through their public interfaces, and what modules made after it offer it
+ * through registries passed to both factories.
  */
 export function platformModules(
   runtime: Runtime,
   kernel: { readonly tokens: AccessTokens; readonly auth: AuthLayer },
 ): PlatformModule[] {
+  // Where a module that comes later offers what one made before it uses.
+  const provisioners = new Registry<ServiceProvisioner>('service provisioners');
+  const liveProducts = new Registry<LiveProductSource>('live products');
+  const serviceTags = new Registry<ServiceTagLookup>('service tags');
+  const nameClaims = new Registry<NameClaimSource>('name claims');
   const identity = createIdentityModule(runtime, kernel);
   const orgs = createOrgsModule(runtime, {
     auth: kernel.auth,
     accounts: identity.accounts,
     realms: identity.realms,
+    liveProducts,
   });
   const locations = createLocationsModule(runtime);
   const catalog = createCatalogModule(runtime, { locations: locations.locations });
-  const services = createServicesModule(runtime, { catalog: catalog.offers, orgs: orgs.directory });
-  const nameClaims = new Registry<NameClaimSource>('name claims');
+  const services = createServicesModule(runtime, {
+    catalog: catalog.offers,
+    orgs: orgs.directory,
+    provisioners,
+    serviceTags,
+  });
   const dns = createDnsModule(runtime, {
     orgs: orgs.directory,
     services: services.directory,
     nameClaims,
+    provisioners,
+    liveProducts,
   });
   const loadBalancing = createLoadBalancingModule(runtime, {
     zones: dns.zoneAccess,
     nameClaims,
     regions: locations.regions,
   });
-  services.addProvisioner(dns.hostingProvisioner);
-  const tags = createTagsModule(runtime, { services: services.directory, zones: dns.zoneHolders });
-  services.useTags(tags.serviceTags);
-  orgs.addLiveProducts(dns.orgProducts);
+  const tags = createTagsModule(runtime, {
+    services: services.directory,
+    zones: dns.zoneHolders,
+    serviceTags,
+  });
   const keys = createKeysModule(runtime, {
     auth: kernel.auth,
     accounts: identity.accounts,
@@ -80,8 +98,8 @@ export function platformModules(
     catalog: catalog.offers,
     dns: dns.managedRecords,
     engine: webhooks.engine,
+    provisioners,
   });
-  services.addProvisioner(mail.provisioner);
   return [
     identity,
     orgs,

@@ -83,6 +83,43 @@ describe('architecture: modules meet only at their doors', () => {
     expect(stale, 'allow-list entries no import needs').toEqual([]);
   });
 
+  it('declares in <m>-interfaces.ts every type another module, a node role or apps/ takes from a module', () => {
+    // The types each index.ts exports, and the file each comes from.
+    const typeSource = new Map<string, string>();
+    for (const m of moduleNames) {
+      const text = readFileSync(path.join(MODULES, m, 'index.ts'), 'utf8');
+      for (const [, all, names, from] of text.matchAll(/export (type )?\{([^}]*)\} from '\.\/([^']+)'/g)) {
+        for (const raw of names!.split(',')) {
+          const isType = all !== undefined || raw.trim().startsWith('type ');
+          const name = raw.trim().replace(/^type\s+/, '');
+          if (isType && name !== '') typeSource.set(`${m}:${name}`, from!);
+        }
+      }
+    }
+    const misplaced = new Set<string>();
+    for (const area of ['modules', 'nodes', 'apps']) {
+      for (const file of sourceFiles(path.join(SRC, area))) {
+        const text = readFileSync(file, 'utf8');
+        const own = moduleOf(path.relative(SRC, file));
+        for (const [, names, spec] of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)) {
+          const m = moduleOf(target(file, spec!));
+          if (m === null || m === own || target(file, spec!) !== `modules/${m}/index.ts`) continue;
+          for (const raw of names!.split(',')) {
+            const name = raw
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0]!;
+            const from = typeSource.get(`${m}:${name}`);
+            // Factories' own types (<m>-module.ts) and settings (<m>-config.ts) stay where they are made.
+            const allowed = [`${m}-interfaces.ts`, `${m}-module.ts`, `${m}-config.ts`];
+            if (from !== undefined && !allowed.includes(from)) misplaced.add(`modules/${m}/${from}: ${name}`);
+          }
+        }
+      }
+    }
+    expect([...misplaced].sort()).toEqual([]);
+  });
+
   it('keeps the kernel free of geo/, health/, dns/, modules/ and apps/', () => {
     const ok = (to: string) => !/^(geo|health|dns|modules|apps|testing)\//.test(to);
     expect(violations('kernel', ok)).toEqual([]);

@@ -5,6 +5,7 @@
  */
 import type { ProductLocationView } from './products/product-availability.ts';
 
+/** A config option of an offer, checked against what an order sends. */
 export interface OfferOption {
   readonly field_name: string;
   readonly label: string;
@@ -14,6 +15,7 @@ export interface OfferOption {
   readonly required: boolean;
 }
 
+/** A product as it can be ordered now: the chosen price, its options and locations. */
 export interface Offer {
   readonly product: {
     readonly id: number;
@@ -37,6 +39,7 @@ export interface Offer {
   readonly locations: readonly ProductLocationView[];
 }
 
+/** The catalogue as the services registry orders from it: offers, and the stock they hold. */
 export interface CatalogOffers {
   /** The product (not retired) with the price `pricingId`, or null when there is no such product. */
   offer(productId: number, pricingId: number): Promise<Offer | null>;

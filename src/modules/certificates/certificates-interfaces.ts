@@ -1,6 +1,6 @@
 /**
- * The certificates module's interface for other modules (platform domains): a wildcard
- * certificate for a zone an account holds here, its status, its revocation.
+ * A wildcard certificate for a zone an account holds here, its status, its revocation (platform
+ * domains).
  */
 export interface Certificates {
   /**

@@ -40,6 +40,10 @@ export interface DnsModuleDeps {
   readonly services?: ServiceDirectory;
   /** Names other modules hold in zones (load balancer hostnames): records refused there. */
   readonly nameClaims: Registry<NameClaimSource>;
+  /** Where the services registry finds DNS hosting's provisioner. */
+  readonly provisioners: Registry<ServiceProvisioner>;
+  /** Where organization deletion finds an organization's zones. */
+  readonly liveProducts: Registry<LiveProductSource>;
 }
 
 /** The DNS module, and the interface it offers other modules. */
@@ -48,10 +52,6 @@ export interface DnsModule extends PlatformModule {
   readonly managedRecords: ManagedRecords;
   /** Zones the platform holds for a module, and zones a module hands out under them (platform domains). */
   readonly managedZones: ManagedZones;
-  /** An organization's zones, as live products (organization deletion). */
-  readonly orgProducts: LiveProductSource;
-  /** DNS hosting's provisioner, for the services registry. */
-  readonly hostingProvisioner: ServiceProvisioner;
   /** Who holds a zone, when the caller may see (read) or change (write) it (resource tags). */
   readonly zoneHolders: ZoneHolders;
   /** Zones as the data they hold, for load balancing: access checks and zone changes. */
@@ -71,13 +71,13 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
   const dnssec = new DnssecService(ctx, changes);
   const managedRecords = new ManagedRecordsService(ctx, changes, records);
   const zones = new ZonesService(ctx, changes, dnssec, deps.orgs, deps.services ?? null);
+  deps.provisioners.add(dnsHostingProvisioner(zonesRepo));
+  deps.liveProducts.add((orgId) => zones.orgProducts(orgId));
   return {
     name: 'dns',
     prefix: '/dns',
     managedRecords,
     managedZones: new ManagedZonesService(ctx, zones),
-    orgProducts: (orgId) => zones.orgProducts(orgId),
-    hostingProvisioner: dnsHostingProvisioner(zonesRepo),
     zoneHolders: {
       holderOf: async (owner, zoneId, access) => {
         const zone = await zonesRepo.find(zoneId);

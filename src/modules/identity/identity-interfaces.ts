@@ -7,6 +7,7 @@ import type { PublicCustomer } from './sign-in/sign-in-service.ts';
 /** A main-site user as other modules see one: never the password's hash. */
 export type AccountView = JsonView<Omit<UserRow, 'password_hash' | 'created_at'>>;
 
+/** Main-site users by email or id (organization members, key owners). */
 export interface AccountsDirectory {
   findUserByEmail(email: string): Promise<AccountView | null>;
   usersByIds(ids: readonly number[]): Promise<AccountView[]>;

@@ -1,10 +1,11 @@
 import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
 import type { ManagedRecords } from '../dns/index.ts';
 import type { ServiceDirectory, ServiceProvisioner } from '../services/index.ts';
-import type { DeliveryEngine } from '../webhooks/index.ts';
+import type { Deliveries } from '../webhooks/index.ts';
 import { SendingDomainsRepository } from './domains/sending-domains-repository.ts';
 import { registerSendingDomainRoutes } from './domains/sending-domains-routes.ts';
 import { SendingDomainsService } from './domains/sending-domains-service.ts';
@@ -42,12 +43,12 @@ export interface MailModuleDeps {
   readonly services: ServiceDirectory;
   readonly catalog: CatalogOffers;
   readonly dns: ManagedRecords;
-  readonly engine: DeliveryEngine;
+  readonly engine: Deliveries;
+  /** Where the services registry finds the relay's provisioner. */
+  readonly provisioners: Registry<ServiceProvisioner>;
 }
 
 export interface MailModule extends PlatformModule {
-  /** The services registry makes and ends relays through it. */
-  readonly provisioner: ServiceProvisioner;
   /** The outgoing queue (tests wait for it, or run a round after moving the clock). */
   readonly queue: OutgoingQueue;
   /** The inbound listener's port once started (MAIL_INBOUND_PORT), else null. */
@@ -57,7 +58,7 @@ export interface MailModule extends PlatformModule {
 }
 
 /**
- * The mail relay (issue 19): relay keys, sending domains with DKIM, sending over HTTPS through an
+ * The mail relay: relay keys, sending domains with DKIM, sending over HTTPS through an
  * MTA, delivery events from DSNs and feedback reports, suppressions, one-click unsubscribe and
  * mail webhooks. Routes under /api/v1/client/smtp-relay and /api/v1/mail.
  */
@@ -66,15 +67,16 @@ export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailMo
   const mail = mailServices(ctx, deps);
   mail.keyCheck.install(deps.auth);
   deps.engine.registerTarget(mail.webhooks.target);
-  const provisioner = smtpRelayProvisioner(mail.repos.relays, deps.catalog, async (serviceId) => {
-    await mail.repos.relayKeys.deleteAll(serviceId);
-    await mail.domains.removeAllFor(serviceId);
-  });
+  deps.provisioners.add(
+    smtpRelayProvisioner(mail.repos.relays, deps.catalog, async (serviceId) => {
+      await mail.repos.relayKeys.deleteAll(serviceId);
+      await mail.domains.removeAllFor(serviceId);
+    }),
+  );
   let listening: number | null = null;
   return {
     name: 'mail',
     prefix: '',
-    provisioner,
     queue: mail.queue,
     inboundPort: () => listening,
     recordEvents: (events) => mail.recorder.recordNow(events),

@@ -5,5 +5,4 @@ export {
   type OrgsModule,
   type OrgsModuleDeps,
 } from './orgs-module.ts';
-export type { OrgDirectory, OrgSummary } from './org-access/org-access.ts';
-export type { LiveProduct, LiveProductSource } from './organizations/live-products.ts';
+export type { LiveProduct, LiveProductSource, OrgDirectory, OrgSummary } from './orgs-interfaces.ts';

@@ -2,12 +2,13 @@ import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { AccountsDirectory, RealmSignIn } from '../identity/index.ts';
-import { OrgAccess, type OrgDirectory } from './org-access/org-access.ts';
+import { OrgAccess } from './org-access/org-access.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
+import type { LiveProductSource, OrgDirectory } from './orgs-interfaces.ts';
 import { OrgMembersRepository } from './org-members/org-members-repository.ts';
 import { registerOrgMemberRoutes } from './org-members/org-members-routes.ts';
 import { OrgMembersService } from './org-members/org-members-service.ts';
 import { registerOrgSignInRoutes } from './org-sign-in/org-sign-in-routes.ts';
-import { LiveProducts, type LiveProductSource } from './organizations/live-products.ts';
 import { OrganizationsRepository } from './organizations/organizations-repository.ts';
 import { registerOrganizationRoutes } from './organizations/organizations-routes.ts';
 import { OrganizationsService } from './organizations/organizations-service.ts';
@@ -18,13 +19,13 @@ export interface OrgsModuleDeps {
   readonly auth: AuthLayer;
   readonly accounts: AccountsDirectory;
   readonly realms: RealmSignIn;
+  /** Modules that hold organizations' products add where to find them here (deletion check). */
+  readonly liveProducts: Registry<LiveProductSource>;
 }
 
 export interface OrgsModule extends PlatformModule {
   /** Organizations by slug (for modules whose objects an organization may own). */
   readonly directory: OrgDirectory;
-  /** A module that holds organizations' products registers where to find them (deletion check). */
-  addLiveProducts(source: LiveProductSource): void;
 }
 
 /**
@@ -34,18 +35,16 @@ export interface OrgsModule extends PlatformModule {
  */
 export function createOrgsModule(runtime: Runtime, deps: OrgsModuleDeps): OrgsModule {
   const ctx = orgsContext(runtime);
-  const products = new LiveProducts();
   const members = new OrgMembersRepository(ctx.db);
   const orgRecords = new OrganizationsRepository(ctx.db);
   const access = new OrgAccess(orgRecords, members);
   access.install(deps.auth);
-  const organizations = new OrganizationsService(ctx, products, deps.realms);
+  const organizations = new OrganizationsService(ctx, deps.liveProducts, deps.realms);
   const memberService = new OrgMembersService(ctx, deps.accounts, deps.realms, orgRecords);
   return {
     name: 'orgs',
     prefix: '/orgs',
     directory: access.directory,
-    addLiveProducts: (source) => products.add(source),
     routes(app) {
       registerOrganizationRoutes(app, organizations, ctx.audit);
       registerOrgMemberRoutes(app, memberService);

@@ -1,5 +1,5 @@
 /** The services module's public surface: the registry and the interfaces other modules use. */
-export { createServicesModule, type ServicesModule } from './services-module.ts';
+export { createServicesModule, type ServicesModule, type ServicesModuleDeps } from './services-module.ts';
 export {
   ProvisioningFailed,
   type ProvisionedService,

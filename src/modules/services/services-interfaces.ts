@@ -26,6 +26,10 @@ export class ProvisioningFailed extends Error {
   }
 }
 
+/**
+ * An entry of the provisioner registry: a product module making (and unmaking) its services as
+ * they move through their lifecycle.
+ */
 export interface ServiceProvisioner {
   /** The catalogue `module_name` of the products it provisions. */
   readonly module: string;

@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
@@ -15,29 +16,29 @@ import { ServicesService } from './services-service.ts';
 export interface ServicesModule extends PlatformModule {
   readonly lifecycle: ServiceLifecycle;
   readonly directory: ServiceDirectory;
-  /** The tags module answers the list's `tag` filter. */
-  useTags(tags: ServiceTagLookup): void;
-  /** Product modules plug in here, one provisioner per catalogue `module_name`. */
-  addProvisioner(provisioner: ServiceProvisioner): void;
+}
+
+export interface ServicesModuleDeps {
+  readonly catalog: CatalogOffers;
+  readonly orgs: OrgDirectory;
+  /** Product modules add their provisioner here, one per catalogue `module_name`. */
+  readonly provisioners: Registry<ServiceProvisioner>;
+  /** The tags module adds the answer to the list's `tag` filter here. */
+  readonly serviceTags: Registry<ServiceTagLookup>;
 }
 
 /**
  * The services registry (base /api/v1/services): every hosted product an account or
  * organization holds, ordered from the catalogue and made by its product module's provisioner.
  */
-export function createServicesModule(
-  runtime: Runtime,
-  deps: { readonly catalog: CatalogOffers; readonly orgs: OrgDirectory },
-): ServicesModule {
+export function createServicesModule(runtime: Runtime, deps: ServicesModuleDeps): ServicesModule {
   const ctx = servicesContext(runtime);
-  const service = new ServicesService(ctx, deps.catalog, deps.orgs);
+  const service = new ServicesService(ctx, deps.catalog, deps.orgs, deps.provisioners, deps.serviceTags);
   return {
     name: 'services',
     prefix: '/services',
     directory: service,
     lifecycle: service,
-    addProvisioner: (p) => service.addProvisioner(p),
-    useTags: (tags) => service.useTags(tags),
     routes: (app) => registerServiceRoutes(app, service),
   };
 }

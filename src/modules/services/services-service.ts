@@ -1,5 +1,6 @@
 import { orgRoleAllows, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { forbiddenRole } from '../../kernel/errors/kernel-errors.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
 import { freeOrderBudget } from './services-budgets.ts';
 import { invalidField, invalidFields } from '../../kernel/errors/app-error.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
@@ -61,23 +62,21 @@ export function serviceIdOf(ref: string): number | null {
  */
 export class ServicesService {
   private readonly repo: ServicesRepository;
-  private readonly provisioners = new Map<string, ServiceProvisioner>();
-  private tags: ServiceTagLookup | null = null;
 
   constructor(
     private readonly ctx: ServicesContext,
     private readonly catalog: CatalogOffers,
     private readonly orgs: OrgDirectory,
+    /** Product modules' provisioners, one per catalogue `module_name`. */
+    private readonly provisioners: Registry<ServiceProvisioner>,
+    /** The tags module's answer to the list's `tag` filter (none: no service is tagged). */
+    private readonly tags: Registry<ServiceTagLookup>,
   ) {
     this.repo = new ServicesRepository(ctx.db);
   }
 
-  addProvisioner(p: ServiceProvisioner): void {
-    this.provisioners.set(p.module, p);
-  }
-
-  useTags(tags: ServiceTagLookup): void {
-    this.tags = tags;
+  private provisionerOf(module: string): ServiceProvisioner | undefined {
+    return this.provisioners.all().find((p) => p.module === module);
   }
 
   async order(owner: OwnerScope, body: OrderBody): Promise<ServiceView> {
@@ -88,7 +87,7 @@ export class ServicesService {
     if (pricing === null || !pricing.is_active)
       throw invalidField(['body', 'pricing_id'], 'Not an active price of this product', body.pricing_id);
     if (offer.unavailable !== null) throw notOrderable(offer.unavailable);
-    const provisioner = this.provisioners.get(offer.product.module_name);
+    const provisioner = this.provisionerOf(offer.product.module_name);
     if (provisioner === undefined) throw notOrderable('not_provisioned_yet');
     if (!isZero(pricing.price) || !isZero(pricing.setup_fee)) throw paymentRequired();
     const config = checkOrderConfig(offer.options, body.config ?? {});
@@ -193,7 +192,7 @@ export class ServicesService {
     }
     if (q.status !== undefined) filter.status = q.status;
     if (q.tag !== undefined)
-      filter.ids = (await this.tags?.serviceIdsTagged(owner, q.tag.toLowerCase())) ?? [];
+      filter.ids = (await this.tags.one()?.serviceIdsTagged(owner, q.tag.toLowerCase())) ?? [];
     const rows = await this.repo.list(owner, filter, q.limit, q.offset);
     return rows.map(serviceView);
   }
@@ -208,7 +207,7 @@ export class ServicesService {
     if (service.status === 'terminated' || service.status === 'pending_termination') throw alreadyCancelled();
     await this.move(service, 'pending_termination', null, 'cancel_requested', 'Cancellation requested');
     if (isZero(service.price)) {
-      const provisioner = this.provisioners.get(service.module_name);
+      const provisioner = this.provisionerOf(service.module_name);
       if (service.status !== 'failed') await provisioner?.terminate(provisionedOf(service));
       const at = new Date(this.ctx.clock.now());
       await this.move(service, 'terminated', null, 'terminated', 'Service terminated', { terminated_at: at });
@@ -262,7 +261,7 @@ export class ServicesService {
     const service = await this.repo.find(serviceId);
     if (service === null) throw serviceNotFound();
     if (service.status !== step.from) throw serviceNotInState(step.from);
-    const provisioner = this.provisioners.get(service.module_name);
+    const provisioner = this.provisionerOf(service.module_name);
     if (provisioner !== undefined) await step.run(provisioner, provisionedOf(service));
     const at = new Date(this.ctx.clock.now());
     const orgId = service.org_id === null ? null : Number(service.org_id);

@@ -1,2 +1,2 @@
 /** The tags module's public surface. */
-export { createTagsModule, type TagsModule } from './tags-module.ts';
+export { createTagsModule, type TagsModuleDeps } from './tags-module.ts';

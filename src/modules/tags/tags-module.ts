@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { ZoneHolders } from '../dns/index.ts';
 import type { ServiceDirectory, ServiceTagLookup } from '../services/index.ts';
@@ -6,16 +7,15 @@ import { tagsContext } from './tags-context.ts';
 import { registerTagRoutes } from './tags-routes.ts';
 import { TagsService } from './tags-service.ts';
 
-export interface TagsModule extends PlatformModule {
-  /** The services list's `tag` filter. */
-  readonly serviceTags: ServiceTagLookup;
+export interface TagsModuleDeps {
+  readonly services: ServiceDirectory;
+  readonly zones: ZoneHolders;
+  /** Where the tags module answers the services list's `tag` filter. */
+  readonly serviceTags: Registry<ServiceTagLookup>;
 }
 
-/** Resource tags (issue 18, base /api/v1/client/tags) on services and DNS zones. */
-export function createTagsModule(
-  runtime: Runtime,
-  deps: { readonly services: ServiceDirectory; readonly zones: ZoneHolders },
-): TagsModule {
+/** Resource tags (base /api/v1/client/tags) on services and DNS zones. */
+export function createTagsModule(runtime: Runtime, deps: TagsModuleDeps): PlatformModule {
   const ctx = tagsContext(runtime);
   const service = new TagsService(ctx, {
     service: async (owner, id, access) => {
@@ -24,10 +24,10 @@ export function createTagsModule(
     },
     dns_zone: (owner, id, access) => deps.zones.holderOf(owner, id, access),
   });
+  deps.serviceTags.add(service);
   return {
     name: 'tags',
     prefix: '/client/tags',
-    serviceTags: service,
     routes: (app) => registerTagRoutes(app, service),
   };
 }

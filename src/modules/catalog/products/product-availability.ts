@@ -4,16 +4,16 @@
  * Pure: the repository reads the rows, this decides.
  */
 import type { JsonView } from '../../../kernel/http/view-schemas.ts';
-import type { LocationRow } from '../../locations/index.ts';
+import type { Location } from '../../locations/index.ts';
 import type { LocationCapacityRow, PricingRow, ProductRow } from '../catalog-tables.ts';
 
 export type StockStatus = 'in_stock' | 'low_stock' | 'out_of_stock';
 
 /** A PoP as the locations module gives it. */
-export type PlaceInfo = Pick<LocationRow, 'id' | 'code' | 'name' | 'country_code' | 'is_active'>;
+export type PlaceInfo = Pick<Location, 'id' | 'code' | 'name' | 'country_code' | 'is_active'>;
 
 /** A PoP the product is offered at, and whether it can be ordered there now (and why not). */
-export type ProductLocationView = JsonView<Pick<LocationRow, 'id' | 'code' | 'name' | 'country_code'>> & {
+export type ProductLocationView = JsonView<Pick<Location, 'id' | 'code' | 'name' | 'country_code'>> & {
   available: boolean;
   orderable: boolean;
   reason: string | null;

@@ -1,6 +1,6 @@
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { JsonView } from '../../../kernel/http/view-schemas.ts';
-import type { LocationRow, LocationsDirectory } from '../../locations/index.ts';
+import type { Location, LocationsDirectory } from '../../locations/index.ts';
 import { productNotFound } from '../catalog-errors.ts';
 import {
   capacityReason,
@@ -14,9 +14,7 @@ import type { CatalogOffers, Offer } from '../catalog-interfaces.ts';
 import type { ProductFilter, ProductRows, ProductsRepository } from './products-repository.ts';
 
 /** `GET /locations/availability` item (seed "Location availability item"): a PoP, and whether a plan fits there. */
-export type LocationAvailabilityView = JsonView<
-  Pick<LocationRow, 'id' | 'code' | 'name' | 'country_code'>
-> & {
+export type LocationAvailabilityView = JsonView<Pick<Location, 'id' | 'code' | 'name' | 'country_code'>> & {
   available: boolean;
   reason: string | null;
 };

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { DeliveryEngine } from '../../webhooks/index.ts';
+import type { Deliveries, QueuedDelivery } from '../../webhooks/index.ts';
 import type { MailContext } from '../mail-context.ts';
 import type { EventRow, MailTables } from '../mail-tables.ts';
 import type { SuppressionsRepository } from '../suppressions/suppressions-repository.ts';
@@ -20,7 +20,7 @@ export interface NewMailEvent {
 }
 
 /** A delivery of a recorded event to one webhook, as the delivery engine enqueues it. */
-export type MailDelivery = Parameters<DeliveryEngine['enqueue']>[0][number];
+export type MailDelivery = QueuedDelivery;
 
 /** The deliveries of recorded events to the webhooks that hear them, read inside `trx`. */
 export type MailFanOut = (trx: Transaction<MailTables>, rows: readonly EventRow[]) => Promise<MailDelivery[]>;
@@ -34,7 +34,7 @@ export type MailFanOut = (trx: Transaction<MailTables>, rows: readonly EventRow[
 export class MailEventRecorder {
   constructor(
     private readonly ctx: MailContext,
-    private readonly engine: DeliveryEngine,
+    private readonly engine: Deliveries,
     private readonly events: MailEventsRepository,
     private readonly suppressions: SuppressionsRepository,
     private readonly fanOut: MailFanOut,

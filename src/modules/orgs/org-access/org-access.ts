@@ -6,22 +6,8 @@ import { forbiddenRole, notAuthenticated } from '../../../kernel/errors/kernel-e
 import type { OrganizationsRepository } from '../organizations/organizations-repository.ts';
 import type { OrgMembersRepository } from '../org-members/org-members-repository.ts';
 import { orgNotFound } from '../orgs-errors.ts';
+import type { OrgDirectory } from '../orgs-interfaces.ts';
 import type { OrgRow } from '../orgs-tables.ts';
-
-/** An organization as other modules see it (DNS zones owned by one, ...). */
-export interface OrgSummary {
-  readonly id: number;
-  readonly slug: string;
-  readonly name: string;
-  readonly status: OrgRow['status'];
-  readonly commerceEnabled: boolean;
-}
-
-export interface OrgDirectory {
-  bySlug(slug: string): Promise<OrgSummary | null>;
-  /** The user's role in the organization, or null when not a member. */
-  roleOf(orgId: number, userId: number): Promise<OrgRole | null>;
-}
 
 function slugOf(request: FastifyRequest): string {
   const slug = (request.params as { org_slug?: unknown } | undefined)?.org_slug;

@@ -1,26 +1,10 @@
-/**
- * Live products of an organization: what must go before the organization can be deleted, each
- * with what happens to it when it ends. Modules that hold an organization's products register a
- * source (the DNS module its zones; the services registry its active services).
- */
-export interface LiveProduct {
-  readonly type: string;
-  readonly id: number;
-  readonly name: string;
-  /** What happens to it when it ends ("stops answering" for a DNS zone). */
-  readonly ends: string;
-}
+import type { Registry } from '../../../kernel/module/registry.ts';
+import type { LiveProduct, LiveProductSource } from '../orgs-interfaces.ts';
 
-export type LiveProductSource = (orgId: number) => Promise<readonly LiveProduct[]>;
-
-export class LiveProducts {
-  private readonly sources: LiveProductSource[] = [];
-
-  add(source: LiveProductSource): void {
-    this.sources.push(source);
-  }
-
-  async of(orgId: number): Promise<LiveProduct[]> {
-    return (await Promise.all(this.sources.map((s) => s(orgId)))).flat();
-  }
+/** An organization's live products, from every module that registered a source. */
+export async function liveProductsOf(
+  sources: Registry<LiveProductSource>,
+  orgId: number,
+): Promise<LiveProduct[]> {
+  return (await Promise.all(sources.all().map((source) => source(orgId)))).flat();
 }

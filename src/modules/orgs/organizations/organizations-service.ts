@@ -5,7 +5,9 @@ import { OrgMembersRepository } from '../org-members/org-members-repository.ts';
 import type { OrgsContext } from '../orgs-context.ts';
 import { deleteNotOwner, liveProducts, orgNotFound, slugTaken } from '../orgs-errors.ts';
 import type { OrgRow } from '../orgs-tables.ts';
-import type { LiveProduct, LiveProducts } from './live-products.ts';
+import type { Registry } from '../../../kernel/module/registry.ts';
+import type { LiveProduct, LiveProductSource } from '../orgs-interfaces.ts';
+import { liveProductsOf } from './live-products.ts';
 import { organizationView, type OrganizationView } from './organization-view.ts';
 import { OrganizationsRepository } from './organizations-repository.ts';
 
@@ -25,7 +27,8 @@ export class OrganizationsService {
 
   constructor(
     private readonly ctx: OrgsContext,
-    private readonly products: LiveProducts,
+    /** Where other modules' products of an organization are found (deletion waits for none). */
+    private readonly products: Registry<LiveProductSource>,
     private readonly realms: RealmSignIn,
   ) {
     this.orgs = new OrganizationsRepository(ctx.db);
@@ -82,7 +85,7 @@ export class OrganizationsService {
   }
 
   async deletion(principal: Principal): Promise<{ products: LiveProduct[] }> {
-    return { products: await this.products.of((await this.current(principal)).id) };
+    return { products: await liveProductsOf(this.products, (await this.current(principal)).id) };
   }
 
   /**
@@ -95,7 +98,7 @@ export class OrganizationsService {
     if (confirm.trim().toLowerCase() !== org.slug.toLowerCase()) {
       throw invalidField(['query', 'confirm'], 'confirm must equal the organization slug', confirm);
     }
-    const products = await this.products.of(org.id);
+    const products = await liveProductsOf(this.products, org.id);
     if (products.length > 0) throw liveProducts(products);
     if (principal.realm !== 'main' || principal.credential !== 'access_token' || principal.role !== 'owner') {
       throw deleteNotOwner();

@@ -7,7 +7,7 @@ import { ORGS, createOrg } from '../../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import type { WebhooksModule } from '../webhooks-module.ts';
 import type { WebhooksTables } from '../webhooks-tables.ts';
-import type { DeliveryTarget, TargetKind } from './delivery-targets.ts';
+import type { DeliveryTarget, TargetKind } from '../webhooks-interfaces.ts';
 import { MAIL_POLICY, sortedJson } from './retry-policies.ts';
 
 const MIN = 60_000;

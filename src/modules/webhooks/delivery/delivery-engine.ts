@@ -12,7 +12,7 @@ import type { OutboundClient } from '../../../kernel/outbound/guarded-client.ts'
 import { OutboundError } from '../../../kernel/outbound/guarded-client.ts';
 import type { WebhooksContext } from '../webhooks-context.ts';
 import { DeliveriesRepository, type NewDelivery } from './deliveries-repository.ts';
-import type { DeliveryTarget, TargetKind } from './delivery-targets.ts';
+import type { Deliveries, DeliveryTarget, QueuedDelivery, TargetKind } from '../webhooks-interfaces.ts';
 import { nextAttemptAt, type RetryPolicy } from './retry-policies.ts';
 import type { DeliveryRow, WebhooksTables } from '../webhooks-tables.ts';
 
@@ -62,7 +62,7 @@ export type FanOut = (
  * newer claim. Several processes share the work (FOR UPDATE SKIP LOCKED). Time is the injected
  * clock's: tests drive the retry schedule by moving it.
  */
-export class DeliveryEngine {
+export class DeliveryEngine implements Deliveries {
   private readonly repo: DeliveriesRepository;
   private readonly kinds = new Map<string, TargetKind>();
   private readonly fanOuts: FanOut[] = [];
@@ -105,10 +105,7 @@ export class DeliveryEngine {
    * Enqueues events for targets directly (the mail module's events), inside `trx` when given (the
    * transaction that records the events: a delivery exists exactly when its event does).
    */
-  async enqueue(
-    rows: readonly { kind: string; targetId: number; eventId: number; eventName: string; body: string }[],
-    trx?: Transaction<unknown>,
-  ): Promise<void> {
+  async enqueue(rows: readonly QueuedDelivery[], trx?: Transaction<unknown>): Promise<void> {
     const now = this.ctx.clock.now();
     const repo =
       trx === undefined ? this.repo : this.repo.withTx(trx as unknown as Transaction<WebhooksTables>);

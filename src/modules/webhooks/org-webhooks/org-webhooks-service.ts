@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { invalidField, invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
 import type { FanOut } from '../delivery/delivery-engine.ts';
 import { DeliveriesRepository } from '../delivery/deliveries-repository.ts';
-import type { TargetKind } from '../delivery/delivery-targets.ts';
+import type { TargetKind } from '../webhooks-interfaces.ts';
 import { ORG_POLICY } from '../delivery/retry-policies.ts';
 import { isSubscribable, subscribed } from './webhook-event-names.ts';
 import type { WebhooksContext } from '../webhooks-context.ts';

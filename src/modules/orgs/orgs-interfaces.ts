@@ -1,0 +1,37 @@
+/** What the organizations module offers other modules, and the registry entries it takes from them. */
+import type { OrgRole } from '../../kernel/auth/principal.ts';
+import type { OrgRow } from './orgs-tables.ts';
+
+/** An organization as other modules see it (DNS zones owned by one, ...). */
+export interface OrgSummary {
+  readonly id: number;
+  readonly slug: string;
+  readonly name: string;
+  readonly status: OrgRow['status'];
+  readonly commerceEnabled: boolean;
+}
+
+/** Organizations by slug, and a user's role in one (modules whose objects an organization may own). */
+export interface OrgDirectory {
+  bySlug(slug: string): Promise<OrgSummary | null>;
+  /** The user's role in the organization, or null when not a member. */
+  roleOf(orgId: number, userId: number): Promise<OrgRole | null>;
+}
+
+/**
+ * A live product of an organization: something that must go before the organization can be
+ * deleted, with what happens to it when it ends.
+ */
+export interface LiveProduct {
+  readonly type: string;
+  readonly id: number;
+  readonly name: string;
+  /** What happens to it when it ends ("stops answering" for a DNS zone). */
+  readonly ends: string;
+}
+
+/**
+ * An entry of the live-products registry: where a module that holds organizations' products (the
+ * DNS module: zones) finds an organization's.
+ */
+export type LiveProductSource = (orgId: number) => Promise<readonly LiveProduct[]>;
