@@ -1,5 +1,5 @@
 /**
- * How a member's health is decided from probes (issue 20): a quorum over the latest probe of each
+ * How a member's health is decided from probes: a quorum over the latest probe of each
  * PoP that probed it in the last QUORUM_WINDOW_MS, then flap damping — the status changes only
  * after `fall` (to unhealthy) or `rise` (to healthy) quorum verdicts in a row disagree with it.
  * A member whose status is still `unknown` takes its first verdict at once. Pure: the store

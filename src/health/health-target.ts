@@ -35,7 +35,10 @@ export interface ProbeResult {
   readonly checkedAt: number;
 }
 
-/** The contract: an empty `health_port` is 443 for `https` and 80 otherwise. */
+/**
+ * An empty `health_port` is 443 for `https` and 80 otherwise
+ * (docs/dns-and-load-balancing.md, "Load balancing").
+ */
 export function probePort(mode: HealthMode, port: number | null): number {
   if (port !== null) return port;
   return mode === 'https' ? 443 : 80;

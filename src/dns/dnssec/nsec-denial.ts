@@ -5,8 +5,8 @@
  * Design notes — why this scheme:
  * - NXDOMAIN stays NXDOMAIN. "Black lies" (Knot's onlinesign default, Cloudflare) and the compact
  *   denial draft (NXNAME, draft-ietf-dnsop-compact-denial-of-existence) answer NOERROR/NODATA for
- *   names that do not exist, which changes the RCODE clients and monitoring see; the issue rules
- *   that out.
+ *   names that do not exist, which changes the RCODE clients and monitoring see; this product
+ *   rules that out.
  * - No zone walking. A pre-computed NSEC chain (RFC 4034 §4) lists every name; NSEC3 (RFC 5155)
  *   only hashes them, and offline dictionary attacks recover most. Here an NSEC covering a missing
  *   name N runs from an epsilon-predecessor of N to an epsilon-successor of N (RFC 4470 §3), names

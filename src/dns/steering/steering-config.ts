@@ -64,7 +64,7 @@ export interface ZoneSteering {
 
 export type MemberHealth = 'unknown' | 'healthy' | 'unhealthy';
 
-/** Current health of members; `unknown` counts as healthy (seed: states table). */
+/** Current health of members; `unknown` counts as healthy. */
 export interface HealthView {
   statusOf(memberId: number): MemberHealth;
 }

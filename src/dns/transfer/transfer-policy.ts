@@ -1,5 +1,5 @@
 /**
- * Per-zone zone-transfer policy as the control plane hands it to the data plane (issue 9).
+ * Per-zone zone-transfer policy as the control plane hands it to the data plane.
  * Plain data: the TSIG secret is in clear here (decrypted by the control plane) and must never be
  * logged or sent anywhere but into the HMAC.
  */

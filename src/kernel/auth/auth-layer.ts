@@ -52,7 +52,10 @@ export const ANONYMOUS: Principal = Object.freeze({ realm: 'main', credential: '
 /** Decides one kind of requirement: answers the principal, or throws the refusal. */
 export type RequirementCheck = (request: FastifyRequest, requirement: AuthRequirement) => Promise<Principal>;
 
-/** Runs before every route's requirement check (the account-key refusal comes first: seed). */
+/**
+ * Runs before every route's requirement check (the account-key refusal comes first:
+ * docs/keys-and-limits.md, "Credentials").
+ */
 export type AuthGate = (request: FastifyRequest) => void | Promise<void>;
 
 /**

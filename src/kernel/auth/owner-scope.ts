@@ -49,7 +49,7 @@ export function accountScope(userId: number): OwnerScope {
 
 export type Access = 'read' | 'write';
 
-/** Readers are any member; writers are owners and admins (seed: `member` reads only). */
+/** Readers are any member; writers are owners and admins (`member` reads only). */
 export function orgRoleAllows(role: OrgRole | undefined, access: Access): boolean {
   return access === 'read' ? role !== undefined : roleAtLeast(role, 'admin');
 }

@@ -2,10 +2,11 @@
  * Who calls, and on whose behalf: built by the auth layer (auth-layer.ts) from the request's
  * credential and the route's declared requirement, and read by services through ownedBy().
  *
- * Realms (seed "Authentication"): `main` is the main site; `storefront` an organization's
- * customers; `staff` an organization's staff console. A session belongs to exactly one realm.
- * Credential kinds: access tokens (per realm), organization API keys (Commerce API only), relay
- * keys (mail sending only). Account API keys are a fourth kind that is always refused.
+ * Realms (docs/identity-and-organizations.md, "Three sign-in realms"): `main` is the main site;
+ * `storefront` an organization's customers; `staff` an organization's staff console. A session
+ * belongs to exactly one realm. Credential kinds: access tokens (per realm), organization API keys
+ * (Commerce API only), relay keys (mail sending only). Account API keys are a fourth kind that is
+ * always refused.
  */
 export type Realm = 'main' | 'storefront' | 'staff';
 export type CredentialKind = 'access_token' | 'org_key' | 'relay_key';

@@ -28,7 +28,10 @@ export interface CoreConfig {
   readonly refreshTokenTtlS: number;
   readonly apiBodyLimitBytes: number;
   readonly trustProxy: boolean;
-  /** The proxy-level request and connection limits (seed): on, unless a test or a proxy in front does it. */
+  /**
+   * The proxy-level request and connection limits (docs/keys-and-limits.md, "Limits"): on, unless a
+   * test or a proxy in front does it.
+   */
   readonly proxyLimits: boolean;
   /** Addresses (CIDR) no per-IP limit applies to (benchmarks). */
   readonly limitsExempt: readonly string[];

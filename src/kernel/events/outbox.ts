@@ -9,9 +9,9 @@ import { defineEvent } from './domain-events.ts';
 export interface OutboxEvent {
   /** The organization whose webhooks hear it; null: none (yet). */
   readonly orgId: number | null;
-  /** The seed's event name (`customer.created`) or a `commerce.`-prefixed one. */
+  /** The event name (`customer.created`: docs/webhooks.md, "Event names") or a `commerce.`-prefixed one. */
   readonly name: string;
-  /** The body fields of the seed's event table. */
+  /** The event's body fields (`{customer_id, email}`: docs/webhooks.md, "Event names"). */
   readonly data: Readonly<Record<string, unknown>>;
 }
 

@@ -46,8 +46,8 @@ function jsonInvalid(message: string): ValidationProblem[] {
 
 /**
  * The HTTP kernel every module registers into: JSON schemas validated by ajv with every problem
- * reported (422 in the seed's shape), errors rendered from AppError only, no stack traces out,
- * a request id on every log line and answer.
+ * reported (422 with one `detail` entry per problem), errors rendered from AppError only, no stack
+ * traces out, a request id on every log line and answer.
  */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({

@@ -10,9 +10,9 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
 
 /**
- * The credential kinds of the seeds as OpenAPI security schemes. Account API keys are not one:
- * they are refused on every route. An organization key and a relay key share a header name but
- * not a route, so they are two schemes.
+ * The credential kinds (docs/keys-and-limits.md, "Credentials") as OpenAPI security schemes.
+ * Account API keys are not one: they are refused on every route. An organization key and a relay
+ * key share a header name but not a route, so they are two schemes.
  */
 const SECURITY_SCHEMES = {
   accessToken: {

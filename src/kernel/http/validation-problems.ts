@@ -29,8 +29,9 @@ function pathOf(instancePath: string): (string | number)[] {
 }
 
 /**
- * Turns ajv's errors into the 422 `detail` entries of the seed ({type, loc, msg, input, ctx}),
- * one entry per problem, with `loc` naming the request part and the field.
+ * Turns ajv's errors into the 422 `detail` entries ({type, loc, msg, input, ctx}:
+ * docs/keys-and-limits.md, "Conventions every route follows"), one entry per problem, with `loc`
+ * naming the request part and the field.
  */
 export function toValidationProblems(
   errors: readonly FastifySchemaValidationError[],

@@ -13,7 +13,10 @@ declare module 'fastify' {
   }
 }
 
-/** The seed's failed sign-in limit: only 401 and 403 answers count, per IP per route. */
+/**
+ * The failed sign-in limit (docs/keys-and-limits.md, "Limits"): only 401 and 403 answers count, per
+ * IP per route.
+ */
 export function installAuthFailureLimit(app: FastifyInstance, bus: Bus, clock: Clock): void {
   const keyOf = (route: string, ip: string): string => `rl:authfail:${route}:${ip}`;
   app.addHook('onRequest', async (request) => {

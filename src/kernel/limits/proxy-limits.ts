@@ -2,7 +2,7 @@ import { BlockList, isIP, type Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 
-/** Seed "Limits › Requests and connections", the proxy rows. */
+/** The proxy layer's figures (docs/keys-and-limits.md, "Limits"). */
 export const PROXY_RATE_PER_S = 200;
 export const PROXY_BURST = 400;
 export const PROXY_MAX_CONNECTIONS = 128;
@@ -38,7 +38,7 @@ export function isExempt(list: BlockList, ip: string): boolean {
 }
 
 /**
- * The limits the seed puts at the proxy, as the first layer of every process that serves the API:
+ * The proxy-layer limits, as the first layer of every process that serves the API:
  * per client address, 200 requests a second with bursts to 400 (a token bucket) → 429
  * `{"error":"Too many requests"}` with `Retry-After: 1`; at most 128 open connections (a new one
  * is closed without an answer); after 8 refused requests in a row, 5 minutes in which every

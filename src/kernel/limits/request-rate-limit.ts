@@ -9,7 +9,7 @@ export const REQUESTS_PER_MINUTE = 2400;
 const WINDOW_MS = 60_000;
 
 /**
- * The seed's shared limit: 2400 requests per IP over a sliding 60 s window, counted in the bus
+ * The shared per-IP limit: 2400 requests per IP over a sliding 60 s window, counted in the bus
  * (Redis when configured, so every API process shares one count). Retry-After is the whole
  * seconds until the oldest counted request is a minute old. It counts the API (/api/v1), not the
  * probes' endpoints (/healthz, /readyz, /metrics), and it fails open: while Redis does not answer,

@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 
-/** Seed: a webhook endpoint must answer within 10 s. */
+/** A webhook endpoint must answer within 10 s (docs/webhooks.md, "A delivery"). */
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 /** Response bodies are read this far at most (a receiver's answer is not ours to store). */
 export const OUTBOUND_MAX_BODY_BYTES = 64 * 1024;

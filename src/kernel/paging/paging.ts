@@ -1,8 +1,9 @@
 import { Type, type TSchema } from 'typebox';
 
 /**
- * The seed's three paging styles as query-string schemas. A size above the largest or below 1
- * fails schema validation, which answers the seed's 422 naming the parameter.
+ * Three of the paging styles (docs/keys-and-limits.md, "Conventions every route follows") as
+ * query-string schemas. A size above the largest or below 1 fails schema validation, which answers
+ * 422 naming the parameter.
  */
 export function pagePerPageQuery<P extends Record<string, TSchema> = Record<never, never>>(
   defaultSize: number,

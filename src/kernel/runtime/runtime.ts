@@ -32,7 +32,7 @@ export interface Runtime {
   readonly mail: MailPort;
   /** The audit writer (and reader of organizations' audit logs). */
   readonly audit: AuditLog;
-  /** The per-action budgets of the seed's table. */
+  /** The per-action budgets (docs/keys-and-limits.md, "Per-action budgets"). */
   readonly budgets: BudgetEngine;
   /** This process's metrics (GET /metrics). */
   readonly metrics: MetricsRegistry;

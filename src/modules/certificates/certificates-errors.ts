@@ -2,7 +2,7 @@ import { defineError } from '../../kernel/errors/error-registry.ts';
 
 /** Every error of the certificates module, with its stable code. */
 export const certificateNotFound = defineError('certificates.not_found', 404, 'Certificate not found');
-/** The name lies in a zone hosted here that is another account's (issue contract). */
+/** The name lies in a zone hosted here that is another account's. */
 export const certificateZoneNotFound = defineError('certificates.zone_not_found', 404, 'Zone not found');
 /** Retry-After: until the oldest issuance counted leaves the 7-day window. */
 export const certificateLimitReached = defineError(

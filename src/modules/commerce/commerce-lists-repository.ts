@@ -13,7 +13,7 @@ type Db = Kysely<CommerceTables> | Transaction<CommerceTables>;
 export interface OrderFilter {
   readonly q?: string;
   readonly placedFrom?: Date;
-  /** Excluded (seed: `placed_to` is the upper end, not included). */
+  /** Excluded: `placed_to` is the upper end, not included. */
   readonly placedTo?: Date;
 }
 

@@ -17,9 +17,10 @@ import {
 } from './commerce-lists-schemas.ts';
 
 /**
- * The Commerce API's five lists (seed "Commerce API"): orders and products paged by
- * `limit`/`offset` with a total `count`; events, promotions and gift cards by `before_id` with
- * `next_before_id` (null at the end). Each route needs its scope (seed "Scopes").
+ * The Commerce API's five lists (docs/keys-and-limits.md, "The Commerce API"): orders and products
+ * paged by `limit`/`offset` with a total `count`; events, promotions and gift cards by `before_id`
+ * with `next_before_id` (null at the end). Each route needs its scope (docs/keys-and-limits.md,
+ * "Scopes").
  */
 export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRepository): void {
   app.get(

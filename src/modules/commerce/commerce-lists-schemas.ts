@@ -11,7 +11,10 @@ import type {
 
 export const OrgSlugParams = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
 
-/** Seed: orders `limit` 50/200, `offset`, `q` on order number and e-mail, `placed_from`, `placed_to` (excluded). */
+/**
+ * Orders: `limit` 50/200, `offset`, `q` on order number and e-mail, `placed_from`, `placed_to`
+ * (excluded).
+ */
 export const OrdersQuery = Type.Object({
   ...limitOffsetQuery(50, 200).properties,
   q: Type.Optional(Type.String({ maxLength: 200 })),

@@ -1,7 +1,7 @@
 /**
- * Seed "Scopes": the fifteen scopes of the Commerce API, and how a key's scopes grant a route's:
- * a `:write` scope includes the `:read` scope of its area; `commerce:*` grants every scope;
- * `<area>:*` (`commerce.orders:*`) grants every scope of that area.
+ * The fifteen scopes of the Commerce API (docs/keys-and-limits.md, "Scopes"), and how a key's
+ * scopes grant a route's: a `:write` scope includes the `:read` scope of its area; `commerce:*`
+ * grants every scope; `<area>:*` (`commerce.orders:*`) grants every scope of that area.
  */
 export const COMMERCE_SCOPES = [
   'commerce.store:read',

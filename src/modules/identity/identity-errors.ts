@@ -21,7 +21,10 @@ export const invalidResetToken = defineError(
   400,
   'Invalid or expired reset token',
 );
-/** Seed "Limits › Failed sign-ins": the forgot-password counts answer as the failed sign-in limit. */
+/**
+ * Over the forgot-password counts, the answer is the failed sign-in limit's
+ * (docs/identity-and-organizations.md, "Password reset").
+ */
 export const tooManyResetRequests = defineError(
   'identity.reset_requests_limited',
   429,

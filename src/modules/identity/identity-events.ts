@@ -1,6 +1,6 @@
 import { defineEvent } from '../../kernel/events/domain-events.ts';
 
-/** A storefront customer registered (seed event `customer.created`). */
+/** A storefront customer registered (the webhooks' `customer.created`: docs/webhooks.md, "Event names"). */
 export interface CustomerCreated {
   readonly orgId: number;
   readonly customerId: number;

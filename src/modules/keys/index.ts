@@ -1,4 +1,7 @@
 /** The keys module's public surface. */
 export { createKeysModule, type KeysModuleDeps } from './keys-module.ts';
-/** Key material for the relay keys the mail module issues (the seed's third credential kind). */
+/**
+ * Key material for the relay keys the mail module issues (a credential kind of their own:
+ * docs/keys-and-limits.md, "Credentials").
+ */
 export { RELAY_KEY_PREFIX, keyMatches, lookupOf, newKey } from './shared/key-material.ts';

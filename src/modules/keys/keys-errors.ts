@@ -1,6 +1,6 @@
 import { defineError } from '../../kernel/errors/error-registry.ts';
 
-/** Every error of the keys module (seed "Errors" of both documents). */
+/** Every error of the keys module (docs/keys-and-limits.md, "Errors"). */
 export const accountKeyRefused = defineError(
   'keys.account_key_refused',
   401,

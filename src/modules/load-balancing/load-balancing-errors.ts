@@ -5,7 +5,7 @@ import { defineError } from '../../kernel/errors/error-registry.ts';
  * when load balancing was part of the DNS module: clients read them in `X-Error-Code`.
  */
 
-/** How many of each a zone may hold ("Other limits" of the API contract). */
+/** How many of each a zone may hold (docs/dns-and-load-balancing.md, "Limits"). */
 export const POOL_LIMIT = 50;
 export const MEMBER_LIMIT = 20;
 export const LB_LIMIT = 50;

@@ -13,7 +13,7 @@ function toLocation(row: LocationRow): LocationView {
   };
 }
 
-/** GET /locations: the PoPs (no token, seed "Catalogue and locations"). */
+/** GET /locations: the PoPs (no token; docs/catalogue-and-services.md, "Locations"). */
 export function registerLocationRoutes(app: ModuleApp, repo: LocationsRepository): void {
   app.get(
     '/',

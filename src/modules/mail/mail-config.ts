@@ -1,6 +1,6 @@
 import { defineConfigSection } from '../../kernel/config/config-section.ts';
 
-/** The mail relay's settings (issue 19; README "Mail relay"). */
+/** The mail relay's settings (docs/mail.md, "Configuration"; docs/configuration.md, "Mail"). */
 export interface MailSettings {
   /** The MTA messages are handed to (`smtp://host:port`); null → .eml files in DATA_DIR/mail-out. */
   readonly relaySmtpUrl: string | null;

@@ -1,6 +1,6 @@
 import { defineError } from '../../kernel/errors/error-registry.ts';
 
-/** Every error of the organizations module (seed "Errors" of the organization API). */
+/** Every error of the organizations module (docs/identity-and-organizations.md, "Errors"). */
 export const orgNotFound = defineError('orgs.not_found', 404, 'Organization not found');
 export const slugTaken = defineError('orgs.slug_taken', 409, 'Organization slug already taken');
 export const liveProducts = defineError('orgs.live_products', 409, (products: readonly unknown[]) => ({

@@ -46,7 +46,10 @@ const AvailabilityResponse = describes<AvailabilityView>()(
 
 const ClaimParams = Type.Object({ claim_id: Type.Integer({ minimum: 1 }) });
 
-/** Platform domains (seed "Platform domains", base /api/v1/client/platform-domains). */
+/**
+ * Platform domains (docs/catalogue-and-services.md, "Platform domains"; base
+ * /api/v1/client/platform-domains).
+ */
 export function registerPlatformDomainRoutes(app: ModuleApp, service: PlatformDomainsService): void {
   app.get(
     '',

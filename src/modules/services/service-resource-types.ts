@@ -1,7 +1,7 @@
 /**
- * The services list's `resource_type` (seed "Totals and filters"): its words and aliases, and
- * the word each product module's services carry. Modules the filter has no word for (DNS hosting,
- * object storage) still carry one of their own, never matched by the filter.
+ * The services list's `resource_type` (docs/catalogue-and-services.md, "Services"): its words and
+ * aliases, and the word each product module's services carry. Modules the filter has no word for
+ * (DNS hosting, object storage) still carry one of their own, never matched by the filter.
  */
 const ALIASES: Readonly<Record<string, string>> = {
   vps: 'vps',
@@ -16,7 +16,7 @@ const ALIASES: Readonly<Record<string, string>> = {
 /** The words the filter accepts, as its 422 lists them. */
 export const RESOURCE_TYPE_WORDS: readonly string[] = Object.keys(ALIASES);
 
-/** The stored resource type a filter word means; null for a word outside the seed's list. */
+/** The stored resource type a filter word means; null for a word outside the list. */
 export function resourceTypeOfWord(word: string): string | null {
   return ALIASES[word] ?? null;
 }

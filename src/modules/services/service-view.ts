@@ -2,7 +2,7 @@ import type { JsonView } from '../../kernel/http/view-schemas.ts';
 import type { ServiceEventRow, ServiceRow } from './services-tables.ts';
 
 /**
- * A service as `/services/` answers it (fields not shown by the seed: this product's choice, after
+ * A service as `/services/` answers it (its fields are this product's choice, after
  * DigitalOcean's and Stripe's resources: a readable `ref`, the product, price and place, status
  * with its reason, the ordered config): its row without the owning account, the price a number.
  */

@@ -27,7 +27,7 @@ export const alreadyCancelled = defineError(
   'Service is already cancelled',
 );
 
-/** Seed "Errors": the services list's `resource_type` outside its words. */
+/** The services list's `resource_type` outside its words (docs/catalogue-and-services.md, "Errors"). */
 export const invalidResourceType = (): BareBodyError =>
   new BareBodyError(
     422,

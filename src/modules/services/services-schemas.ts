@@ -18,7 +18,7 @@ export const OrderBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Seed: services by `limit`/`offset` 100/500, newest first; `status`, `resource_type`, `tag`. */
+/** Services by `limit`/`offset` 100/500, newest first; `status`, `resource_type`, `tag`. */
 export const ListServicesQuery = Type.Object({
   ...limitOffsetQuery(100, 500).properties,
   status: Type.Optional(Type.String({ maxLength: 32 })),
@@ -28,7 +28,7 @@ export const ListServicesQuery = Type.Object({
 
 export const ServiceParams = Type.Object({ service_ref: Type.String({ maxLength: 32 }) });
 
-/** Seed: a service's events by `page`/`limit` 50/200. */
+/** A service's events by `page`/`limit` 50/200. */
 export const EventsQuery = Type.Object({
   page: Type.Integer({ minimum: 1, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
@@ -72,7 +72,7 @@ export const ServiceEventResponse = describes<ServiceEventView>()(
   Type.Object({ id: Type.Integer(), type: Type.String(), message: Type.String(), created_at: IsoTime }),
 );
 
-/** The list's 422: a bad query, or (seed "Errors") a `resource_type` outside its words. */
+/** The list's 422: a bad query, or a `resource_type` outside its words. */
 export const ListServices422 = Type.Union([
   ERROR_BODIES[422],
   Type.Object({ error: Type.Literal('invalid_resource_type'), allowed: Type.Array(Type.String()) }),

@@ -1,5 +1,5 @@
 /**
- * What a tag is (issue 18): 1–64 characters of lower-case letters, digits, `-`, `_`, `.`, `:`
+ * What a tag is: 1–64 characters of lower-case letters, digits, `-`, `_`, `.`, `:`
  * (input is lower-cased first); at most 50 on one resource; on one of the source types below.
  */
 export const TAG_PATTERN = /^[a-z0-9_.:-]{1,64}$/;

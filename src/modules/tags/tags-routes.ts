@@ -10,7 +10,7 @@ const Source = Type.Object({
 const Tags = Type.Object({ tags: Type.Array(Type.String()) });
 const errors = errorResponses(401, 403, 404, 413, 415, 422, 429);
 
-/** Resource tags (base /api/v1/client/tags): the seed's five routes. */
+/** Resource tags (base /api/v1/client/tags): its five routes. */
 export function registerTagRoutes(app: ModuleApp, service: TagsService): void {
   app.get(
     '/sources/:source_type/:source_id',

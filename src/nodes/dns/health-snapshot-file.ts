@@ -17,8 +17,8 @@ interface StoredHealth {
 const WORDS: ReadonlySet<string> = new Set(['healthy', 'unhealthy']);
 
 /**
- * The member health a DNS node last knew, on disk beside the zone snapshot (issue 20: a node that
- * starts while the database is down serves the health it last knew, not `unknown`). A file of its
+ * The member health a DNS node last knew, on disk beside the zone snapshot, so that a node that
+ * starts while the database is down serves the health it last knew, not `unknown`. A file of its
  * own: health changes far more often than zones, and rewriting a large zone snapshot for each
  * would cost much more than this small file.
  */

@@ -66,7 +66,7 @@ const ComposeResponse = describes<ComposeView>()(
   }),
 );
 
-/** The container catalogue (token required: seed "Catalogue and locations"). */
+/** The container catalogue (token required: docs/catalogue-and-services.md, "Catalogue"). */
 export function registerContainerCatalogRoutes(app: ModuleApp, catalog: ContainerCatalogService): void {
   app.get(
     '/client/containers/catalog',

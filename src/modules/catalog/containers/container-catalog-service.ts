@@ -1,5 +1,5 @@
 /**
- * The container catalogue's answers (seed "Specialization"): the list item, and the compose answer
+ * The container catalogue's answers: the list item, and the compose answer
  * with the software versions (filtered), the runtimes of the specialization's family as version
  * items (`runtime_versions`), the runtimes and the defaults.
  */

@@ -2,7 +2,7 @@ import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { ConfigOptionRow, HardwareTierRow, PricingRow, ProductRow } from '../catalog-tables.ts';
 import type { ProductAvailability, ProductLocationView, StockStatus } from './product-availability.ts';
 
-/** A price as answered: a number (the seed), stored and compared as a decimal string. */
+/** A price as answered: a number, stored and compared as a decimal string. */
 export type PricingView = JsonView<Omit<PricingRow, 'price' | 'setup_fee'>> & {
   price: number;
   setup_fee: number;
@@ -11,8 +11,9 @@ export type PricingView = JsonView<Omit<PricingRow, 'price' | 'setup_fee'>> & {
 export type ConfigOptionView = JsonView<Omit<ConfigOptionRow, 'price_modifier'>> & { price_modifier: number };
 
 /**
- * A product as `GET /products/` answers it (seed "Catalogue"): its row without the stock the
- * services hold, its tier, prices and options, and whether and where it can be ordered now.
+ * A product as `GET /products/` answers it (docs/catalogue-and-services.md, "Catalogue"): its row
+ * without the stock the services hold, its tier, prices and options, and whether and where it can
+ * be ordered now.
  */
 export type ProductView = JsonView<Omit<ProductRow, 'stock_used'>> & {
   hardware_tier: JsonView<HardwareTierRow> | null;

@@ -10,7 +10,7 @@ import {
 } from './products-schemas.ts';
 import type { ProductsService } from './products-service.ts';
 
-/** The catalogue's products and where a plan fits (no token: seed "Catalogue and locations"). */
+/** The catalogue's products and where a plan fits (no token: docs/catalogue-and-services.md, "Catalogue"). */
 export function registerProductRoutes(app: ModuleApp, service: ProductsService): void {
   app.get(
     '/products/',

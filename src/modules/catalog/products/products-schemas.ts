@@ -16,7 +16,7 @@ const placeFields = {
 };
 const Stock = Type.Union([Type.Literal('in_stock'), Type.Literal('low_stock'), Type.Literal('out_of_stock')]);
 
-/** Seed: products in catalogue order, page/per_page 100/200. */
+/** Products in catalogue order, page/per_page 100/200. */
 export const ListProductsQuery = pagePerPageQuery(100, 200, {
   /** `group_name`, ignoring case. */
   group: Type.Optional(Type.String({ maxLength: 100 })),
@@ -89,7 +89,7 @@ export const ProductResponse = describes<ProductView>()(
   }),
 );
 
-/** Seed: module required (vps or container); memory_mb 512, disk_gb 10 (VPS), disk_mb 10240 (container). */
+/** `module` required (vps or container); memory_mb 512, disk_gb 10 (VPS), disk_mb 10240 (container). */
 export const AvailabilityQuery = Type.Object({
   module: Type.Union([Type.Literal('vps'), Type.Literal('container')]),
   hardware_tier_id: Type.Optional(Type.Integer({ minimum: 1 })),

@@ -13,7 +13,7 @@ import { productView, type ProductView } from './product-view.ts';
 import type { CatalogOffers, Offer } from '../catalog-interfaces.ts';
 import type { ProductFilter, ProductRows, ProductsRepository } from './products-repository.ts';
 
-/** `GET /locations/availability` item (seed "Location availability item"): a PoP, and whether a plan fits there. */
+/** `GET /locations/availability` item: a PoP, and whether a plan fits there. */
 export type LocationAvailabilityView = JsonView<Pick<Location, 'id' | 'code' | 'name' | 'country_code'>> & {
   available: boolean;
   reason: string | null;

@@ -10,7 +10,10 @@ import {
 } from './certificates-schemas.ts';
 import type { CertificatesService } from './certificates-service.ts';
 
-/** The SSL certificate routes (seed "SSL", base /api/v1/ssl): an account's certificates. */
+/**
+ * The SSL certificate routes (docs/certificates.md, "Routes"; base /api/v1/ssl): an account's
+ * certificates.
+ */
 export function registerCertificateRoutes(app: ModuleApp, certificates: CertificatesService): void {
   app.get(
     '/certificates',

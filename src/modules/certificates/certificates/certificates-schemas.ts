@@ -4,7 +4,7 @@ import { pagePerPageQuery } from '../../../kernel/paging/paging.ts';
 import { CertificateResponse, Domain, MethodName } from '../shared/certificate-schemas.ts';
 import type { CertificateStatusView } from './certificates-service.ts';
 
-/** Seed "Page sizes": SSL certificates, `page`/`per_page`, 25 by default, 100 at most. */
+/** The certificates list: `page`/`per_page`, 25 by default, 100 at most. */
 export const CertificatesQuery = pagePerPageQuery(25, 100);
 
 export const CreateCertificateBody = Type.Object(

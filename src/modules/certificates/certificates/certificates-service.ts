@@ -23,7 +23,10 @@ import type { CertificatesRepository } from '../shared/certificates-repository.t
 import type { Certificate, ChallengeMethod } from '../certificates-tables.ts';
 import { startRenewal, type IssuanceEngine } from '../issuance/issuance-engine.ts';
 
-/** Issuances per registered domain in any 7 days (the Let's Encrypt figure; seed "SSL status"). */
+/**
+ * Issuances per registered domain in any 7 days (the Let's Encrypt figure; docs/certificates.md,
+ * "Limits").
+ */
 export const WEEKLY_LIMIT = 50;
 const WEEK_MS = 7 * 24 * 3_600_000;
 const IN_PROGRESS = new Set(['pending', 'validating', 'renewing']);
@@ -138,9 +141,10 @@ export class CertificatesService {
   }
 
   /**
-   * The seed's status answer. The certificate chosen is the newest valid one (issued, unexpired,
-   * not revoked) for the name itself, else the parent's wildcard, else the wildcard under the
-   * name, which carries the name as a SAN (a zone's own wildcard covers its apex so).
+   * The status answer (`GET /ssl/certificates/{domain}/status`). The certificate chosen is the
+   * newest valid one (issued, unexpired, not revoked) for the name itself, else the parent's
+   * wildcard, else the wildcard under the name, which carries the name as a SAN (a zone's own
+   * wildcard covers its apex so).
    */
   async status(owner: OwnerScope, domain: string): Promise<CertificateStatusView> {
     const name = this.name(domain, ['path', 'domain']);

@@ -5,7 +5,10 @@ import { CertificateResponse, DomainParams } from '../shared/certificate-schemas
 import { ChallengeStartResponse, ChallengeStatusResponse, StartChallengeBody } from './challenges-schemas.ts';
 import type { ChallengesService } from './challenges-service.ts';
 
-/** The SSL challenge routes (seed "SSL", base /api/v1/ssl): challenges answered by hand, their checks. */
+/**
+ * The SSL challenge routes (docs/certificates.md, "Challenges"; base /api/v1/ssl): challenges
+ * answered by hand, their checks.
+ */
 export function registerChallengeRoutes(app: ModuleApp, challenges: ChallengesService): void {
   app.post(
     '/challenges/start',

@@ -10,7 +10,10 @@ export interface CertificateName {
   readonly wildcard: boolean;
   /** The name without `*.`; a wildcard's own zone apex. */
   readonly base: string;
-  /** The names on the certificate: a wildcard also carries its base name (issue contract). */
+  /**
+   * The names on the certificate: a wildcard also carries its base name (docs/certificates.md,
+   * "Challenges").
+   */
   readonly sans: readonly string[];
 }
 

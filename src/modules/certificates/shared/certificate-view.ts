@@ -2,8 +2,9 @@ import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { Certificate } from '../certificates-tables.ts';
 
 /**
- * The seed's "SSL certificate": the row without its key, its PEM and the engine's bookkeeping.
- * The private key never leaves the database unsealed through any route.
+ * A certificate as the routes answer it (docs/certificates.md, "Routes"): the row without its key,
+ * its PEM and the engine's bookkeeping. The private key never leaves the database unsealed through
+ * any route.
  */
 export type CertificateView = JsonView<
   Pick<

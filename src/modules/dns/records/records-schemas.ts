@@ -24,7 +24,7 @@ export const CreateRecordBody = Type.Object(
 /** PUT replaces the record: the creation body, rules and all. */
 export const ReplaceRecordBody = CreateRecordBody;
 
-/** Seed: records by name then type, page/per_page 100/1000, filters record_type (any case) and name. */
+/** Records by name then type, page/per_page 100/1000, filters record_type (any case) and name. */
 export const ListRecordsQuery = pagePerPageQuery(100, 1000, {
   record_type: Type.Optional(Type.String({ maxLength: 16 })),
   name: Type.Optional(Type.String({ maxLength: 255 })),

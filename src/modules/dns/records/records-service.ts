@@ -50,7 +50,7 @@ export class RecordsService {
     const filter: { typeCode?: number; name?: string } = {};
     if (query.record_type !== undefined && query.record_type !== '') {
       const code = typeFromText(query.record_type.trim());
-      // An unknown type matches nothing (seed: other filters match nothing for an unknown value).
+      // An unknown type matches nothing, as other filters match nothing for an unknown value.
       if (code === null) return [];
       filter.typeCode = code;
     }

@@ -3,7 +3,7 @@ import type { ZonesRepository } from '../zones/zones-repository.ts';
 import { DNS_HOSTING } from '../zones/zones-service.ts';
 
 /**
- * DNS hosting as a service (issue 18): nothing to make when it is ordered — its zones are
+ * DNS hosting as a service: nothing to make when it is ordered — its zones are
  * created later with its `service_id` (POST /dns/zones), at most `max_zones` of them. Suspending
  * leaves the zones answering (a hosting platform does not break a customer's DNS for a billing
  * state; this is the product's choice). Terminating leaves the zones too, counted against no

@@ -1,6 +1,6 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 /**
- * Zone transfer settings of a zone (issue 9). The TSIG secret is write-only: stored sealed
+ * Zone transfer settings of a zone. The TSIG secret is write-only: stored sealed
  * (tsig-secret.ts), never returned, never logged. Saving settings keeps the zone's current
  * version for IXFR and tells DNS nodes to reload the zone (its serial does not move: the zone's
  * data did not change).

@@ -4,8 +4,9 @@ import { effectiveSoaEmail } from '../shared/zone-domain.ts';
 import type { ZoneWithCount } from './zones-repository.ts';
 
 /**
- * The seed's zone shape: the zone row without its SOA timers and default TTL, with the SOA mailbox
- * as served (hostmaster@<domain> when unset) and the number of records.
+ * A zone as the routes answer it (docs/dns-and-load-balancing.md, "Zones"): the zone row without
+ * its SOA timers and default TTL, with the SOA mailbox as served (hostmaster@<domain> when unset)
+ * and the number of records.
  */
 export type ZoneView = JsonView<
   Omit<

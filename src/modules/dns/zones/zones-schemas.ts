@@ -27,7 +27,7 @@ export const UpdateZoneBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Seed: zones by domain, page/per_page 25/100. */
+/** Zones by domain, page/per_page 25/100. */
 export const ListZonesQuery = pagePerPageQuery(25, 100, {
   /** Only this organization's zones. */
   org_slug: Type.Optional(Type.String({ maxLength: 64 })),

@@ -10,7 +10,7 @@ import { PasswordResetsRepository } from './password-resets-repository.ts';
 
 /** A reset token works once, for one hour. */
 export const RESET_TOKEN_TTL_MS = 3_600_000;
-/** Seed "Limits › Failed sign-ins": forgot-password counts every request. */
+/** Forgot-password counts every request (docs/identity-and-organizations.md, "Password reset"). */
 export const RESET_REQUESTS_PER_IP = 10;
 export const RESET_REQUESTS_PER_ADDRESS = 3;
 export const RESET_WINDOW_MS = 15 * 60_000;

@@ -42,7 +42,7 @@ export const TokenPairView = Type.Object({
 
 export const MfaChallengeView = Type.Object({ mfa_required: Type.Literal(true), mfa_token: Type.String() });
 
-/** What the forgot-password routes always answer (seed: whether the address exists or not). */
+/** What the forgot-password routes always answer, whether the address exists or not. */
 export const RESET_SENT = { detail: 'If the address is registered, a reset link has been sent.' } as const;
 export const ResetSentView = Type.Object({ detail: Type.String() });
 

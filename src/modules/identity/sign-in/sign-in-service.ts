@@ -56,7 +56,7 @@ export class SignInService {
       const row = await this.accounts.withTx(uow.trx).insertCustomer(orgId, email.trim(), hash);
       if (row === null) throw emailTaken();
       uow.emit(customerCreated, { orgId, customerId: Number(row.id), email: row.email });
-      // Seed event `customer.created` for the organization's webhooks, in this very transaction.
+      // The event `customer.created` for the organization's webhooks, in this very transaction.
       await uow.record({
         orgId,
         name: 'customer.created',

@@ -3,9 +3,10 @@ import { ACCOUNT_KEY_PREFIX } from '../shared/key-material.ts';
 import { accountKeyRefused } from '../keys-errors.ts';
 
 /**
- * Seed "Authentication" 3: a request that carries an account API key in any way — as the Bearer
- * token, in `X-API-Key` (any letter case: HTTP header names are case-insensitive), or as the query
- * parameter `api_key` — answers 401 on every route, before anything else is checked.
+ * The account-key refusal (docs/keys-and-limits.md, "Credentials"): a request that carries an
+ * account API key in any way — as the Bearer token, in `X-API-Key` (any letter case: HTTP header
+ * names are case-insensitive), or as the query parameter `api_key` — answers 401 on every route,
+ * before anything else is checked.
  */
 export function refuseAccountKeys(request: FastifyRequest): void {
   const auth = request.headers.authorization;

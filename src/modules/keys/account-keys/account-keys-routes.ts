@@ -23,7 +23,10 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** /auth/me/api-keys (seed "Account API keys"): create (raw_key once), list newest first, revoke. */
+/**
+ * /auth/me/api-keys (docs/keys-and-limits.md, "Account API keys"): create (raw_key once), list
+ * newest first, revoke.
+ */
 export function registerAccountKeyRoutes(app: ModuleApp, service: AccountKeysService): void {
   app.post(
     '/auth/me/api-keys',

@@ -8,7 +8,7 @@ import { apiKeyNotFound } from '../keys-errors.ts';
 import type { AccountKeyRow } from '../keys-tables.ts';
 import { AccountKeysRepository } from './account-keys-repository.ts';
 
-/** Seed "Account API key": the permission areas a key may name (`<area>:read` or `<area>:write`). */
+/** The permission areas a key may name (`<area>:read` or `<area>:write`). */
 export const PERMISSION_AREAS = [
   'services',
   'containers',
@@ -24,7 +24,7 @@ export const PERMISSION_AREAS = [
 
 const PERMISSION_RE = new RegExp(`^(${PERMISSION_AREAS.join('|')}):(read|write)$`);
 
-/** A key as the API shows it: never its digest or lookup; `last_used_at` for the seed's shape. */
+/** A key as the API shows it: never its digest or lookup; `last_used_at` kept in the shape, always null. */
 export type AccountKeyView = JsonView<
   Omit<AccountKeyRow, 'user_id' | 'lookup' | 'key_hash' | 'deleted_at'>
 > & {
@@ -38,16 +38,16 @@ function view(row: AccountKeyRow): AccountKeyView {
     permissions: row.permissions,
     ip_whitelist: row.ip_whitelist,
     is_active: row.is_active,
-    // Seed: stays null, because no request can use an account key.
+    // Stays null, because no request can use an account key.
     last_used_at: null,
     created_at: new Date(row.created_at).toISOString(),
   };
 }
 
 /**
- * Account API keys can be created, listed and revoked, but no route accepts one (seed: "the API
- * does not accept them yet"); a request carrying one is refused before anything else
- * (account-key-gate.ts). The owner is told by mail when one is created.
+ * Account API keys can be created, listed and revoked, but no route accepts one yet; a request
+ * carrying one is refused before anything else (account-key-gate.ts). The owner is told by mail
+ * when one is created.
  */
 export class AccountKeysService {
   private readonly repo: AccountKeysRepository;

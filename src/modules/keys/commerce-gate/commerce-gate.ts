@@ -22,12 +22,15 @@ import type { OrgKeyRow } from '../keys-tables.ts';
 import { OrgKeysRepository } from '../org-keys/org-keys-repository.ts';
 import { orgKeyRevoked } from '../keys-events.ts';
 
-/** How long a key read from the database is believed (seed: revocation takes effect within 10 s). */
+/** How long a key read from the database is believed (a revocation takes effect within 10 s). */
 export const KEY_CACHE_MS = 10_000;
 const KEY_CACHE_MAX = 10_000;
 const HOUR_MS = 3_600_000;
 
-/** Seed "Commerce API": the route's scope, or a merchant-profile route no key may call. */
+/**
+ * A Commerce API route's requirement (docs/keys-and-limits.md, "The Commerce API"): its scope, or a
+ * merchant-profile route no key may call.
+ */
 export type CommerceRequirement = { readonly scope: string; readonly peopleOnly?: boolean };
 
 interface CachedKey {
@@ -38,7 +41,7 @@ interface CachedKey {
 
 /**
  * The Commerce gate: decides the `{scope}` requirement of the kernel's authentication layer for
- * /orgs/{org_slug}/commerce/... Checks in the seed's order, each failure its own answer: no key
+ * /orgs/{org_slug}/commerce/... Checks in this order, each failure its own answer: no key
  * and no member token (401 Missing API key), unknown or revoked key (401), another organization's
  * slug (404), organization not active (403), address outside the allow-list (403), Commerce off
  * (404), over the hourly limit (429), then the route's scope (403 scope_required) — and a

@@ -3,7 +3,7 @@ import type { KeysTables, OrgKeyRow } from '../keys-tables.ts';
 
 type Db = Kysely<KeysTables> | Transaction<KeysTables>;
 
-/** Organization API keys: newest first, revoked ones kept (seed: they stay in the list). */
+/** Organization API keys: newest first, revoked ones kept in the list. */
 export class OrgKeysRepository {
   constructor(private readonly db: Db) {}
 

@@ -35,7 +35,10 @@ export interface CreateOrgKey {
   readonly ip_whitelist?: readonly string[];
 }
 
-/** Organization API keys (seed "Organization API key"): created, listed, revoked; never changed. */
+/**
+ * Organization API keys (docs/keys-and-limits.md, "Organization API keys"): created, listed,
+ * revoked; never changed.
+ */
 export class OrgKeysService {
   private readonly repo: OrgKeysRepository;
 

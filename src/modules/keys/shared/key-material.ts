@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Seed "Account API key", "Organization API key": a key begins with a fixed prefix ending in `_`. */
+/** A key begins with a fixed prefix ending in `_` (docs/keys-and-limits.md, "Credentials"). */
 export const ACCOUNT_KEY_PREFIX = 'acct_';
 export const ORG_KEY_PREFIX = 'org_';
 export const RELAY_KEY_PREFIX = 'relay_';

@@ -26,7 +26,10 @@ export interface LintInput {
   readonly deploymentPops: ReadonlySet<string>;
 }
 
-/** Under this TTL, resolvers come back so often that client_ip affinity buys little (seed default 30). */
+/**
+ * Under this TTL, resolvers come back so often that client_ip affinity buys little (30 is the
+ * default TTL).
+ */
 const AFFINITY_MIN_TTL_S = 30;
 const FAMILIES = [4, 6] as const;
 

@@ -15,7 +15,7 @@ export function registerLintRoutes(app: ModuleApp, lint: LoadBalancingLintServic
     {
       schema: {
         description:
-          'Mistakes that save fine and answer wrong (README "Load-balancing linter"), in the order the checks run.',
+          'Mistakes that save fine and answer wrong (docs/dns-and-load-balancing.md, "Load balancing"), in the order the checks run.',
         summary: 'What the linter finds in a load balancer',
         params: LoadBalancerParams,
         response: { 200: Type.Array(LintFindingResponse), ...errorResponses(401, 404, 422, 429) },

@@ -30,7 +30,7 @@ const KEY_RULES: Record<MapField, (key: string) => { code: string } | { msg: str
   },
 };
 
-/** `[3, 4]`: the ids sorted, as the seed's `Unknown pool ids for this zone: [...]` shows them. */
+/** `[3, 4]`: the ids sorted, as the 422 `Unknown pool ids for this zone: [...]` shows them. */
 export const formatIds = (ids: Iterable<number>): string =>
   `[${[...new Set(ids)].sort((a, b) => a - b).join(', ')}]`;
 

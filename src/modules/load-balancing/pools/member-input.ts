@@ -25,7 +25,7 @@ export type MemberValues = Omit<
   | 'updated_at'
 >;
 
-/** `healthy` when nothing is checked (seed: states), otherwise `unknown` until the first check. */
+/** `healthy` when nothing is checked, otherwise `unknown` until the first check. */
 export const initialHealth = (mode: string): string => (mode === 'none' ? 'healthy' : 'unknown');
 
 /**

@@ -8,7 +8,10 @@ export const MemberParams = Type.Object({
   member_id: Type.Integer({ minimum: 1 }),
 });
 
-/** Seed: weight 1–100, priority 0 or more; health ranges are this product's (interval 10–3600 s, timeout 1–30 s). */
+/**
+ * Weight 1–100, priority 0 or more; the health ranges are this product's choice (interval
+ * 10–3600 s, timeout 1–30 s).
+ */
 export const CreateMemberBody = Type.Object(
   {
     address: Type.String({ maxLength: 64 }),

@@ -9,7 +9,7 @@ export const PoolParams = Type.Object({
   pool_id: Type.Integer({ minimum: 1 }),
 });
 
-/** Seed "Origin pool": name 1–100, ttl 5–3600 (default 30), algorithm and affinity words. */
+/** An origin pool: name 1–100, ttl 5–3600 (default 30), algorithm and affinity words. */
 export const CreatePoolBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),

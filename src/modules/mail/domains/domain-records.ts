@@ -11,7 +11,7 @@ export interface DomainRecord {
 }
 
 /**
- * The three records of a sending domain (issue 19): the DKIM key at `<selector>._domainkey`
+ * The three records of a sending domain: the DKIM key at `<selector>._domainkey`
  * (RFC 6376 §3.6.2.1), SPF at the domain allowing the relay's senders (RFC 7208 §5.2 include), and
  * the return-path name `bounces.<domain>` pointing at the bounce domain, so that a domain that
  * wants an aligned envelope sender has the name ready (reported, not required: the relay's

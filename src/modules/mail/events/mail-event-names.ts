@@ -1,6 +1,6 @@
 /**
- * Seed "Mail delivery events": the five events and their `type` values, and `suppressed`, which
- * a webhook may subscribe to but which is never sent.
+ * The five delivery events (docs/mail.md, "Events") and their `type` values, and `suppressed`,
+ * which a webhook may subscribe to but which is never sent.
  */
 export const MAIL_EVENTS = ['accepted', 'delivered', 'deferred', 'bounced', 'complaint'] as const;
 export type MailEventName = (typeof MAIL_EVENTS)[number];
@@ -27,7 +27,7 @@ export const EVENT_TYPES = {
 /** Events that put the recipient on the relay's suppression list. */
 export const SUPPRESSING_EVENTS: ReadonlySet<string> = new Set(['bounced', 'complaint']);
 
-/** `response` is cut to this many characters (seed). */
+/** `response` is cut to this many characters. */
 export const RESPONSE_MAX = 2000;
 
 /** The delivery engine's target kind of mail webhooks. */

@@ -29,7 +29,7 @@ export type MailFanOut = (trx: Transaction<MailTables>, rows: readonly EventRow[
  * Records delivery events, inside the caller's transaction: the event rows, the suppressions that
  * `bounced` and `complaint` add, and one webhook delivery per subscribed, enabled webhook of the
  * relay — so an event, its suppression and its deliveries exist together or not at all. Webhooks
- * made later never see it (seed: "a new webhook receives only events recorded after its creation").
+ * made later never see it: a new webhook receives only events recorded after its creation.
  */
 export class MailEventRecorder {
   constructor(

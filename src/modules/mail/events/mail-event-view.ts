@@ -2,8 +2,9 @@ import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { EventRow } from '../mail-tables.ts';
 
 /**
- * A delivery event as the events route and the webhooks show it (seed): every field but id,
- * event, type and occurred_at null when not carried; the addresses as `from` and `to`.
+ * A delivery event as the events route and the webhooks show it (docs/mail.md, "Events"): every
+ * field but id, event, type and occurred_at null when not carried; the addresses as `from` and
+ * `to`.
  */
 export type MailEventView = JsonView<
   Omit<EventRow, 'service_id' | 'message_ref' | 'from_addr' | 'to_addr'>
@@ -12,7 +13,7 @@ export type MailEventView = JsonView<
   to: string | null;
 };
 
-/** Seed: "UTC timestamp with no zone suffix". */
+/** A UTC timestamp with no zone suffix. */
 export function utcNoZone(at: Date): string {
   return at.toISOString().slice(0, 19);
 }

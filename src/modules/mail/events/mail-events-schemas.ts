@@ -20,7 +20,7 @@ export const MailEventResponse = describes<MailEventView>()(
     from: Nullable(Type.String()),
     to: Nullable(Type.String()),
     response: Nullable(Type.String()),
-    /** UTC, with no zone suffix (seed). */
+    /** UTC, with no zone suffix. */
     occurred_at: Type.String(),
   }),
 );

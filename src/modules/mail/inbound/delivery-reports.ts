@@ -1,5 +1,5 @@
 /**
- * Reads the two kinds of reports a relay receives (issue 19) into delivery events, without
+ * Reads the two kinds of reports a relay receives into delivery events, without
  * throwing on anything: RFC 3464 delivery status notifications and RFC 5965 feedback reports, both
  * `multipart/report` (RFC 6522). Only the few MIME rules these reports need are read here: header
  * fields (RFC 5322 §2.2, unfolded), a multipart's boundary (RFC 2046 §5.1.1), base64 and
@@ -128,7 +128,7 @@ function originalOf(parts: readonly Part[]): Fields | null {
   return null;
 }
 
-/** RFC 3464 §2.3.3 Action → the seed's event and type. */
+/** RFC 3464 §2.3.3 Action → the delivery event and its type (docs/mail.md, "Events"). */
 function dsnEvent(action: string): Pick<ReportEvent, 'event' | 'type'> | null {
   switch (action.toLowerCase()) {
     case 'delivered':
@@ -145,9 +145,9 @@ function dsnEvent(action: string): Pick<ReportEvent, 'event' | 'type'> | null {
 }
 
 /**
- * RFC 5965 §7.3 Feedback-Type → the seed's complaint types. `abuse`, `fraud` and `auth-failure`
- * map to their own; `virus` and `other` are complaints about the mail too, filed as abuse reports;
- * `not-spam` is a recipient saying the mail was wanted: no complaint.
+ * RFC 5965 §7.3 Feedback-Type → the complaint types (docs/mail.md, "Events"). `abuse`, `fraud` and
+ * `auth-failure` map to their own; `virus` and `other` are complaints about the mail too, filed as
+ * abuse reports; `not-spam` is a recipient saying the mail was wanted: no complaint.
  */
 function feedbackType(value: string): string | null {
   switch (value.trim().toLowerCase()) {

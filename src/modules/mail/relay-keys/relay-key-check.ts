@@ -10,7 +10,7 @@ import type { RelayKeysRepository } from './relay-keys-repository.ts';
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * The `relay` requirement (seed "Authentication" 2): a relay key in `X-Api-Key`, accepted on the
+ * The `relay` requirement (docs/mail.md, "Relay keys"): a relay key in `X-Api-Key`, accepted on the
  * mail send and limits routes only. Anything else there — no key, a bearer token, an organization
  * key, a wrong or deleted relay key — is 401 `Invalid relay key`; a key of a relay that is
  * suspended or ended is 403. The relay is kept for the handler (relayOf).

@@ -3,7 +3,7 @@ import type { ProvisionedService, ServiceProvisioner } from '../../services/inde
 import { SMTP_RELAY } from './relay-access.ts';
 import type { RelaysRepository } from './relays-repository.ts';
 
-/** Sending limits when the plan names none (seed "Limits": values not shown; issue 19). */
+/** Sending limits when the plan names none (docs/mail.md, "Limits"). */
 export const DEFAULT_LIMITS = { per_minute: 60, per_day: 10_000, max_recipients: 50 } as const;
 
 function limit(metadata: Record<string, unknown> | null, name: keyof typeof DEFAULT_LIMITS): number {

@@ -160,7 +160,7 @@ export class OutgoingQueue {
     response: string | null,
   ): Promise<void> {
     if (accepted.length > 0) {
-      // A whole-message event names only the first recipient (seed).
+      // A whole-message event names only the first recipient.
       events.unshift({
         ...base,
         event: 'accepted',

@@ -4,7 +4,7 @@ const CONTEXT = 'mail-verp';
 const TAG_BYTES = 6;
 
 /**
- * The VERP return path of a message (issue 19): `bounce+<queue id>-<tag>@<bounce domain>`. The
+ * The VERP return path of a message: `bounce+<queue id>-<tag>@<bounce domain>`. The
  * queue id finds the message a DSN is about; the tag (keyed, so return paths cannot be made up)
  * keeps strangers from filing events against other people's messages. Lower case throughout:
  * some MTAs fold the case of local parts.

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 
-/** Seed "Mail message": the send body. */
+/** The send body (docs/mail.md, "Sending"). */
 export const SendBody = Type.Object(
   {
     from: Type.String({ maxLength: 320 }),
@@ -19,7 +19,7 @@ export const SendBody = Type.Object(
 );
 export type SendBody = Static<typeof SendBody>;
 
-/** The largest send body (issue 19): 413 above it. */
+/** The largest send body: 413 above it. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**

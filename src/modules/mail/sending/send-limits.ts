@@ -15,7 +15,7 @@ export interface SendSlot {
 }
 
 /**
- * The slot of the next message of a relay (issue 19): at most `per_minute` messages within any
+ * The slot of the next message of a relay: at most `per_minute` messages within any
  * 60 seconds and `per_day` per UTC day. Slots are handed out in order under the relay's row lock,
  * so the latest `per_minute` slots decide the minute: a message fits once the `per_minute`-th
  * latest is a minute old. A full day moves the message to the next day's start.
@@ -43,7 +43,7 @@ export async function nextSlot(
   return { at: new Date(at), heldBy };
 }
 
-/** The limits route's counters (seed: values not shown; issue 19 names them). */
+/** The limits route's counters: messages sent in the last minute and in the UTC day. */
 export async function usage(
   messages: MessagesRepository,
   relay: RelayRow,

@@ -5,7 +5,10 @@ import { MAX_BODY_BYTES, SendBody } from './send-body.ts';
 import { LimitsResponse, SendResponse } from './send-schemas.ts';
 import type { SendService } from './send-service.ts';
 
-/** Seed "Mail sending": POST /mail/send and GET /mail/send/limits, with a relay key in X-Api-Key. */
+/**
+ * Mail sending (docs/mail.md, "Sending"): POST /mail/send and GET /mail/send/limits, with a relay
+ * key in X-Api-Key.
+ */
 export function registerSendRoutes(app: ModuleApp, service: SendService, keys: RelayKeyCheck): void {
   app.post(
     '/mail/send',

@@ -13,7 +13,8 @@ const PAGE = `<!doctype html>
 `;
 
 /**
- * Seed "Mail sending": GET / POST /mail/unsubscribe/{token}, with no credential. A mailbox
+ * Unsubscribing (docs/mail.md, "Suppressions and unsubscribing"): GET / POST
+ * /mail/unsubscribe/{token}, with no credential. A mailbox
  * provider POSTs `List-Unsubscribe=One-Click` (RFC 8058 §3.2, form-encoded); a person following
  * the link GETs it: both put the addressee on the relay's suppression list (repeating is
  * harmless) and answer 200 — a small page for GET, an empty body for POST. A forged token is 404.

@@ -3,7 +3,7 @@ import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 const CONTEXT = 'mail-unsubscribe';
 
 /**
- * The unsubscribe token (seed "Authentication" 2: opaque, names the tenant and the addressee):
+ * The unsubscribe token (opaque; it names the tenant and the addressee):
  * the relay's service id and the address, sealed (AES-GCM authenticates it, so a forged or
  * altered token does not open), in base64url.
  */

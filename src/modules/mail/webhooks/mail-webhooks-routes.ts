@@ -11,7 +11,7 @@ import {
 } from './mail-webhooks-schemas.ts';
 import type { MailWebhooksService } from './mail-webhooks-service.ts';
 
-/** Seed "Mail webhooks" (base /api/v1/client/smtp-relay/{service_id}/webhooks). */
+/** Mail webhooks (docs/mail.md, "Mail webhooks"; base /api/v1/client/smtp-relay/{service_id}/webhooks). */
 export function registerMailWebhookRoutes(app: ModuleApp, service: MailWebhooksService): void {
   app.get(
     '/client/smtp-relay/:service_id/webhooks',

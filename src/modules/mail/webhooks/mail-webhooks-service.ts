@@ -12,14 +12,14 @@ import type { RelaysRepository } from '../relays/relays-repository.ts';
 import { mailWebhookView, type MailWebhookView } from './mail-webhook-view.ts';
 import type { MailWebhooksRepository } from './mail-webhooks-repository.ts';
 
-/** Seed "Limits": 10 webhooks per relay, disabled ones counted. */
+/** 10 webhooks per relay, disabled ones counted (docs/mail.md, "Limits"). */
 export const MAX_WEBHOOKS = 10;
 
 const secretContext = (serviceId: number): string => `mail-webhook:${serviceId}`;
 
 /**
- * Seed "Mail webhooks": unknown event names are dropped; an empty list, or one with no known name,
- * means all six (in the seed's order).
+ * Unknown event names are dropped; an empty list, or one with no known name, means all six (in
+ * the order of SUBSCRIBABLE_EVENTS).
  */
 export function webhookEvents(input: readonly string[] | undefined): string[] {
   const known = new Set((input ?? []).filter((e) => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(e)));
@@ -42,7 +42,7 @@ function checkUrl(input: string): void {
 /**
  * Mail webhooks of a relay (base /client/smtp-relay/{service_id}/webhooks), the target kind the
  * delivery engine calls them as (the mail policy), and the fan-out of recorded events to them.
- * States (seed table): a failed attempt raises `failure_count` (failing), a success resets it
+ * States: a failed attempt raises `failure_count` (failing), a success resets it
  * (healthy), 50 failures in a row disable it for good (no route enables it again), deleting
  * removes it — its waiting deliveries find no target and are stopped unsent.
  */
@@ -105,7 +105,7 @@ export class MailWebhooksService {
     disable: (id) => this.repo.disable(id),
   };
 
-  /** One delivery per enabled webhook of the relay subscribed to the event (`suppressed` is never sent: seed). */
+  /** One delivery per enabled webhook of the relay subscribed to the event (`suppressed` is never sent). */
   readonly fanOut: MailFanOut = async (trx, rows) => {
     const repo = this.repo.withTx(trx);
     const deliveries: MailDelivery[] = [];

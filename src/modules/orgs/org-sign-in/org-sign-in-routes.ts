@@ -28,7 +28,7 @@ const StaffMeView = Type.Object({
 });
 /** Every route here names an organization, which may not exist (or be deleted): 404. */
 const answers = <S extends object>(success: S) => ({ ...success, ...errorResponses(404) });
-/** Seed "Failed sign-ins": these routes count toward the failed sign-in limit. */
+/** These routes count toward the failed sign-in limit (docs/identity-and-organizations.md, "Limits"). */
 const SIGN_IN = { auth: 'public', authFailureLimit: true, audit: false } as const;
 const PUBLIC = { auth: 'public', audit: false } as const;
 

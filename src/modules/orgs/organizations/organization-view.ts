@@ -3,8 +3,9 @@ import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { OrgRow } from '../orgs-tables.ts';
 
 /**
- * The seed's organization shape: the row (deleted_at and the Commerce switch, which the settings
- * show, left out) and the caller's role.
+ * An organization as the routes answer it (docs/identity-and-organizations.md, "Organizations"):
+ * the row (deleted_at and the Commerce switch, which the settings show, left out) and the caller's
+ * role.
  */
 export type OrganizationView = JsonView<Omit<OrgRow, 'deleted_at' | 'commerce_enabled'>> & {
   my_role: OrgRole | null;

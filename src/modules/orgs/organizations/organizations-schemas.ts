@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
 
-/** Seed "Organization": the allowed words this platform gives the fields the seed leaves open. */
+/**
+ * The words this platform allows in an organization's `tier` and `billing_mode`
+ * (docs/identity-and-organizations.md, "Organizations").
+ */
 export const TIERS = ['standard', 'pro', 'enterprise'] as const;
 export const BILLING_MODES = ['platform_mor', 'hybrid', 'merchant_of_record'] as const;
 

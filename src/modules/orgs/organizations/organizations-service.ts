@@ -18,8 +18,8 @@ export interface OrgUpdate {
 }
 
 /**
- * Organizations: creation (the creator is the owner), the caller's list, settings, deletion in
- * the seed's order (confirm, live products, owner), and reactivation by platform staff.
+ * Organizations: creation (the creator is the owner), the caller's list, settings, deletion
+ * checked in order (confirm, live products, owner), and reactivation by platform staff.
  */
 export class OrganizationsService {
   private readonly orgs: OrganizationsRepository;
@@ -64,7 +64,7 @@ export class OrganizationsService {
     return this.get(principal);
   }
 
-  /** Seed "settings": Commerce on or off (default off). */
+  /** The settings: Commerce on or off (default off). */
   async settings(principal: Principal): Promise<{ commerce_enabled: boolean }> {
     return { commerce_enabled: (await this.current(principal)).commerce_enabled };
   }
@@ -89,7 +89,7 @@ export class OrganizationsService {
   }
 
   /**
-   * Seed "Delete rules", in order: `confirm` must be the slug (422), no live product may remain
+   * The deletion rules, in order: `confirm` must be the slug (422), no live product may remain
    * (409 naming them), the caller must be the owner on a main-site session (403). Then the
    * organization is `deleted` (nothing erased) and every staff and storefront session into it ends.
    */

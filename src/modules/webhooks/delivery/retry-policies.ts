@@ -4,10 +4,10 @@ const MINUTE = 60_000;
 
 /**
  * How one kind of webhook is called and retried. Two policies share the delivery engine:
- * - `org` (seed "Organization webhook", "Events"): 5 attempts, the next 1, 5, 30 and 120 minutes
+ * - `org`: 5 attempts, the next 1, 5, 30 and 120 minutes
  *   after the previous failure; when the fifth attempt fails and the webhook has failed 10 times in
  *   a row, it is turned off. Signed `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256("<t>.<body>")>`.
- * - `mail` (seed "Mail delivery events"): 6 attempts about 2, 4, 8, 16 and 32 minutes apart, sent
+ * - `mail`: 6 attempts about 2, 4, 8, 16 and 32 minutes apart, sent
  *   about once a minute (attempts fall on whole minutes); disabled for good after 50 failed attempts
  *   in a row (any event). Signed `X-Mail-Signature: <hex HMAC-SHA256(body)>`, with the secret as text.
  */

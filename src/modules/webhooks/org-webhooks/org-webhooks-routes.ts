@@ -10,7 +10,10 @@ import {
 } from './org-webhooks-schemas.ts';
 import type { OrgWebhooksService } from './org-webhooks-service.ts';
 
-/** /orgs/{org_slug}/webhooks (owner or admin; seed "Organization webhooks"). The secret is never returned. */
+/**
+ * /orgs/{org_slug}/webhooks (owner or admin; docs/webhooks.md, "Organization webhooks"). The secret
+ * is never returned.
+ */
 export function registerOrgWebhookRoutes(app: ModuleApp, service: OrgWebhooksService): void {
   const config = { auth: 'org:admin' } as const;
   app.get(

@@ -18,9 +18,9 @@ const MAX_URL = 1024;
 export const webhookSecretContext = (orgId: number): string => `webhook-secret:${orgId}`;
 
 /**
- * Organization webhooks (seed "Organization webhook"): the routes' rules, the target kind the
- * delivery engine calls them as (policy `org`), and the fan-out of an organization's outbox
- * events to the webhooks subscribed to them.
+ * Organization webhooks (docs/webhooks.md, "Organization webhooks"): the routes' rules, the target
+ * kind the delivery engine calls them as (policy `org`), and the fan-out of an organization's
+ * outbox events to the webhooks subscribed to them.
  */
 export class OrgWebhooksService {
   private readonly repo: OrgWebhooksRepository;
@@ -60,7 +60,7 @@ export class OrgWebhooksService {
       ...(body.url !== undefined ? { url: body.url } : {}),
       ...(body.events !== undefined ? { events: [...new Set(body.events)] } : {}),
       ...(body.is_active !== undefined ? { is_active: body.is_active } : {}),
-      // Seed: turning it on again resumes deliveries, with a clean count of failures.
+      // Turning it on again resumes deliveries, with a clean count of failures.
       ...(body.is_active === true ? { failure_count: 0 } : {}),
     });
     if (body.is_active === false)
@@ -73,7 +73,7 @@ export class OrgWebhooksService {
     if (row === null) throw webhookNotFound();
     const at = new Date(this.ctx.clock.now());
     await this.repo.markDeleted(row.id, at);
-    // Seed: deleting stops deliveries at once.
+    // Deleting stops deliveries at once.
     await this.deliveries.stopPending(ORG_WEBHOOK_KIND, Number(row.id), at);
     return { id: Number(row.id), deleted: true };
   }
@@ -97,7 +97,7 @@ export class OrgWebhooksService {
   };
 
   /**
-   * Seed "Events": one delivery per subscribed, active webhook that existed when the event
+   * One delivery per subscribed, active webhook that existed when the event
    * occurred; body `{id, event, occurred_at, data}`, compact. One read of each organization's
    * webhooks per batch.
    */

@@ -1,7 +1,7 @@
 /**
- * Seed "Events" of the organization API: the names emitted (by the modules that own them), the
- * names that may be subscribed to but are never sent, `*` for every event, and any name of the
- * Commerce API's `commerce.` family.
+ * The event names of organization webhooks (docs/webhooks.md, "Event names"): the names emitted (by
+ * the modules that own them), the names that may be subscribed to but are never sent, `*` for every
+ * event, and any name of the Commerce API's `commerce.` family.
  */
 export const SENT_EVENTS = [
   'customer.created',
