@@ -1,8 +1,8 @@
 /**
  * ISC's EDNS compliance suite (the checks of ISC's `genreport`, written down as dig commands in
  * RFC 8906 §8), run with BIND's dig against the product as `npm start` serves it: DNS cookies on
- * (the default), NSID set, one plain and one signed zone. Every check must pass — the issue's
- * "100/100 with cookies on" — and the last test states the tally.
+ * (the default), NSID set, one plain and one signed zone. Every check must pass — 100/100 with
+ * cookies on — and the last test states the tally.
  *
  * Each check is one dig command and what RFC 8906 §8 (and genreport's report) expects of an
  * authoritative server: the status, the flags, the OPT record's version and flags, what options

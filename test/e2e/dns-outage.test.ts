@@ -1,5 +1,5 @@
 /**
- * Serving through outages (issue 9): a DNS-only node behind TCP proxies to the shared PostgreSQL
+ * Serving through outages: a DNS-only node behind TCP proxies to the shared PostgreSQL
  * and Redis keeps answering when they are cut, catches up from the database (periodic resync,
  * without the lost zone-changed events) when they return, and cold-starts from its snapshot file
  * while the database is unreachable. The API node talks to PostgreSQL and Redis directly, so its

@@ -19,7 +19,7 @@ const REDIS_URL = process.env.REDIS_URL;
 const ZONES = '/api/v1/dns/zones';
 const DOMAIN = 'workers.example';
 const WORKERS = 2;
-/** The bound on API change → answer, from every worker. */
+/** The bound this test sets on API change → answer, from every worker. */
 const CHANGE_TO_ANSWER_MS = 2_000;
 
 if (!DATABASE_URL || !REDIS_URL) {

@@ -1,5 +1,5 @@
 /**
- * Issue 5 acceptance: a zone made over the API, DNSSEC turned on with one call, then every kind of
+ * DNSSEC end to end: a zone made over the API, DNSSEC turned on with one call, then every kind of
  * answer validated by real validators — unbound (trusting only the zone's DS from the API) and
  * delv — plus a zone-walk check of the NSEC records and a ZSK rollover under a moved clock.
  */

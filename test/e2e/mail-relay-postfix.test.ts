@@ -1,5 +1,5 @@
 /**
- * Issue 19 end to end, with Debian's Postfix as the real MTA: the product hands messages to
+ * The mail relay end to end, with Debian's Postfix as the real MTA: the product hands messages to
  * Postfix, which relays them to a receiving server that accepts some recipients, answers 4xx to
  * one and 5xx to another. The message as received is DKIM-valid against the key the API published
  * over the product's own DNS and carries the one-click headers; Postfix's real DSNs come back to

@@ -1,5 +1,5 @@
 /**
- * Zone transfers out (issue 9) against a real Knot secondary: AXFR of a zone made through the
+ * Zone transfers out against a real Knot secondary: AXFR of a zone made through the
  * API, NOTIFY + IXFR after a change, the same answers as the primary, refusals without the key,
  * with a bad key or from outside allow_from; and the settings API (validation, ownership, the
  * secret never returned).

@@ -128,7 +128,7 @@ describe('services registry', () => {
     expect([inactive.status, inactive.body]).toEqual([409, { detail: 'Service is not active' }]);
   });
 
-  it('lists newest first with the status, resource_type and paging rules of the seed', async () => {
+  it('lists newest first, filters by status and resource_type (else 422), pages by limit/offset', async () => {
     const all = (await get(alice, '/')).body;
     expect(all.length).toBeGreaterThanOrEqual(2);
     const ids = all.map((s: { id: number }) => s.id);

@@ -17,7 +17,7 @@ describe('DNS zones routes', () => {
 
   const create = (token: string, domain: string) => t.request('POST', ZONES, { token, body: { domain } });
 
-  it('creates a zone in the seed shape, normalised, with a date-based serial', async () => {
+  it('creates a zone and answers all its fields, normalised, with a date-based serial', async () => {
     const res = await create(alice, 'Shape.Example.');
     expect(res.status).toBe(201);
     expect(res.body).toEqual({

@@ -8,7 +8,7 @@ const needs = (scope: string) => ({
 });
 
 describe('Commerce API scopes', () => {
-  it('grants as the seed says: :write includes :read, commerce:* all, <area>:* its area, nothing without scopes', () => {
+  it('grants by the scope rules: :write includes :read, commerce:* all, <area>:* its area, nothing without scopes', () => {
     const table: [string[], string, boolean][] = [
       [['commerce.orders:read'], 'commerce.orders:read', true],
       [['commerce.orders:write'], 'commerce.orders:read', true],
@@ -134,7 +134,7 @@ describe('organization API keys and the Commerce gate', () => {
     ).toBe(403);
   });
 
-  it('answers each failure of the gate in the seed’s order', async () => {
+  it('answers each failure of the gate, in the order the gate checks them', async () => {
     const key = await newKey('gate-a', { permissions: { scopes: ['commerce.orders:read'] } });
     const h = { 'X-API-Key': key.raw_key };
     expect((await commerce('gate-a', 'orders')).body).toEqual({ detail: 'Missing API key' });
@@ -157,7 +157,7 @@ describe('organization API keys and the Commerce gate', () => {
     expect((await commerce('gate-a', 'products', h)).status).toBe(403);
     expect((await commerce('gate-a', 'products', h)).body).toEqual(needs('commerce.catalog:read'));
 
-    // Commerce switched off: 404 with the seed's message.
+    // Commerce switched off: 404 `Commerce is not enabled for this organization.`
     await t.request('PATCH', `${ORGS}/gate-a/settings`, {
       token: owner.token,
       body: { commerce_enabled: false },

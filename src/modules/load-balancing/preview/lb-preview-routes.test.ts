@@ -44,7 +44,7 @@ describe('DNS load balancer preview route', () => {
   });
   afterAll(async () => t?.close());
 
-  it('answers from the PoP rule with the shape of the seed', async () => {
+  it('answers from the PoP rule: cascade hit, reason, pool, answers, TTL, context and trace', async () => {
     const res = await preview({ pop: 'fra' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({

@@ -1,6 +1,6 @@
 /**
  * Mail webhooks over real HTTP, delivered by the one delivery engine to a local HTTPS receiver
- * with its own CA, the clock moved by the test: the seed's routes and limits, and for each
+ * with its own CA, the clock moved by the test: the routes and their limits, and for each
  * recorded event a request with the exact body (compact JSON, keys in alphabetical order,
  * `occurred_at` without zone), a verifiable `X-Mail-Signature`, `X-Mail-Event`; subscriptions,
  * `suppressed` never sent, a webhook hears only later events, failure counts, the 50-failure
@@ -83,7 +83,7 @@ describe('mail webhooks', () => {
     }
   };
 
-  it('creates with the seed fields and the secret once; lists without it; checks the URL; another tenant sees nothing', async () => {
+  it('creates with its answer fields and the secret once; lists without it; checks the URL; another tenant sees nothing', async () => {
     const res = await create({
       url: 'https://hooks.example.net/mail',
       events: ['bounced', 'nope', 'complaint'],

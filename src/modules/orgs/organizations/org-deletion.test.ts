@@ -34,7 +34,7 @@ describe('organization deletion', () => {
     }
   };
 
-  it('checks in the seed’s order: confirm (422), then live products (409), then the owner (403)', async () => {
+  it('checks in order: confirm (422), then live products (409), then the owner (403)', async () => {
     const owner = await t.signUp();
     const admin = await t.signUp();
     await createOrg(t, owner.token, 'order-org');

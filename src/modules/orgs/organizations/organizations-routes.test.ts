@@ -17,7 +17,7 @@ describe('organizations, members and roles', () => {
     await smtp?.close();
   });
 
-  it('creates an organization with the seed’s defaults; the creator is its owner', async () => {
+  it('creates an active organization with the default tier, billing mode, fee and limits; the creator owns it', async () => {
     const owner = await t.signUp();
     const res = await t.request('POST', ORGS, {
       token: owner.token,

@@ -76,7 +76,7 @@ describe('organization webhooks: routes and deliveries', () => {
   const remove = async (id: number) =>
     t.request('DELETE', `${ORGS}/hooked/webhooks/${id}`, { token: await tok() });
 
-  it('creates, lists, changes and deletes webhooks with the seed’s fields; never the secret', async () => {
+  it('creates, lists, changes and deletes webhooks with their answer fields; never the secret', async () => {
     const created = await t.request('POST', `${ORGS}/hooked/webhooks`, {
       token: await tok(),
       body: {
