@@ -205,7 +205,7 @@ async function buildCases(): Promise<Case[]> {
     }),
   );
 
-  // Health decided by a quorum of three PoPs with flap damping (issue 20), as a DNS node holds it:
+  // Health decided by a quorum of three PoPs with flap damping, as a DNS node holds it:
   // the default pool's members 301 (outvoted at one PoP), 302 (down at two of three), 303
   // (flapping, held by damping); a decided change applied every 1,000 answers, as the sync does.
   const decided = new MemberHealthTable();
@@ -283,7 +283,7 @@ async function buildCases(): Promise<Case[]> {
     full('static A asking NSID and a cookie', askingBoth, withOptions, client, { ratioOf: 'static A' }),
   );
 
-  // The UDP batch path: answered into a send slot, without and with the answer cache (issue 23).
+  // The UDP batch path: answered into a send slot, without and with the answer cache.
   const slotPlain = createMessageHandlerWithContext(store).handleSlot;
   const slotCached = createMessageHandlerWithContext(store, {
     answerCache: { bytes: DEFAULT_ANSWER_CACHE_BYTES },

@@ -1,9 +1,10 @@
 /**
- * `npm run bench`: the whole benchmark suite of issue 8 in one command. Runs the micro
+ * `npm run bench`: the whole benchmark suite (docs/benchmarks.md) in one command. Runs the micro
  * (tinybench: stages and handleMessage per answer kind, steered, signed; plus steering.bench.ts),
- * macro (dnsperf: the product vs Knot, UDP and TCP) and scale (snapshot build time/memory per
- * zone size, API change → answer latency, 100k-record import) parts, prints one table per part
- * and the issue's targets, and writes every figure to bench/results/<YYYY-MM-DD>.json.
+ * macro (dnsperf: the product vs Knot, UDP and TCP) and scale (snapshot build time/memory per zone
+ * size, API change → answer latency, 100k-record import) parts, prints one table per part and the
+ * targets (docs/benchmarks.md, "Targets"), and writes every figure to
+ * bench/results/<YYYY-MM-DD>.json.
  *
  * `npm run bench -- [--only micro,macro,scale] [--quick] [--rounds N] [--seconds S]
  *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp]`
@@ -277,7 +278,7 @@ function targets(
   };
   const row = (w: MacroWorkload) => macro?.rows.find((r) => r.server === 'product' && r.workload === w);
   const udp = row('udp');
-  // Issue 23: as cheap per query as Knot.
+  // As cheap per query as Knot.
   add('UDP mixed q/s ÷ Knot ≥ 1.0 (product, 1 worker, saturation)', udp?.qpsRatioToKnot, (v) => v >= 1);
   add('UDP mixed cpu µs/q ÷ Knot ≤ 1.0 (saturation)', udp?.cpuRatioToKnot, (v) => v <= 1);
   add('UDP mixed cpu µs/q ÷ Knot ≤ 1.1 (at 50k q/s)', row('udp@50k')?.cpuRatioToKnot, (v) => v <= 1.1);

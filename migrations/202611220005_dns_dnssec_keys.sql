@@ -1,4 +1,4 @@
--- DNSSEC with online signing (issue 5). One row per signed zone, one per key. Private keys are
+-- DNSSEC with online signing. One row per signed zone, one per key. Private keys are
 -- stored AES-256-GCM encrypted (iv | tag | ciphertext) under DNSSEC_KEY_ENCRYPTION_KEY, never in
 -- clear. dns_zones.dnssec_enabled stays the flag the API shows.
 CREATE TABLE dns_dnssec_zones (

@@ -1,4 +1,4 @@
--- Zone transfers out (issue 9). One settings row per zone that is transferred: who may transfer
+-- Zone transfers out. One settings row per zone that is transferred: who may transfer
 -- (allow_from, jsonb list of addresses/CIDRs), the optional TSIG key (RFC 8945; the secret is
 -- AES-256-GCM encrypted, iv | tag | ciphertext, under DNSSEC_KEY_ENCRYPTION_KEY, never in clear)
 -- and where to send NOTIFY (jsonb list of "address:port").

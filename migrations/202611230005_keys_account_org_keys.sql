@@ -1,7 +1,7 @@
 -- API keys. Only a SHA-256 digest of each key is kept, with a short lookup prefix to find its row;
 -- the key itself is shown once, at creation.
 
--- Account keys: created and revoked, never accepted (seed "Account API key").
+-- Account keys: created and revoked, never accepted (docs/keys-and-limits.md, "Account API keys").
 CREATE TABLE keys_account_keys (
   id            bigserial PRIMARY KEY,
   user_id       bigint NOT NULL REFERENCES identity_users (id) ON DELETE CASCADE,

@@ -1,2 +1,2 @@
--- An organization's settings: Commerce on or off (seed "Commerce must be enabled").
+-- An organization's settings: Commerce on or off (off: the Commerce API answers 404).
 ALTER TABLE orgs ADD COLUMN commerce_enabled boolean NOT NULL DEFAULT false;

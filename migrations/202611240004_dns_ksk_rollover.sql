@@ -1,4 +1,4 @@
--- KSK rollover (RFC 7583 double-DS, issue 21): the state of a zone's running rollover and what the
+-- KSK rollover (RFC 7583 double-DS): the state of a zone's running rollover and what the
 -- last look at the parent's DS RRset found. No rollover: ksk_rollover_state is NULL.
 ALTER TABLE dns_dnssec_zones
   ADD COLUMN ksk_rollover_state text

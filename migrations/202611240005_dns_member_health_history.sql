@@ -1,4 +1,4 @@
--- Health quorum across PoPs, flap damping and health history (issue 20). Every probe is kept with
+-- Health quorum across PoPs, flap damping and health history. Every probe is kept with
 -- the PoP that ran it (7 days); a member's health_status is the damped decision over the latest
 -- probe of each PoP, and every change of that decision is kept with its reason (7 days).
 ALTER TABLE dns_lb_members

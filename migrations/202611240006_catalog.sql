@@ -1,4 +1,4 @@
--- The catalogue (issue 18): hardware tiers, products with their prices and config options, where
+-- The catalogue: hardware tiers, products with their prices and config options, where
 -- each product is offered, per-location capacity for the availability answers, VPS OS templates,
 -- and the container catalogue (runtimes, specializations with their versions). Filled from the
 -- reviewable files in catalog/ at the first start and by `npm run catalog -- import <file>`; ids

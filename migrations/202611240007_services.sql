@@ -1,4 +1,4 @@
--- The services registry (issue 18): every hosted product an account or organization holds, its
+-- The services registry: every hosted product an account or organization holds, its
 -- lifecycle (pending → provisioning → active | failed; pending_termination → terminated) and its
 -- events. The product module behind it (its provisioner) owns what the service is made of.
 CREATE TABLE services (

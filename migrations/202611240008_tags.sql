@@ -1,4 +1,4 @@
--- Resource tags (issue 18): strings on a resource named by source_type and source_id. The
+-- Resource tags: strings on a resource named by source_type and source_id. The
 -- resource's holder is copied in when it is tagged, so the vocabulary reads the caller's tags
 -- without asking every module for its resources.
 CREATE TABLE tags (

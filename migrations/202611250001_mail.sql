@@ -1,5 +1,5 @@
--- Mail relay (issue 19): a relay per smtp_relay service, its keys, sending domains (DKIM keys
--- sealed), the outgoing queue, the delivery events of the seed's table, the suppression list and
+-- Mail relay: a relay per smtp_relay service, its keys, sending domains (DKIM keys sealed), the
+-- outgoing queue, the delivery events (docs/mail.md, "Events"), the suppression list and
 -- the mail webhooks. Every table hangs off the relay, which stays after the service ends so that
 -- late reports (DSNs, complaints) still find their message.
 CREATE TABLE mail_relays (

@@ -3,7 +3,7 @@
  * in dist/ (main.js and dns-worker.js), packages left to node_modules. Running plain
  * JavaScript instead of loading TypeScript through tsx saves each process tsx's loader thread and
  * transform service, about 44 MiB resident (measured with Node 20), which is what lets a DNS node
- * fit a small VM (README, "Idle memory").
+ * fit a small VM (docs/benchmarks.md, "Idle memory").
  *
  * Each source file keeps its own `import.meta.url` (the plugin below writes it in as a constant),
  * so files found relative to a source file (migrations, geo data, the native addon, package.json)
