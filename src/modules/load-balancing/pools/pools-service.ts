@@ -33,9 +33,6 @@ import type { CreateLbPoolBody, UpdatePoolBody } from './pools-schemas.ts';
 export type CreatePool = Static<typeof CreateLbPoolBody>;
 export type UpdatePool = Static<typeof UpdatePoolBody>;
 
-export const POOL_IN_USE =
-  'Pool is referenced by a load balancer; remove it from maps/default/fallback first';
-
 /** The two addresses of the pools: the same pools, each family with its own duplicate-name message. */
 export interface PoolFamily {
   readonly nameTaken: () => AppError;
