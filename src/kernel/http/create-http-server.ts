@@ -11,6 +11,7 @@ import {
   routeNotFound,
   unsupportedMediaType,
 } from '../errors/kernel-errors.ts';
+import { boundIntegers, isOutOfRangePathId } from './id-bounds.ts';
 import { redactProblem } from './secret-fields.ts';
 import { toValidationProblems } from './validation-problems.ts';
 
@@ -68,7 +69,17 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
   );
 
+  // Ids past what a column holds fail validation, not the query (id-bounds.ts): every integer a
+  // request carries without a bound of its own gets one, before the route's validators are made.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (schema === undefined) return;
+    for (const part of ['params', 'querystring', 'body', 'headers']) boundIntegers(schema[part]);
+  });
+
   app.setSchemaErrorFormatter((errors, dataVar) => {
+    // A path naming an id no column can hold names nothing: 404, as for an id that does not exist.
+    if (dataVar === 'params' && isOutOfRangePathId(errors)) return routeNotFound() as unknown as Error;
     const error = new AppError(422, toValidationProblems(errors, dataVar));
     return error as unknown as Error;
   });
@@ -135,6 +146,10 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
     const fe = error as FastifyError;
     if (fe.validation) {
+      if (fe.validationContext === 'params' && isOutOfRangePathId(fe.validation)) {
+        send(reply, routeNotFound());
+        return;
+      }
       send(reply, new AppError(422, toValidationProblems(fe.validation, fe.validationContext ?? 'body')));
       return;
     }
