@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalidField } from '../../src/kernel/errors/app-error.ts';
+import { createHttpServer } from '../../src/kernel/http/create-http-server.ts';
+import { createLogger } from '../../src/kernel/log/logger.ts';
 import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
 
 /** One past what any id column (bigint) can hold: the database would refuse it as out of range. */
@@ -42,7 +45,7 @@ describe('HTTP kernel: hostile input', () => {
     expect(body.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'service_id'] })]);
   });
 
-  it('answers JSON nested past 64 levels with 422 in the kernel shape, and logs any 500', async () => {
+  it('answers JSON nested past 64 levels with 422 in the kernel shape', async () => {
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
     for (const depth of [65, 5000]) {
       const res = await t.request('POST', '/api/v1/auth/login', {
@@ -53,8 +56,17 @@ describe('HTTP kernel: hostile input', () => {
       expect(res.headers.get('x-error-code')).toBe('validation_failed');
     }
     const objects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
-    const res = await t.request('POST', '/api/v1/auth/login', { rawBody: objects(100) });
-    expect(res.status).toBe(422);
+    for (const depth of [100, 5000]) {
+      const res = await t.request('POST', '/api/v1/auth/login', { rawBody: objects(depth) });
+      expect(res.status, res.text.slice(0, 200)).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body'] });
+    }
+    // Brackets inside strings are text, not nesting.
+    const inString = await t.request('POST', '/api/v1/auth/login', {
+      body: { email: '['.repeat(500), password: '{'.repeat(500) },
+    });
+    expect(inString.status).toBe(422);
+    expect(inString.body.detail[0].type).not.toBe('json_invalid');
     // 64 levels is still JSON the schema judges.
     const ok = await t.request('POST', '/api/v1/auth/login', {
       rawBody: `{"email": "a@b.co", "password": ${deep(63)}}`,
@@ -103,11 +115,37 @@ describe('HTTP kernel: hostile input', () => {
     expect(missing.text).not.toContain('a long secret one');
     expect(missing.text.length).toBeLessThan(4096);
   });
+});
 
-  it('logs a 500 with its request id', async () => {
-    // Every answered 500 carries the kernel's shape; this one is forced by a route that throws.
-    expect(lines.filter((l) => l.includes('"request failed"')).every((l) => l.includes('"reqId"'))).toBe(
-      true,
-    );
+describe('HTTP kernel: every 500', () => {
+  it('is logged with its request id and answered in the kernel shape, even when rendering fails', async () => {
+    const lines: string[] = [];
+    const app = createHttpServer({
+      logger: createLogger('info', { write: (line) => lines.push(line) }),
+      bodyLimitBytes: 4096,
+      trustProxy: false,
+    });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    app.get('/bug', async () => {
+      throw new TypeError('a bug');
+    });
+    // An error whose rendering fails (a cyclic input cannot be walked): the handler's own failure.
+    app.get('/bad-error', async () => {
+      throw invalidField(['body', 'x'], 'bad', cyclic);
+    });
+    try {
+      for (const url of ['/bug', '/bad-error']) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.statusCode, res.body).toBe(500);
+        expect(res.json()).toEqual({ detail: 'Internal Server Error' });
+        const id = res.headers['x-request-id'];
+        expect(id).toMatch(/^[0-9a-f-]{36}$/);
+        const logged = lines.map((l) => JSON.parse(l) as { reqId?: string; level: number });
+        expect(logged.some((l) => l.reqId === id && l.level === 50)).toBe(true);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

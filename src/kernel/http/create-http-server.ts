@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from '../log/logger.ts';
 import { AppError, BareBodyError, type ValidationProblem } from '../errors/app-error.ts';
 import {
@@ -38,6 +44,29 @@ const AJV_OPTIONS = {
   useDefaults: true,
   strict: false,
 } as const;
+
+/** The deepest JSON a body may nest (objects and arrays); deeper is 422 json_invalid. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of objects and arrays in JSON text, strings skipped; stops past the limit. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > MAX_JSON_DEPTH) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
 
 function jsonInvalid(message: string): ValidationProblem[] {
   return [
@@ -94,6 +123,17 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     const body = text as string;
     if (body.trim() === '') return done(null, undefined);
+    // No route takes anything this deep; deeper input only costs stack in every walker after
+    // the parser (validation, redaction), where thousands of levels overflow it.
+    if (nestingDepth(body) > MAX_JSON_DEPTH) {
+      return done(
+        new AppError(
+          422,
+          jsonInvalid(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`),
+        ) as unknown as Error,
+        undefined,
+      );
+    }
     try {
       done(null, JSON.parse(body) as unknown);
     } catch (error) {
@@ -140,6 +180,20 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    try {
+      handleError(error, request, reply);
+    } catch (failure) {
+      // The handler itself failed: still the kernel's 500, logged with the request id.
+      request.log.error({ err: failure, cause: error }, 'request failed');
+      answer(reply.header('x-error-code', internalError.code), 500, { detail: 'Internal Server Error' });
+    }
+  });
+
+  const handleError = (
+    error: FastifyError | AppError,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void => {
     if (error instanceof AppError) {
       send(reply, error);
       return;
@@ -184,7 +238,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
     request.log.error({ err: error }, 'request failed');
     send(reply, internalError());
-  });
+  };
 
   return app as unknown as FastifyInstance;
 }
