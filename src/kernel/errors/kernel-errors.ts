@@ -19,11 +19,7 @@ export const tooManyAuthAttempts = defineError(
 );
 export const routeNotFound = defineError('http.not_found', 404, 'Not Found');
 export const bodyTooLarge = defineError('http.body_too_large', 413, 'Request body is too large');
-export const unsupportedMediaType = defineError(
-  'http.unsupported_media_type',
-  415,
-  'Content-Type must be application/json',
-);
+export const unsupportedMediaType = defineError('http.unsupported_media_type', 415, 'Unsupported media type');
 export const internalError = defineError('http.internal', 500, 'Internal Server Error');
 /** PostgreSQL or Redis does not answer: the request may succeed once it is back. */
 export const backendUnavailable = defineError(

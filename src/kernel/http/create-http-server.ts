@@ -119,7 +119,9 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 
   // A route whose body fields are all optional (config.optionalBody) also takes no body at all, or
   // a zero-byte body sent as application/json; every other route answers 422 for a missing body.
-  app.removeContentTypeParser('application/json');
+  // JSON is the one body type the API reads: Fastify's text/plain parser goes too, so a body of any
+  // other type is 415 before it is read, and nothing of it can come back in an answer.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     const body = text as string;
     if (body.trim() === '') return done(null, undefined);
@@ -142,6 +144,15 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   app.addHook('preValidation', async (request) => {
     const config = request.routeOptions.config;
+    // A module may read another type for a route of its own (a form post); a JSON route still
+    // takes JSON alone.
+    if (
+      request.body !== undefined &&
+      request.routeOptions.schema?.body !== undefined &&
+      !isJson(request.headers['content-type'])
+    ) {
+      throw unsupportedMediaType();
+    }
     if (request.body !== undefined && request.body !== null) return;
     if (config.optionalBody === true) {
       request.body = {};
@@ -241,6 +252,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   };
 
   return app as unknown as FastifyInstance;
+}
+
+/** Whether a Content-Type names JSON (`application/json`, with or without parameters). */
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
 }
 
 /**

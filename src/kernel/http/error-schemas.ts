@@ -30,7 +30,7 @@ export const ERROR_BODIES = {
   404: errorBody('Not found, or not the caller’s', 'Zone not found'),
   409: errorBody('Conflicts with what exists', 'Zone already exists'),
   413: errorBody('Request body is too large', 'Request body is too large'),
-  415: errorBody('Content-Type must be application/json', 'Content-Type must be application/json'),
+  415: errorBody('The body is not JSON (Content-Type must be application/json)', 'Unsupported media type'),
   422: Type.Object(
     { detail: Type.Array(ValidationProblem) },
     {
