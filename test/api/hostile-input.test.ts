@@ -114,6 +114,17 @@ describe('HTTP kernel: hostile input', () => {
     expect(missing.status).toBe(422);
     expect(missing.text).not.toContain('a long secret one');
     expect(missing.text.length).toBeLessThan(4096);
+    // Malformed JSON: the parser's message names the problem, not the text around it.
+    const malformed = await t.request('POST', '/api/v1/auth/login', {
+      rawBody: 'password=a-long-secret-one&token=a-long-secret-one',
+    });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail[0]).toMatchObject({ type: 'json_invalid' });
+    expect(malformed.text).not.toContain('a-long-secret-one');
+    const bare = await t.request('POST', '/api/v1/auth/login', { rawBody: 'hunter2' });
+    expect(bare.status).toBe(422);
+    expect(bare.text).not.toContain('hunter2');
+    expect(bare.text).not.toContain('hunter');
   });
 });
 

@@ -68,7 +68,14 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-function jsonInvalid(message: string): ValidationProblem[] {
+/**
+ * The 422 for a body that is not JSON. V8's parse errors quote the text they choke on
+ * (`"password=..." is not valid JSON`): the quote goes, as the body may hold a secret.
+ */
+function jsonInvalid(parseMessage: string): ValidationProblem[] {
+  const message = parseMessage
+    .replace(/,?\s*"[\s\S]*"(\.\.\.)? is not valid JSON$/, ' is not valid JSON')
+    .slice(0, 200);
   return [
     { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: message } },
   ];

@@ -1,19 +1,10 @@
 import type { ValidationProblem } from '../errors/app-error.ts';
+import { SECRET_FIELDS } from '../log/secret-field-names.ts';
 
-/** Request fields that carry secrets: never echoed back in a 422's `input`, on any route. */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  'password',
-  'new_password',
-  'current_password',
-  'code',
-  'secret',
-  'token',
-  'refresh_token',
-  'access_token',
-  'mfa_token',
-  'raw_key',
-  'api_key',
-]);
+export { SECRET_FIELDS };
+
+/** The longest `input` a 422 carries: longer text is cut here and ends with `…`. */
+export const MAX_INPUT_CHARS = 256;
 
 export const REDACTED = '<redacted>';
 
@@ -28,10 +19,22 @@ function redactValue(value: unknown): unknown {
 /**
  * The problem with its `input` cleaned: the whole input when the problem is about a secret field
  * (its `loc` names one), else every secret field inside an object input (a missing field's
- * problem carries the whole body).
+ * problem carries the whole body), then cut to MAX_INPUT_CHARS.
  */
 export function redactProblem(problem: ValidationProblem): ValidationProblem {
   const aboutSecret = problem.loc.some((part) => typeof part === 'string' && SECRET_FIELDS.has(part));
   if (aboutSecret) return { ...problem, input: problem.input === null ? null : REDACTED };
-  return { ...problem, input: redactValue(problem.input) };
+  return { ...problem, input: cut(redactValue(problem.input)) };
+}
+
+/**
+ * An input no longer than MAX_INPUT_CHARS: longer text is cut; an object or list whose JSON is
+ * longer becomes that JSON, cut. A 422 names what is wrong; it need not carry megabytes back.
+ */
+function cut(input: unknown): unknown {
+  const shorten = (text: string) => `${text.slice(0, MAX_INPUT_CHARS)}…`;
+  if (typeof input === 'string') return input.length > MAX_INPUT_CHARS ? shorten(input) : input;
+  if (typeof input !== 'object' || input === null) return input;
+  const text = JSON.stringify(input);
+  return text.length > MAX_INPUT_CHARS ? shorten(text) : input;
 }

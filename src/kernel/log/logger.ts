@@ -1,20 +1,21 @@
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.ts';
+import { SECRET_FIELDS } from './secret-field-names.ts';
 
 export type { Logger };
 
-/** Paths whose values are secrets: never written to a log line. */
+/**
+ * Paths whose values are secrets: never written to a log line. Every secret field (one list with
+ * the 422 redaction), at the top of a line or one level down (`body.password`), and the config's
+ * secrets. `code` is also an error's code (`err.code`, useful in a log): a TOTP code is masked
+ * where a request body puts it.
+ */
 const REDACT = [
-  'password',
-  '*.password',
+  ...[...SECRET_FIELDS].flatMap((field) =>
+    field === 'code' ? ['body.code', '*.body.code'] : [field, `*.${field}`],
+  ),
   'req.headers.authorization',
   'headers.authorization',
-  'refresh_token',
-  '*.refresh_token',
-  'access_token',
-  '*.access_token',
-  'secret',
-  '*.secret',
   'databaseUrl',
   'redisUrl',
   'authSecret',

@@ -1,0 +1,17 @@
+/**
+ * Fields that carry secrets, by name, wherever they appear: never written to a log line
+ * (logger.ts) and never echoed back in a 422's `input` (http/secret-fields.ts). One list for both.
+ */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  'password',
+  'new_password',
+  'current_password',
+  'code',
+  'secret',
+  'token',
+  'refresh_token',
+  'access_token',
+  'mfa_token',
+  'raw_key',
+  'api_key',
+]);
