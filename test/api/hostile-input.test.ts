@@ -121,6 +121,12 @@ describe('HTTP kernel: hostile input', () => {
     expect(malformed.status).toBe(422);
     expect(malformed.body.detail[0]).toMatchObject({ type: 'json_invalid' });
     expect(malformed.text).not.toContain('a-long-secret-one');
+    // A JSON body that is text or a list has no field names: none of it comes back.
+    for (const body of ['password=hunter2', ['hunter2']]) {
+      const res = await t.request('POST', '/api/v1/auth/login', { body });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ type: 'model_type', loc: ['body'], input: '<redacted>' });
+    }
     const bare = await t.request('POST', '/api/v1/auth/login', { rawBody: 'hunter2' });
     expect(bare.status).toBe(422);
     expect(bare.text).not.toContain('hunter2');

@@ -24,6 +24,11 @@ function redactValue(value: unknown): unknown {
 export function redactProblem(problem: ValidationProblem): ValidationProblem {
   const aboutSecret = problem.loc.some((part) => typeof part === 'string' && SECRET_FIELDS.has(part));
   if (aboutSecret) return { ...problem, input: problem.input === null ? null : REDACTED };
+  // A body that is text or a list where an object belongs has no field names to judge its parts
+  // by (a form, `["password", ...]`): none of it comes back.
+  const wholeBody = problem.loc.length === 1 && problem.loc[0] === 'body';
+  if (wholeBody && (typeof problem.input === 'string' || Array.isArray(problem.input)))
+    return { ...problem, input: REDACTED };
   return { ...problem, input: cut(redactValue(problem.input)) };
 }
 
