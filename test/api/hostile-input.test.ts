@@ -114,6 +114,15 @@ describe('HTTP kernel: hostile input', () => {
     expect(missing.status).toBe(422);
     expect(missing.text).not.toContain('a long secret one');
     expect(missing.text.length).toBeLessThan(4096);
+    // A module's own 422 is bounded too, its message included (a zone file line quoted back).
+    const zone = await t.request('POST', '/api/v1/dns/zones', { token, body: { domain: 'cut.example' } });
+    expect(zone.status, zone.text).toBe(201);
+    const imported = await t.request('POST', `/api/v1/dns/zones/${zone.body.id}/import`, {
+      token,
+      body: { zone_file: `www 300 IN ${'X'.repeat(300_000)} 1` },
+    });
+    expect(imported.status).toBe(422);
+    expect(imported.text.length).toBeLessThan(4096);
     // Malformed JSON: the parser's message names the problem, not the text around it.
     const malformed = await t.request('POST', '/api/v1/auth/login', {
       rawBody: 'password=a-long-secret-one&token=a-long-secret-one',

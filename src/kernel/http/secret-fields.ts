@@ -5,6 +5,8 @@ export { SECRET_FIELDS };
 
 /** The longest `input` a 422 carries: longer text is cut here and ends with `…`. */
 export const MAX_INPUT_CHARS = 256;
+/** The longest `msg` a 422 carries. */
+export const MAX_MSG_CHARS = 512;
 
 export const REDACTED = '<redacted>';
 
@@ -21,7 +23,10 @@ function redactValue(value: unknown): unknown {
  * (its `loc` names one), else every secret field inside an object input (a missing field's
  * problem carries the whole body), then cut to MAX_INPUT_CHARS.
  */
-export function redactProblem(problem: ValidationProblem): ValidationProblem {
+export function redactProblem(raw: ValidationProblem): ValidationProblem {
+  // A module's message may quote what it refused (a zone file's token): bounded as the input is.
+  const problem =
+    raw.msg.length > MAX_MSG_CHARS ? { ...raw, msg: `${raw.msg.slice(0, MAX_MSG_CHARS)}…` } : raw;
   const aboutSecret = problem.loc.some((part) => typeof part === 'string' && SECRET_FIELDS.has(part));
   if (aboutSecret) return { ...problem, input: problem.input === null ? null : REDACTED };
   // A body that is text or a list where an object belongs has no field names to judge its parts
