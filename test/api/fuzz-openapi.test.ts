@@ -64,6 +64,17 @@ const CANDIDATES = [
   'www.example.com',
 ];
 
+/** Values by field name, where the schema alone says too little (a host name, a URL). */
+const NAME_HINTS: Record<string, string> = {
+  domain: 'fuzz-zone.example',
+  name: 'www',
+  url: 'https://example.com/hook',
+  email: 'fuzz@example.com',
+  slug: 'fuzz-slug',
+  content: '192.0.2.1',
+  source_type: 'dns_zone',
+};
+
 /** A value the schema takes (or close to one): the base every mutation changes one part of. */
 function valid(schema: Schema | undefined, name = ''): unknown {
   if (schema === undefined) return 'a';
@@ -102,6 +113,7 @@ function valid(schema: Schema | undefined, name = ''): unknown {
     }
     case 'string': {
       if (SECRET_NAME.test(name)) return `${MARKER}-valid`;
+      if (NAME_HINTS[name] !== undefined) return NAME_HINTS[name];
       switch (schema.format) {
         case 'email':
           return 'fuzz@example.com';
@@ -143,6 +155,9 @@ function wrongKinds(name: string, random: SeededRandom): unknown[] {
     1.5,
     HUGE,
     `-${HUGE}`,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 53 + 2,
     true,
     null,
     {},
@@ -169,7 +184,19 @@ const PATH_KINDS = [
   'x'.repeat(3000),
   '%00',
 ];
-const QUERY_KINDS = ['abc', '-1', '0', '1.5', HUGE_NUMBER, `-${HUGE_NUMBER}`, '', 'x'.repeat(3000), 'true'];
+const QUERY_KINDS = [
+  'abc',
+  '-1',
+  '0',
+  '1.5',
+  HUGE_NUMBER,
+  `-${HUGE_NUMBER}`,
+  '2147483648',
+  '9007199254740993',
+  '',
+  'x'.repeat(3000),
+  'true',
+];
 
 function toJson(value: unknown): string {
   return JSON.stringify(value)
@@ -205,6 +232,8 @@ describe('the API under a schema-driven fuzzer', () => {
   let doc: { paths: Record<string, Record<string, Operation>> };
   const credentials: Record<string, Record<string, string>> = {};
   let slug = '';
+  /** Path ids of objects that exist, so that routes below them are reached. */
+  const ids: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await startTestApp({ env: { LIMITS_EXEMPT: '127.0.0.1/32' } });
@@ -223,6 +252,12 @@ describe('the API under a schema-driven fuzzer', () => {
       body: { label: 'fuzz', permissions: { scopes: ['commerce:*'] } },
     });
     expect(key.status, key.text).toBe(201);
+    const zone = await t.request('POST', '/api/v1/dns/zones', {
+      token: owner.token,
+      body: { domain: 'fuzz-zone.example' },
+    });
+    expect(zone.status, zone.text).toBe(201);
+    ids.zone_id = String((zone.body as { id: number }).id);
     credentials.accessToken = { authorization: `Bearer ${owner.token}` };
     credentials.storefrontToken = { authorization: `Bearer ${customer.token}` };
     credentials.staffToken = { authorization: `Bearer ${staff.token}` };
@@ -248,7 +283,7 @@ describe('the API under a schema-driven fuzzer', () => {
       const auth = () => (schemes.length === 0 ? {} : credentials[random.pick(schemes)]!);
       const pathValues: Record<string, string> = {};
       for (const p of params.filter((x) => x.in === 'path'))
-        pathValues[p.name] = p.name === 'org_slug' ? slug : String(valid(p.schema, p.name));
+        pathValues[p.name] = p.name === 'org_slug' ? slug : (ids[p.name] ?? String(valid(p.schema, p.name)));
       const query: Record<string, string> = {};
       for (const p of params.filter((x) => x.in === 'query' && x.required === true))
         query[p.name] = String(valid(p.schema, p.name));
