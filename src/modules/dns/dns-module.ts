@@ -31,6 +31,7 @@ import { ZoneImportService } from './zone-files/zone-import-service.ts';
 import { ZonesRepository } from './zones/zones-repository.ts';
 import { registerZoneRoutes } from './zones/zones-routes.ts';
 import { ZonesService } from './zones/zones-service.ts';
+import { ZoneDelegations } from './managed/zone-delegations.ts';
 import { createZoneAccess } from './zone-access/zone-access.ts';
 import { auditZoneOrg } from './zone-access/zone-audit-note.ts';
 
@@ -70,7 +71,8 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
   const records = new RecordsService(recordsRepo, zonesRepo, changes, deps.nameClaims);
   const dnssec = new DnssecService(ctx, changes);
   const managedRecords = new ManagedRecordsService(ctx, changes, records);
-  const zones = new ZonesService(ctx, changes, dnssec, deps.orgs, deps.services ?? null);
+  const delegations = new ZoneDelegations(changes, records, recordsRepo, ctx.settings.nameservers);
+  const zones = new ZonesService(ctx, changes, dnssec, deps.orgs, deps.services ?? null, delegations);
   deps.provisioners.add(dnsHostingProvisioner(zonesRepo));
   deps.liveProducts.add((orgId) => zones.orgProducts(orgId));
   return {
