@@ -193,3 +193,20 @@ export interface DnsPublishing {
   /** The sealing context of a zone's DNSSEC private key (the node's snapshot file seals keys with it). */
   keyContext(zoneId: number, role: 'ksk' | 'zsk'): string;
 }
+
+/** The account or organization a zone moves to, as platform staff named it. */
+export interface ZoneTarget {
+  readonly userId: number;
+  /** null: the account's own zone. */
+  readonly orgId: number | null;
+  /** How the command names it (`account bob@example.com`, `organization acme`). */
+  readonly label: string;
+}
+
+/** Platform staff's commands on the zone tree (`npm run dns -- check-zones | transfer-zone`). */
+export interface ZoneTree {
+  /** One line per zone that breaks a zone-tree rule; changes nothing. */
+  check(): Promise<string[]>;
+  /** Moves a zone (and the same holder's zones below it) to `target`, audited; throws why not. */
+  transfer(domain: string, target: ZoneTarget): Promise<string>;
+}
