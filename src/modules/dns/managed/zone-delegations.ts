@@ -93,6 +93,13 @@ export class ZoneDelegations implements DelegationSync {
           touched.add(child);
         }
       }
+      // A name no longer delegated keeps no DS: RFC 4035 §2.4 puts DS only at a delegation point.
+      for (const name of touched) {
+        if (children.includes(name)) continue;
+        if ((await repo.list(zone.id, { typeCode: RR_TYPE.NS, name }, 1, 0)).length > 0) continue;
+        for (const ds of await repo.list(zone.id, { typeCode: RR_TYPE.DS, name }, 1000, 0))
+          await repo.delete(ds.id);
+      }
       return { value: undefined, changed: touched.size > 0, names: [...touched] };
     });
   }

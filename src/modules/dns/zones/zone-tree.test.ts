@@ -104,9 +104,15 @@ describe('the zone tree: public suffixes and other holders’ zones', () => {
       body: { name: 'kid', type: 'NS', content: 'elsewhere.example.' },
     });
     expect(put.status).toBe(409);
-    // The child's own export does not carry them; deleting the child takes them away.
+    // The holder's DS stands beside them (RFC 4035 §2.4: at a delegation point).
+    const ds = await t.request('POST', `${ZONES}/${parent.id}/records`, {
+      token: alice,
+      body: { name: 'kid', type: 'DS', content: `12345 13 2 ${'ab'.repeat(32)}` },
+    });
+    expect(ds.status, ds.text).toBe(201);
+    // Deleting the child takes the delegation away, and the DS that only made sense with it.
     expect((await t.request('DELETE', `${ZONES}/${child.body.id}`, { token: alice })).status).toBe(204);
-    expect((await records(alice, parent.id)).filter((r) => r.type === 'NS')).toEqual([]);
+    expect(await records(alice, parent.id)).toEqual([]);
   });
 
   it('moves delegations to the closest zone when a zone comes in between or goes', async () => {
