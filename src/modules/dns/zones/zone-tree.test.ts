@@ -115,6 +115,26 @@ describe('the zone tree: public suffixes and other holders’ zones', () => {
     expect(await records(alice, parent.id)).toEqual([]);
   });
 
+  it('refuses a child zone whose delegation would hide the parent’s records below it (409), and creates nothing', async () => {
+    const parent = (await create(alice, 'occupied.example')).body;
+    const www = await t.request('POST', `${ZONES}/${parent.id}/records`, {
+      token: alice,
+      body: { name: 'www.kid', type: 'TXT', content: 'here' },
+    });
+    expect(www.status).toBe(201);
+    const child = await create(alice, 'kid.occupied.example');
+    expect(child.status).toBe(409);
+    expect(child.body).toEqual({
+      detail:
+        'Names below kid.occupied.example already have records that a delegation would hide; remove them first',
+    });
+    const zones = (await t.request('GET', `${ZONES}?per_page=100`, { token: alice })).body as {
+      domain: string;
+    }[];
+    expect(zones.map((z) => z.domain)).not.toContain('kid.occupied.example');
+    expect((await records(alice, parent.id)).map((r) => r.type)).toEqual(['TXT']);
+  });
+
   it('moves delegations to the closest zone when a zone comes in between or goes', async () => {
     const grandchild = (await create(alice, 'c.b.lineage.example')).body;
     const top = (await create(alice, 'lineage.example')).body;
