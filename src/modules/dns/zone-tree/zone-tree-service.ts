@@ -96,7 +96,8 @@ export class ZoneTreeService implements ZoneTree {
           {
             orgId,
             actorUserId: null,
-            actorRealm: 'staff',
+            // Platform staff at the command line: not an organization's `staff` realm, no account.
+            actorRealm: 'platform',
             action: 'dns.zone.transfer',
             resourceId: Number(zone.id),
             ip: null,
