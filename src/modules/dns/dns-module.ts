@@ -73,7 +73,7 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
   const records = new RecordsService(recordsRepo, zonesRepo, changes, deps.nameClaims);
   const dnssec = new DnssecService(ctx, changes);
   const managedRecords = new ManagedRecordsService(ctx, changes, records);
-  const delegations = new ZoneDelegations(changes, records, recordsRepo, ctx.settings.nameservers);
+  const delegations = new ZoneDelegations(changes, managedRecords, recordsRepo, ctx.settings.nameservers);
   const zones = new ZonesService(ctx, changes, dnssec, deps.orgs, deps.services ?? null, delegations);
   deps.provisioners.add(dnsHostingProvisioner(zonesRepo));
   deps.liveProducts.add((orgId) => zones.orgProducts(orgId));
@@ -125,6 +125,11 @@ export function zoneTree(runtime: Runtime): ZoneTree {
   );
   return new ZoneTreeService(
     ctx,
-    new ZoneDelegations(changes, records, recordsRepo, ctx.settings.nameservers),
+    new ZoneDelegations(
+      changes,
+      new ManagedRecordsService(ctx, changes, records),
+      recordsRepo,
+      ctx.settings.nameservers,
+    ),
   );
 }

@@ -2,9 +2,10 @@ import { RR_TYPE } from '../../../dns/index.ts';
 import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import type { DnsTables, ZoneRow } from '../dns-tables.ts';
 import type { RecordsRepository } from '../records/records-repository.ts';
-import type { RecordsService } from '../records/records-service.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { ZonesRepository } from '../zones/zones-repository.ts';
+import type { ManagedRecordInput } from '../dns-interfaces.ts';
+import type { ManagedRecordsService } from './managed-records-service.ts';
 import type { DelegationSync } from '../zones/zones-service.ts';
 
 /** The `managed_by` of the NS records a zone holds for its child zones: the holder cannot edit them. */
@@ -35,7 +36,8 @@ export function ancestorsOf(domain: string): string[] {
 export class ZoneDelegations implements DelegationSync {
   constructor(
     private readonly changes: ZoneChanges,
-    private readonly records: RecordsService,
+    /** The managed records other modules write too (platform domains' delegations). */
+    private readonly managed: ManagedRecordsService,
     private readonly recordsRepo: RecordsRepository,
     private readonly nameservers: readonly string[],
   ) {}
@@ -63,44 +65,36 @@ export class ZoneDelegations implements DelegationSync {
     }
   }
 
-  /** Makes the zone's managed NS records exactly those of `children` (unchanged ones stay). */
+  /** Makes the zone's delegation records exactly those of `children` (unchanged ones stay). */
   private async write(
     uow: UnitOfWork<DnsTables>,
     zoneId: number,
     children: readonly string[],
   ): Promise<void> {
-    await this.changes.applyIn(uow, 'platform', zoneId, async (trx, zone) => {
-      const repo = this.recordsRepo.withTx(trx);
-      const wanted = new Set(children.flatMap((c) => this.nameservers.map((ns) => `${c} ${ns}.`)));
-      const present = new Set<string>();
-      const touched = new Set<string>();
-      for (const r of await repo.listManaged(DELEGATION_MANAGER, zone.id)) {
-        const key = `${r.name} ${r.content}`;
-        if (r.type_code === RR_TYPE.NS && wanted.has(key) && !present.has(key)) present.add(key);
-        else {
-          await repo.delete(r.id);
-          touched.add(r.name);
-        }
-      }
-      for (const child of children) {
-        for (const ns of this.nameservers) {
-          if (present.has(`${child} ${ns}.`)) continue;
-          // The holder's own identical NS record already delegates: it stays theirs.
-          const own = await repo.list(zone.id, { typeCode: RR_TYPE.NS, name: child }, 1000, 0);
-          if (own.some((r) => r.content === `${ns}.`)) continue;
-          const body = { name: `${child}.`, type: 'NS', content: `${ns}.`, ttl: NS_TTL };
-          await this.records.insertIn(trx, zone, body, DELEGATION_MANAGER);
-          touched.add(child);
-        }
-      }
+    const repo = this.recordsRepo.withTx(uow.trx);
+    const current = await this.managed.listIn(uow, DELEGATION_MANAGER, zoneId);
+    for (const name of new Set(current.map((r) => r.name))) {
+      if (children.includes(name)) continue;
+      await this.managed.removeIn(uow, DELEGATION_MANAGER, zoneId, name);
       // A name no longer delegated keeps no DS: RFC 4035 §2.4 puts DS only at a delegation point.
-      for (const name of touched) {
-        if (children.includes(name)) continue;
-        if ((await repo.list(zone.id, { typeCode: RR_TYPE.NS, name }, 1, 0)).length > 0) continue;
-        for (const ds of await repo.list(zone.id, { typeCode: RR_TYPE.DS, name }, 1000, 0))
-          await repo.delete(ds.id);
+      await this.changes.applyIn(uow, 'platform', zoneId, async (trx) => {
+        const tx = this.recordsRepo.withTx(trx);
+        if ((await tx.list(zoneId, { typeCode: RR_TYPE.NS, name }, 1, 0)).length > 0)
+          return { value: undefined, changed: false };
+        const ds = await tx.list(zoneId, { typeCode: RR_TYPE.DS, name }, 1000, 0);
+        for (const r of ds) await tx.delete(r.id);
+        return { value: undefined, changed: ds.length > 0, names: [name] };
+      });
+    }
+    const inputs: ManagedRecordInput[] = [];
+    for (const child of children) {
+      // The holder's own identical NS record already delegates: it stays theirs.
+      const own = await repo.list(zoneId, { typeCode: RR_TYPE.NS, name: child }, 1000, 0);
+      for (const ns of this.nameservers) {
+        if (own.some((r) => r.managed_by === null && r.content === `${ns}.`)) continue;
+        inputs.push({ name: `${child}.`, type: 'NS', content: `${ns}.`, ttl: NS_TTL });
       }
-      return { value: undefined, changed: touched.size > 0, names: [...touched] };
-    });
+    }
+    if (inputs.length > 0) await this.managed.putIn(uow, DELEGATION_MANAGER, zoneId, inputs);
   }
 }

@@ -135,6 +135,24 @@ describe('the zone tree: public suffixes and other holders’ zones', () => {
     expect((await records(alice, parent.id)).map((r) => r.type)).toEqual(['TXT']);
   });
 
+  it('leaves the holder’s own identical NS record theirs, and adds only what is missing', async () => {
+    const parent = (await create(alice, 'manual.example')).body;
+    const own = await t.request('POST', `${ZONES}/${parent.id}/records`, {
+      token: alice,
+      body: { name: 'kid', type: 'NS', content: 'ns1.tree.example.' },
+    });
+    expect(own.status).toBe(201);
+    const child = (await create(alice, 'kid.manual.example')).body;
+    const ns = async () =>
+      (await records(alice, parent.id)).map((r) => [r.id === own.body.id ? 'own' : 'managed', r.content]);
+    expect(await ns()).toEqual([
+      ['own', 'ns1.tree.example.'],
+      ['managed', 'ns2.tree.example.'],
+    ]);
+    expect((await t.request('DELETE', `${ZONES}/${child.id}`, { token: alice })).status).toBe(204);
+    expect(await ns()).toEqual([['own', 'ns1.tree.example.']]);
+  });
+
   it('moves delegations to the closest zone when a zone comes in between or goes', async () => {
     const grandchild = (await create(alice, 'c.b.lineage.example')).body;
     const top = (await create(alice, 'lineage.example')).body;
