@@ -40,7 +40,8 @@ export interface ManagedZones {
   ensurePlatformZone(module: string, domain: string): Promise<HostedZone | null>;
   /**
    * A zone of `holder` at `domain`, directly under a platform zone of `module`, managed by
-   * `module`. 409 `Zone already exists` when the name is taken.
+   * `module`. 409 `Zone already exists` when the name is taken, 409 `Zone is inside a zone held by
+   * another account` when another holds a zone below it.
    */
   createDelegatedZone(
     module: string,
