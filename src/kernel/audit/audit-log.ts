@@ -83,8 +83,9 @@ export class AuditLog {
     private readonly log: Logger,
   ) {}
 
-  async record(entry: AuditEntry): Promise<void> {
-    await this.db
+  /** `within`: a transaction of the change, so the entry exists exactly when the change does. */
+  async record(entry: AuditEntry, within: Kysely<AuditTables> = this.db): Promise<void> {
+    await within
       .insertInto('audit_log')
       .values({
         org_id: entry.orgId,

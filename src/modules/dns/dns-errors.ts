@@ -4,6 +4,15 @@ import { defineError } from '../../kernel/errors/error-registry.ts';
 
 export const zoneNotFound = defineError('dns.zone_not_found', 404, 'Zone not found');
 export const zoneExists = defineError('dns.zone_exists', 409, 'Zone already exists');
+/**
+ * A zone below or above a zone another account or organization holds: either would answer for
+ * the other's names (a parent's delegation, a child's occlusion).
+ */
+export const zoneHeldByAnother = defineError(
+  'dns.zone_held_by_another',
+  409,
+  'Zone is inside a zone held by another account',
+);
 /** A zone a module hands out (a platform domain claim): the module deletes it, not the zone routes. */
 export const zoneManaged = defineError(
   'dns.zone_managed',

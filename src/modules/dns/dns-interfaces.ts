@@ -40,7 +40,8 @@ export interface ManagedZones {
   ensurePlatformZone(module: string, domain: string): Promise<HostedZone | null>;
   /**
    * A zone of `holder` at `domain`, directly under a platform zone of `module`, managed by
-   * `module`. 409 `Zone already exists` when the name is taken.
+   * `module`. 409 `Zone already exists` when the name is taken, 409 `Zone is inside a zone held by
+   * another account` when another holds a zone below it.
    */
   createDelegatedZone(
     module: string,
@@ -192,4 +193,21 @@ export interface DnsPublishing {
   readonly statsSink: QueryStatsSink;
   /** The sealing context of a zone's DNSSEC private key (the node's snapshot file seals keys with it). */
   keyContext(zoneId: number, role: 'ksk' | 'zsk'): string;
+}
+
+/** The account or organization a zone moves to, as platform staff named it. */
+export interface ZoneTarget {
+  readonly userId: number;
+  /** null: the account's own zone. */
+  readonly orgId: number | null;
+  /** How the command names it (`account bob@example.com`, `organization acme`). */
+  readonly label: string;
+}
+
+/** Platform staff's commands on the zone tree (`npm run dns -- check-zones | transfer-zone`). */
+export interface ZoneTree {
+  /** One line per zone that breaks a zone-tree rule; changes nothing. */
+  check(): Promise<string[]>;
+  /** Moves a zone (and the same holder's zones below it) to `target`, audited; throws why not. */
+  transfer(domain: string, target: ZoneTarget): Promise<string>;
 }

@@ -3,7 +3,7 @@ import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { LiveProductSource, OrgDirectory } from '../orgs/index.ts';
 import type { ServiceDirectory, ServiceProvisioner } from '../services/index.ts';
 import { canAccess } from '../../kernel/auth/owner-scope.ts';
-import type { Registry } from '../../kernel/module/registry.ts';
+import { Registry } from '../../kernel/module/registry.ts';
 import { dnsHostingProvisioner } from './services/dns-hosting-provisioner.ts';
 import { dnsContext } from './dns-context.ts';
 import { scheduleDnssecKeys } from './dnssec/dnssec-key-scheduler.ts';
@@ -15,6 +15,7 @@ import type {
   NameClaimSource,
   ZoneAccess,
   ZoneHolders,
+  ZoneTree,
 } from './dns-interfaces.ts';
 import { ManagedZonesService } from './managed/managed-zones-service.ts';
 import { RecordsRepository } from './records/records-repository.ts';
@@ -31,6 +32,8 @@ import { ZoneImportService } from './zone-files/zone-import-service.ts';
 import { ZonesRepository } from './zones/zones-repository.ts';
 import { registerZoneRoutes } from './zones/zones-routes.ts';
 import { ZonesService } from './zones/zones-service.ts';
+import { ZoneDelegations } from './managed/zone-delegations.ts';
+import { ZoneTreeService } from './zone-tree/zone-tree-service.ts';
 import { createZoneAccess } from './zone-access/zone-access.ts';
 import { auditZoneOrg } from './zone-access/zone-audit-note.ts';
 
@@ -70,7 +73,8 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
   const records = new RecordsService(recordsRepo, zonesRepo, changes, deps.nameClaims);
   const dnssec = new DnssecService(ctx, changes);
   const managedRecords = new ManagedRecordsService(ctx, changes, records);
-  const zones = new ZonesService(ctx, changes, dnssec, deps.orgs, deps.services ?? null);
+  const delegations = new ZoneDelegations(changes, managedRecords, recordsRepo, ctx.settings.nameservers);
+  const zones = new ZonesService(ctx, changes, dnssec, deps.orgs, deps.services ?? null, delegations);
   deps.provisioners.add(dnsHostingProvisioner(zonesRepo));
   deps.liveProducts.add((orgId) => zones.orgProducts(orgId));
   return {
@@ -102,4 +106,30 @@ export function createDnsModule(runtime: Runtime, deps: DnsModuleDeps): DnsModul
       registerZoneTransfers(app, ctx, { zones: zonesRepo, changes, published });
     },
   };
+}
+
+/**
+ * Platform staff's commands on the zone tree (`npm run dns -- check-zones | transfer-zone`), on
+ * the runtime alone. Other modules' claims on names are not read: the only records written are
+ * the NS records of delegations, at names that are zones of their own.
+ */
+export function zoneTree(runtime: Runtime): ZoneTree {
+  const ctx = dnsContext(runtime);
+  const changes = new ZoneChanges(ctx);
+  const recordsRepo = new RecordsRepository(ctx.db);
+  const records = new RecordsService(
+    recordsRepo,
+    new ZonesRepository(ctx.db),
+    changes,
+    new Registry('name claims'),
+  );
+  return new ZoneTreeService(
+    ctx,
+    new ZoneDelegations(
+      changes,
+      new ManagedRecordsService(ctx, changes, records),
+      recordsRepo,
+      ctx.settings.nameservers,
+    ),
+  );
 }

@@ -3,7 +3,7 @@
  * other modules (hosted zones and the records they own; zones as the data load balancing keeps
  * in them; what a DNS node reads to serve them) and the helpers load balancing shares with it.
  */
-export { createDnsModule, type DnsModule, type DnsModuleDeps } from './dns-module.ts';
+export { createDnsModule, zoneTree, type DnsModule, type DnsModuleDeps } from './dns-module.ts';
 export { dnsConfig, MAX_DNS_WORKERS, type DnsSettings } from './dns-config.ts';
 export type {
   DnsPublishing,
@@ -20,6 +20,8 @@ export type {
   ZoneChangeScope,
   ZoneHolders,
   ZoneRef,
+  ZoneTarget,
+  ZoneTree,
   ZoneSteeringSource,
 } from './dns-interfaces.ts';
 export { createDnsPublishing } from './publishing/dns-publishing.ts';

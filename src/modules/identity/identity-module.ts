@@ -97,3 +97,12 @@ export function createIdentityModule(
     },
   };
 }
+
+/** Platform staff's commands (`npm run dns -- transfer-zone`): a main-site account by its email. */
+export async function accountByEmail(
+  runtime: Runtime,
+  email: string,
+): Promise<{ id: number; email: string } | null> {
+  const user = await new AccountsRepository(identityContext(runtime).db).findUserByEmail(email.trim());
+  return user === null ? null : { id: Number(user.id), email: user.email };
+}

@@ -1,5 +1,5 @@
 /** The identity module's public surface: accounts, sessions and sign-in of the three realms. */
-export { createIdentityModule, type IdentityModule } from './identity-module.ts';
+export { accountByEmail, createIdentityModule, type IdentityModule } from './identity-module.ts';
 export type {
   AccountsDirectory,
   AccountView,

@@ -1,6 +1,7 @@
 /** The organizations module's public surface. */
 export {
   createOrgsModule,
+  orgWithOwner,
   reactivateOrganization,
   type OrgsModule,
   type OrgsModuleDeps,

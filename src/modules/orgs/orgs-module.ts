@@ -62,3 +62,19 @@ export async function reactivateOrganization(runtime: Runtime, slug: string): Pr
   await orgs.setStatus(org.id, 'active', new Date(ctx.clock.now()));
   return `${org.slug}: active (was ${org.status})`;
 }
+
+/**
+ * Platform staff's commands (`npm run dns -- transfer-zone`): an organization by slug with its
+ * owner (who stands for it where a row needs an account, as the creator of its zones does).
+ */
+export async function orgWithOwner(
+  runtime: Runtime,
+  slug: string,
+): Promise<{ id: number; slug: string; status: string; ownerUserId: number } | null> {
+  const ctx = orgsContext(runtime);
+  const org = await new OrganizationsRepository(ctx.db).bySlug(slug);
+  if (org === null) return null;
+  const owner = await ctx.transaction(async (uow) => new OrgMembersRepository(uow.trx).findOwner(org.id));
+  if (owner === null) return null;
+  return { id: Number(org.id), slug: org.slug, status: org.status, ownerUserId: Number(owner.user_id) };
+}

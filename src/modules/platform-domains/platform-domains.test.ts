@@ -28,10 +28,14 @@ describe('platform domains: claims under the platform’s suffixes', () => {
     expect(overview.status, overview.text).toBe(200);
     expect(overview.body).toEqual({ suffixes: [{ suffix: SUFFIX, delegated: true }], claims: [], limit: 5 });
     expect((await t.request('GET', ZONES, { token })).body).toEqual([]);
-    for (const domain of [SUFFIX, `mine.${SUFFIX}`, 'example.net']) {
+    for (const [domain, detail] of [
+      [SUFFIX, 'Zone already exists'],
+      [`mine.${SUFFIX}`, 'Zone is inside a zone held by another account'],
+      ['example.net', 'Zone is inside a zone held by another account'],
+    ] as const) {
       const res = await t.request('POST', ZONES, { token, body: { domain } });
       expect(res.status, domain).toBe(409);
-      expect(res.body).toEqual({ detail: 'Zone already exists' });
+      expect(res.body).toEqual({ detail });
     }
     await eventually(async () =>
       expect((await acme.resolver.resolveNs(SUFFIX)).sort()).toEqual(['ns1.example.net', 'ns2.example.net']),

@@ -2,7 +2,8 @@ import { parseRdataText } from '../../../dns/index.ts';
 import { typeFromText } from '../../../dns/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { DnsContext } from '../dns-context.ts';
-import type { RecordRow, ZoneRow } from '../dns-tables.ts';
+import type { DnsTables, RecordRow, ZoneRow } from '../dns-tables.ts';
+import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import { RecordsRepository } from '../records/records-repository.ts';
 import { ZonesRepository } from '../zones/zones-repository.ts';
 import type { RecordsService } from '../records/records-service.ts';
@@ -55,8 +56,18 @@ export class ManagedRecordsService implements ManagedRecords {
   }
 
   async put(module: string, zoneId: number, inputs: readonly ManagedRecordInput[]): Promise<ManagedRecord[]> {
+    return this.ctx.transaction((uow) => this.putIn(uow, module, zoneId, inputs));
+  }
+
+  /** put() inside a unit of work already open (a zone created, deleted or moved beside it). */
+  async putIn(
+    uow: UnitOfWork<DnsTables>,
+    module: string,
+    zoneId: number,
+    inputs: readonly ManagedRecordInput[],
+  ): Promise<ManagedRecord[]> {
     checkModule(module);
-    return this.changes.apply('platform', zoneId, async (trx, zone) => {
+    return this.changes.applyIn(uow, 'platform', zoneId, async (trx, zone) => {
       const pairs = new Set<string>();
       const wanted = inputs.map((input, i) => {
         const name = resolveRecordName(input.name, zone.domain);
@@ -107,8 +118,19 @@ export class ManagedRecordsService implements ManagedRecords {
   }
 
   async remove(module: string, zoneId: number, name: string, type?: string): Promise<number> {
+    return this.ctx.transaction((uow) => this.removeIn(uow, module, zoneId, name, type));
+  }
+
+  /** remove() inside a unit of work already open. */
+  async removeIn(
+    uow: UnitOfWork<DnsTables>,
+    module: string,
+    zoneId: number,
+    name: string,
+    type?: string,
+  ): Promise<number> {
     checkModule(module);
-    return this.changes.apply('platform', zoneId, async (trx, zone) => {
+    return this.changes.applyIn(uow, 'platform', zoneId, async (trx, zone) => {
       const owner = resolveRecordName(name, zone.domain);
       if (!owner.ok) return { value: 0, changed: false };
       const code = type === undefined ? null : typeFromText(type.trim());
@@ -124,6 +146,12 @@ export class ManagedRecordsService implements ManagedRecords {
   async list(module: string, zoneId?: number): Promise<ManagedRecord[]> {
     checkModule(module);
     return (await this.repo.listManaged(module, zoneId ?? null)).map(managedView);
+  }
+
+  /** list() of one zone inside a unit of work already open. */
+  async listIn(uow: UnitOfWork<DnsTables>, module: string, zoneId: number): Promise<ManagedRecord[]> {
+    checkModule(module);
+    return (await this.repo.withTx(uow.trx).listManaged(module, zoneId)).map(managedView);
   }
 
   async cleanup(module: string, zoneId?: number): Promise<number> {

@@ -8,6 +8,7 @@ import { zoneNotFound } from '../dns-errors.ts';
 import type { DnsTables, ZoneRow } from '../dns-tables.ts';
 import { nextSerial } from './zone-serial.ts';
 import { ZoneChangesRepository } from './zone-changes-repository.ts';
+import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 
 /** Told of each committed change that moved a zone's serial (zone transfers: history, NOTIFY). */
 export type ZoneCommittedHook = (change: { zoneId: number; previousSerial: number; serial: number }) => void;
@@ -47,28 +48,36 @@ export class ZoneChanges {
   }
 
   async apply<T>(actor: ZoneActor, zoneId: number, change: ZoneChange<T>): Promise<T> {
-    return this.ctx.transaction(async (uow) => {
-      const rows = new ZoneChangesRepository(uow.trx);
-      const zone = assertZoneAccess(actor, await rows.lock(zoneId), true);
-      const result = await change(uow.trx, zone);
-      if (!result.changed) return result.value;
-      const previousSerial = Number(zone.serial);
-      const serial = nextSerial(previousSerial, this.ctx.clock.now());
-      await rows.setSerial(zone.id, serial);
-      const names = result.names;
-      // Stamped when published: DNS nodes measure the bus lag from it.
-      uow.emit(zoneChanged, () => ({
-        zoneId: zone.id,
-        domain: zone.domain,
-        serial,
-        deleted: false,
-        publishedAtMs: Date.now(),
-        ...(names !== undefined ? { names: [...new Set(names)], previousSerial } : {}),
-      }));
-      uow.afterCommit(() => {
-        for (const hook of this.committedHooks) hook({ zoneId: zone.id, previousSerial, serial });
-      });
-      return result.value;
+    return this.ctx.transaction(async (uow) => this.applyIn(uow, actor, zoneId, change));
+  }
+
+  /** apply() inside a unit of work already open (a zone created or deleted beside it). */
+  async applyIn<T>(
+    uow: UnitOfWork<DnsTables>,
+    actor: ZoneActor,
+    zoneId: number,
+    change: ZoneChange<T>,
+  ): Promise<T> {
+    const rows = new ZoneChangesRepository(uow.trx);
+    const zone = assertZoneAccess(actor, await rows.lock(zoneId), true);
+    const result = await change(uow.trx, zone);
+    if (!result.changed) return result.value;
+    const previousSerial = Number(zone.serial);
+    const serial = nextSerial(previousSerial, this.ctx.clock.now());
+    await rows.setSerial(zone.id, serial);
+    const names = result.names;
+    // Stamped when published: DNS nodes measure the bus lag from it.
+    uow.emit(zoneChanged, () => ({
+      zoneId: zone.id,
+      domain: zone.domain,
+      serial,
+      deleted: false,
+      publishedAtMs: Date.now(),
+      ...(names !== undefined ? { names: [...new Set(names)], previousSerial } : {}),
+    }));
+    uow.afterCommit(() => {
+      for (const hook of this.committedHooks) hook({ zoneId: zone.id, previousSerial, serial });
     });
+    return result.value;
   }
 }

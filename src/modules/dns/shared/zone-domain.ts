@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { parse } from 'tldts';
 
 /** RFC 1035 §2.3.4 limits on presentation names (text form, without the root dot). */
 export const MAX_DOMAIN_LENGTH = 253;
@@ -47,4 +48,14 @@ export function normaliseZoneDomain(input: string): DomainCheck {
 /** The zone's SOA RNAME mailbox: as set, else hostmaster@<domain>. */
 export function effectiveSoaEmail(zone: { soa_email: string | null; domain: string }): string {
   return zone.soa_email ?? `hostmaster@${zone.domain}`;
+}
+
+/**
+ * Whether a stored zone name is itself an entry of the public suffix list (ICANN or private
+ * section: co.uk, github.io, in-addr.arpa), where names are registered by many holders and none
+ * may host the suffix. Names the list does not know (.example, .test) are no suffix.
+ */
+export function isPublicSuffix(domain: string): boolean {
+  const parsed = parse(domain, { allowPrivateDomains: true, extractHostname: false });
+  return (parsed.isIcann === true || parsed.isPrivate === true) && parsed.publicSuffix === domain;
 }

@@ -102,6 +102,43 @@ export class ZonesRepository {
       .execute();
   }
 
+  /**
+   * Serialises, for the rest of the transaction, every change to who holds which names under
+   * `domain`'s top-level label (creations, deletions, transfers): zones that could nest share that
+   * label, so two holders' zones cannot be checked apart and then both inserted.
+   */
+  async lockZoneTree(domain: string): Promise<void> {
+    const top = domain.slice(domain.lastIndexOf('.') + 1);
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`dns-zone-tree:${top}`}))`.execute(this.db);
+  }
+
+  /** The zone named `domain` and every zone below it. */
+  async listSubtree(domain: string): Promise<ZoneRow[]> {
+    return this.db
+      .selectFrom('dns_zones')
+      .selectAll()
+      .where((eb) =>
+        eb.or([eb('domain', '=', domain), eb(sql`right(domain, ${domain.length + 1})`, '=', `.${domain}`)]),
+      )
+      .orderBy('domain')
+      .execute();
+  }
+
+  /** Every zone (platform staff's check of the whole tree). */
+  async listAll(): Promise<ZoneRow[]> {
+    return this.db.selectFrom('dns_zones').selectAll().orderBy('domain').execute();
+  }
+
+  /** Moves zones to another holder; they no longer count against the former holder's service. */
+  async setHolder(zoneIds: readonly number[], holder: ZoneHolder): Promise<void> {
+    if (zoneIds.length === 0) return;
+    await this.db
+      .updateTable('dns_zones')
+      .set({ user_id: holder.userId, org_id: holder.orgId, service_id: null, updated_at: sql<Date>`now()` })
+      .where('id', 'in', [...zoneIds])
+      .execute();
+  }
+
   /** Zones held by another owner that are a parent or a child of `domain`. */
   async findRelatedOfOthers(owner: ZoneHolder, domain: string, exceptZoneId?: number): Promise<string[]> {
     const labels = domain.split('.');

@@ -100,10 +100,10 @@ describe('DNS zones routes', () => {
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ detail: 'Zone already exists' });
     }
-    // A parent or child of another account's zone is refused the same way.
+    // A parent or child of another account's zone is refused too (zone-tree.test.ts).
     expect(await create(bob, 'sub.taken.example')).toMatchObject({
       status: 409,
-      body: { detail: 'Zone already exists' },
+      body: { detail: 'Zone is inside a zone held by another account' },
     });
     // The same account may hold a child zone.
     expect((await create(alice, 'sub.taken.example')).status).toBe(201);

@@ -34,6 +34,11 @@ export function registerZoneRoutes(app: ModuleApp, service: ZonesService): void 
     {
       schema: {
         summary: 'Create a zone of the caller’s, or of an organization (org_slug) they own or administer',
+        description:
+          'A name on the public suffix list (ICANN or private section) is refused (422 on body.domain, ' +
+          '`Zone name is a public suffix: co.uk`); so is a zone below or above a zone another account, ' +
+          'organization or the platform holds (409 `Zone is inside a zone held by another account`). A zone ' +
+          'below one of the same holder is delegated from the closest enclosing zone by managed NS records.',
         body: CreateZoneBody,
         response: { 201: ZoneResponse, ...errorResponses(401, 403, 404, 409, 413, 415, 422, 429) },
       },

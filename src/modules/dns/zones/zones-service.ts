@@ -6,6 +6,7 @@ import { pageOffset } from '../../../kernel/paging/paging.ts';
 import type { DnsContext } from '../dns-context.ts';
 import {
   zoneExists,
+  zoneHeldByAnother,
   zoneLimitReached,
   zoneManaged,
   zoneOrgNotFound,
@@ -16,11 +17,12 @@ import type { ServiceDirectory } from '../../services/index.ts';
 
 /** The catalogue `module_name` of DNS hosting (its provisioner: dns-hosting-provisioner.ts). */
 export const DNS_HOSTING = 'dns_hosting';
-import type { ZoneRow } from '../dns-tables.ts';
+import type { DnsTables, ZoneRow } from '../dns-tables.ts';
+import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import { zoneChanged } from '../dns-events.ts';
 import { parseDnssecAlgorithm, type DnssecInfo, type DnssecService } from '../dnssec/dnssec-service.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
-import { normaliseZoneDomain, toAsciiName } from '../shared/zone-domain.ts';
+import { isPublicSuffix, normaliseZoneDomain, toAsciiName } from '../shared/zone-domain.ts';
 import { dateSerial } from '../shared/zone-serial.ts';
 import { zoneView, type ZoneView } from './zone-view.ts';
 import { ZonesRepository, type ZoneHolder, type ZoneWithCount } from './zones-repository.ts';
@@ -28,6 +30,12 @@ import { ZonesRepository, type ZoneHolder, type ZoneWithCount } from './zones-re
 const EMAIL = /^[^\s@]{1,64}@([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 export type { DnssecInfo };
+
+/** Writes the NS records zones hold for their child zones of the same holder (managed/zone-delegations.ts). */
+export interface DelegationSync {
+  /** In the unit of work that created, deleted or moved the zone at `domain`. */
+  syncAround(uow: UnitOfWork<DnsTables>, domain: string): Promise<void>;
+}
 
 export interface ZoneUpdate {
   readonly soa_email?: string | null;
@@ -45,6 +53,8 @@ export class ZonesService {
     private readonly dnssecKeys: DnssecService,
     private readonly orgs: OrgDirectory,
     private readonly services: ServiceDirectory | null = null,
+    /** The NS records a zone holds for its child zones of the same holder. */
+    private readonly delegations: DelegationSync | null = null,
   ) {
     this.repo = new ZonesRepository(ctx.db);
   }
@@ -62,6 +72,9 @@ export class ZonesService {
   ): Promise<ZoneView> {
     const check = normaliseZoneDomain(domainInput);
     if (!check.ok) throw invalidField(['body', 'domain'], check.reason, domainInput);
+    // A public suffix's names belong to many registrants: a zone there would answer for them all.
+    if (isPublicSuffix(check.domain))
+      throw invalidField(['body', 'domain'], `Zone name is a public suffix: ${check.domain}`, domainInput);
     const orgId = orgSlug === undefined ? null : await this.orgOf(owner, orgSlug);
     if (serviceId === undefined)
       return zoneView(await this.insertZone({ userId: owner.userId, orgId }, check.domain));
@@ -85,6 +98,9 @@ export class ZonesService {
   /**
    * Inserts a zone and announces it. A parent or child zone held by another would let one answer
    * for the other's names: refused (409), except the zone `underZoneId` a module delegates from.
+   * The check and the insert run under the zone-tree lock, so two holders creating nested zones
+   * at once cannot both pass. A parent zone of the same holder delegates the new zone (and a new
+   * zone delegates the same holder's zones below it).
    */
   async insertZone(
     holder: ZoneHolder,
@@ -96,8 +112,10 @@ export class ZonesService {
   ): Promise<ZoneWithCount> {
     return this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
+      await repo.lockZoneTree(domain);
       await admit?.(repo);
-      if ((await repo.findRelatedOfOthers(holder, domain, underZoneId)).length > 0) throw zoneExists();
+      if ((await repo.findByDomain(domain)) !== null) throw zoneExists();
+      if ((await repo.findRelatedOfOthers(holder, domain, underZoneId)).length > 0) throw zoneHeldByAnother();
       const zone = await repo.insert(holder, domain, dateSerial(this.ctx.clock.now()), managedBy);
       if (zone === null) throw zoneExists();
       uow.emit(zoneChanged, () => ({
@@ -107,6 +125,7 @@ export class ZonesService {
         deleted: false,
         publishedAtMs: Date.now(),
       }));
+      await this.delegations?.syncAround(uow, domain);
       return zone;
     });
   }
@@ -184,10 +203,13 @@ export class ZonesService {
     await this.deleteZone(zone);
   }
 
-  /** Deletes a zone with its records and announces it. */
+  /** Deletes a zone with its records and announces it; its parent then delegates its children. */
   async deleteZone(zone: ZoneRow): Promise<void> {
     await this.ctx.transaction(async (uow) => {
-      await this.repo.withTx(uow.trx).delete(zone.id);
+      const repo = this.repo.withTx(uow.trx);
+      await repo.lockZoneTree(zone.domain);
+      await repo.delete(zone.id);
+      await this.delegations?.syncAround(uow, zone.domain);
       uow.emit(zoneChanged, () => ({
         zoneId: zone.id,
         domain: zone.domain,

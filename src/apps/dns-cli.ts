@@ -1,0 +1,58 @@
+import { loadConfig } from '../kernel/config/load-config.ts';
+import { createLogger } from '../kernel/log/logger.ts';
+import { closeRuntime, openRuntime } from '../kernel/runtime/open-runtime.ts';
+import type { Runtime } from '../kernel/runtime/runtime.ts';
+import { zoneTree, type ZoneTarget } from '../modules/dns/index.ts';
+import { accountByEmail } from '../modules/identity/index.ts';
+import { orgWithOwner } from '../modules/orgs/index.ts';
+import { CONFIG_SECTIONS } from './platform-modules.ts';
+
+/**
+ * Platform staff's commands on DNS zones, against the configured database (DATABASE_URL, or the
+ * embedded one in DATA_DIR: stop `npm start` first):
+ * - `check-zones` lists the zones that break the zone-tree rules (a public suffix held by an
+ *   account; a zone inside another holder's), one a line; it changes nothing (exit 0);
+ * - `transfer-zone <zone> <account|org>` moves a zone (and the zones below it of the same
+ *   holder) to the account with that email (it has an `@`) or the organization with that slug,
+ *   audited as `dns.zone.transfer`; a refusal says why (exit 1).
+ */
+const USAGE = 'usage: npm run dns -- check-zones | transfer-zone <zone> <account-email|org-slug>';
+
+const [command, zone, to] = process.argv.slice(2);
+const ok =
+  (command === 'check-zones' && zone === undefined) ||
+  (command === 'transfer-zone' && zone !== undefined && to !== undefined);
+if (!ok) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+
+async function targetOf(runtime: Runtime, name: string): Promise<ZoneTarget> {
+  if (name.includes('@')) {
+    const account = await accountByEmail(runtime, name);
+    if (account === null) throw new Error(`${name}: no such account`);
+    return { userId: account.id, orgId: null, label: `account ${account.email}` };
+  }
+  const org = await orgWithOwner(runtime, name);
+  if (org === null) throw new Error(`${name}: no such organization`);
+  if (org.status !== 'active') throw new Error(`${name}: the organization is ${org.status}`);
+  return { userId: org.ownerUserId, orgId: org.id, label: `organization ${org.slug}` };
+}
+
+const config = loadConfig(process.env, CONFIG_SECTIONS);
+const runtime = await openRuntime(config, createLogger('warn'));
+try {
+  const tree = zoneTree(runtime);
+  if (command === 'check-zones') {
+    const problems = await tree.check();
+    for (const line of problems) process.stdout.write(`${line}\n`);
+    process.stdout.write(`${problems.length} zone problem(s); nothing changed\n`);
+  } else {
+    process.stdout.write(`${await tree.transfer(zone!, await targetOf(runtime, to!))}\n`);
+  }
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await closeRuntime(runtime);
+}
