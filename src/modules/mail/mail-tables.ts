@@ -92,6 +92,9 @@ export interface MailWebhookRow {
   failure_count: number;
   last_status: number | null;
   last_delivered_at: Date | null;
+  /** Why the latest failed attempt failed, and when (a later success leaves them). */
+  last_error: string | null;
+  last_error_at: Date | null;
   created_at: Date;
 }
 
