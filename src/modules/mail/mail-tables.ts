@@ -36,6 +36,8 @@ export interface DomainRow {
   verified_at: Date | null;
   checked_at: Date | null;
   check_result: unknown;
+  /** Our SPF include was put into the holder's record (or the record made) when it was added. */
+  spf_part: boolean;
   created_at: Date;
 }
 

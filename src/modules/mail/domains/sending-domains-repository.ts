@@ -64,6 +64,10 @@ export class SendingDomainsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  async setSpfPart(id: number, spfPart: boolean): Promise<void> {
+    await this.db.updateTable('mail_domains').set({ spf_part: spfPart }).where('id', '=', id).execute();
+  }
+
   async delete(id: number): Promise<void> {
     await this.db.deleteFrom('mail_domains').where('id', '=', id).execute();
   }
