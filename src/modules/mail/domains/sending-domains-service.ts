@@ -176,8 +176,16 @@ export class SendingDomainsService {
   private async withdraw(row: DomainRow): Promise<void> {
     if (row.zone_id === null) return;
     const zoneId = Number(row.zone_id);
+    // Another relay still sends from the domain: the names they share (SPF include, return path)
+    // stay, and leave with the last of them; this row's DKIM key goes.
+    const heir = await this.repo.otherPublished(row.domain, zoneId, Number(row.id));
     for (const r of this.records(row))
-      if (r.purpose !== 'spf') await this.dns.remove(MODULE, zoneId, r.name, r.type);
+      if (r.purpose === 'dkim' || (r.purpose === 'return_path' && heir === null))
+        await this.dns.remove(MODULE, zoneId, r.name, r.type);
+    if (heir !== null) {
+      if (row.spf_part) await this.repo.setSpfPart(Number(heir.id), true);
+      return;
+    }
     const include = this.ctx.settings.spfInclude;
     await this.dns.editTxt(MODULE, zoneId, row.domain, (records) => ({
       value: undefined,

@@ -237,6 +237,33 @@ describe('mail relay: sending domains and their DNS records', () => {
     );
   });
 
+  it('keeps our include while another relay still sends from the domain', async () => {
+    const zone = await createZone(t, alice, 'shared-spf.test');
+    expect(
+      (
+        await t.request('POST', `${ZONES}/${zone.id}/records`, {
+          token: alice,
+          body: { name: '@', type: 'TXT', content: '"v=spf1 mx ~all"' },
+        })
+      ).status,
+    ).toBe(201);
+    const second = await orderRelay(t, alice);
+    expect((await add('shared-spf.test')).body.status).toBe('verified');
+    expect((await add('shared-spf.test', alice, second)).body.status).toBe('verified');
+    const merged = 'v=spf1 mx include:_spf.relay.test ~all';
+    await eventually(async () => expect(await txt('shared-spf.test')).toEqual([merged]));
+    const remove = (service: number) =>
+      t.request('DELETE', `${RELAY}/${service}/domains/shared-spf.test`, { token: alice });
+    expect((await remove(relay)).status).toBe(204);
+    expect(await txt('shared-spf.test')).toEqual([merged]);
+    const still = await t.request('POST', `${RELAY}/${second}/domains/shared-spf.test/verify`, {
+      token: alice,
+    });
+    expect(still.body.status).toBe('verified');
+    expect((await remove(second)).status).toBe(204);
+    await eventually(async () => expect(await txt('shared-spf.test')).toEqual(['v=spf1 mx ~all']));
+  });
+
   it('removes the SPF record it made when the domain goes', async () => {
     await createZone(t, alice, 'no-spf.test');
     expect((await add('no-spf.test')).body.status).toBe('verified');
