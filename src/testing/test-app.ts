@@ -61,6 +61,8 @@ export async function startTestApp(
     logSink?: (line: string) => void;
     /** Keep the embedded database on disk (DATA_DIR) so restart() finds it again. */
     persistent?: boolean;
+    /** How outbound requests (webhooks) resolve names, instead of the system resolver. */
+    resolve?: (hostname: string) => Promise<string[]>;
   } = {},
 ): Promise<TestApp> {
   const id = randomBytes(6).toString('hex');
@@ -85,6 +87,7 @@ export async function startTestApp(
   const schema = config.databaseUrl !== null ? `test_${id}` : undefined;
   const runtimeOptions = {
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.resolve ? { outboundResolve: options.resolve } : {}),
     inMemoryDatabase: options.persistent !== true,
     ...(schema !== undefined ? { databaseSchema: schema } : {}),
     busPrefix: `test:${id}:`,

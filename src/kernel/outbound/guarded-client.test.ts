@@ -57,6 +57,46 @@ describe('the guarded outbound client', () => {
     }
   });
 
+  it('judges a URL before it is saved as a request would: the host, or every address its name has now', async () => {
+    const names: Record<string, string[]> = {
+      'inside.example': ['10.1.2.3'],
+      'mixed.example': ['93.184.216.34', '192.168.1.1'],
+      'public.example': ['93.184.216.34'],
+    };
+    const client = new OutboundClient({
+      isAllowedAddress: publicOnly,
+      resolve: async (host) => {
+        const found = names[host];
+        if (found === undefined) throw new Error(`getaddrinfo ENOTFOUND ${host}`);
+        return found;
+      },
+    });
+    const judged = async (url: string) => {
+      const refused = await client.refusal(url);
+      return refused === null ? null : `${refused.reason}: ${refused.message}`;
+    };
+    try {
+      expect(await judged('https://127.0.0.1:8443/hook')).toBe(
+        'forbidden_address: 127.0.0.1 is a private or reserved address',
+      );
+      expect(await judged('https://[::ffff:10.0.0.1]/')).toBe(
+        'forbidden_address: ::ffff:a00:1 is a private or reserved address',
+      );
+      expect(await judged('https://inside.example/')).toBe(
+        'forbidden_address: inside.example resolves to a private or reserved address (10.1.2.3)',
+      );
+      expect(await judged('https://mixed.example/')).toBe(
+        'forbidden_address: mixed.example resolves to a private or reserved address (192.168.1.1)',
+      );
+      expect(await judged('http://public.example/')).toBe('scheme: only https:// URLs are called');
+      // Public, or not resolvable yet: not refused here (the connect-time check stays).
+      expect(await judged('https://public.example/')).toBeNull();
+      expect(await judged('https://not-yet.example/')).toBeNull();
+    } finally {
+      await client.close();
+    }
+  });
+
   it('calls only https://, follows no redirect, reads at most 64 KiB, trusts a CA only when told', async () => {
     const allowLocal = new OutboundClient({ isAllowedAddress: () => true, caFile: receiver.caFile });
     const untrusting = new OutboundClient({ isAllowedAddress: () => true });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
+import { invalidField } from '../errors/app-error.ts';
 
 /** A webhook endpoint must answer within 10 s (docs/webhooks.md, "A delivery"). */
 export const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -36,8 +37,25 @@ export class OutboundError extends Error {
   }
 }
 
+/**
+ * Refuses, when it is saved, a URL that requests would be refused for: a host that is, or now
+ * resolves to, a private or reserved address (422 naming `loc`). The scheme is the caller's to
+ * check (with its own message). The check before each request stays: a name can move later.
+ */
+export async function refuseForbiddenDestination(
+  outbound: Pick<OutboundClient, 'refusal'>,
+  url: string,
+  loc: readonly (string | number)[],
+): Promise<void> {
+  const refused = await outbound.refusal(url);
+  if (refused?.reason === 'forbidden_address') throw invalidField(loc, refused.message, url);
+}
+
 const defaultResolve = async (hostname: string): Promise<string[]> =>
   (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/** How long a destination check waits for a name to resolve before it leaves the name to the request. */
+export const DESTINATION_CHECK_RESOLVE_MS = 5_000;
 
 /**
  * The one outbound HTTP client (webhooks and any later callback): https only, no redirects
@@ -47,19 +65,20 @@ const defaultResolve = async (hostname: string): Promise<string[]> =>
  */
 export class OutboundClient {
   private readonly agent: Agent;
+  private readonly resolve: (hostname: string) => Promise<string[]>;
 
   constructor(private readonly options: OutboundOptions) {
     const ca = options.caFile ? readFileSync(options.caFile, 'utf8') : undefined;
     const connect = buildConnector({ timeout: OUTBOUND_TIMEOUT_MS, ...(ca !== undefined ? { ca } : {}) });
-    const resolve = options.resolve ?? defaultResolve;
+    this.resolve = options.resolve ?? defaultResolve;
     this.agent = new Agent({
       connect: (opts, callback) => {
         const host = opts.hostname.replace(/^\[|\]$/g, '');
-        const addresses = isIP(host) !== 0 ? Promise.resolve([host]) : resolve(host);
+        const addresses = isIP(host) !== 0 ? Promise.resolve([host]) : this.resolve(host);
         addresses.then(
           (list) => {
-            const allowed = list.find((a) => options.isAllowedAddress(a));
-            if (allowed === undefined || list.some((a) => !options.isAllowedAddress(a))) {
+            const allowed = this.allowedOf(list);
+            if (allowed === null) {
               callback(
                 new OutboundError('forbidden_address', `${host} is a private or reserved address`),
                 null,
@@ -81,6 +100,52 @@ export class OutboundClient {
     });
   }
 
+  /**
+   * Where `url` would be sent now, judged as a request judges it before its socket opens: the
+   * scheme, then every address the host is or resolves to. Answers why it would be refused, or
+   * null. A name that does not resolve (yet, or within DESTINATION_CHECK_RESOLVE_MS) is not
+   * refused here: the check before each request still applies to whatever it resolves to then.
+   */
+  async refusal(url: string): Promise<OutboundError | null> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return new OutboundError('scheme', 'not a URL');
+    }
+    if (!this.schemeAllowed(target)) return new OutboundError('scheme', 'only https:// URLs are called');
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0) {
+      return this.allowedOf([host]) === null
+        ? new OutboundError('forbidden_address', `${host} is a private or reserved address`)
+        : null;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const list = await Promise.race([
+      this.resolve(host).catch(() => null),
+      new Promise<null>((done) => {
+        timer = setTimeout(() => done(null), DESTINATION_CHECK_RESOLVE_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (list === null || list.length === 0) return null;
+    if (this.allowedOf(list) !== null) return null;
+    const refused = list.filter((a) => !this.options.isAllowedAddress(a));
+    return new OutboundError(
+      'forbidden_address',
+      `${host} resolves to a private or reserved address (${refused.join(', ')})`,
+    );
+  }
+
+  /** The address to connect to, or null when any of them is refused (one bad answer spoils the name). */
+  private allowedOf(list: readonly string[]): string | null {
+    const allowed = list.find((a) => this.options.isAllowedAddress(a));
+    return allowed === undefined || list.some((a) => !this.options.isAllowedAddress(a)) ? null : allowed;
+  }
+
+  private schemeAllowed(target: URL): boolean {
+    return target.protocol === 'https:' || (this.options.allowHttp === true && target.protocol === 'http:');
+  }
+
   async post(
     url: string,
     body: string,
@@ -92,7 +157,7 @@ export class OutboundClient {
     } catch {
       throw new OutboundError('scheme', 'not a URL');
     }
-    if (target.protocol !== 'https:' && !(this.options.allowHttp === true && target.protocol === 'http:')) {
+    if (!this.schemeAllowed(target)) {
       throw new OutboundError('scheme', 'only https:// URLs are called');
     }
     const started = performance.now();

@@ -36,6 +36,8 @@ export interface RuntimeOptions {
   readonly mail?: MailPort;
   /** The process's metrics registry (the node's, so /metrics shows every module's series). */
   readonly metrics?: MetricsRegistry;
+  /** Tests: how the outbound client resolves names (default: the system resolver). */
+  readonly outboundResolve?: (hostname: string) => Promise<string[]>;
 }
 
 /** Opens storage and the bus, applies migrations: what every role needs before it serves. */
@@ -119,6 +121,7 @@ export async function openRuntime(
       },
       allowHttp: config.outboundAllowHttp,
       caFile: config.outboundCaFile,
+      ...(options.outboundResolve !== undefined ? { resolve: options.outboundResolve } : {}),
     }),
   };
 }

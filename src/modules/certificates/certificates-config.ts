@@ -22,6 +22,7 @@ export interface CertificatesSettings {
   readonly contactEmail: string | null;
   /** The HTTP-01 listener: port 80 in production; 0 turns it off. */
   readonly httpPort: number;
+  /** Its address (ACME_HTTP_HOST): the API's (API_HOST) unless set, so nothing listens wider unasked. */
   readonly httpHost: string;
   /** `host:port` of the resolver the real-time checks ask; null → the system resolver. */
   readonly checkResolver: string | null;
@@ -58,7 +59,11 @@ export const certificatesConfig = defineConfigSection<CertificatesSettings>('cer
     caFile: env.optional('ACME_CA_FILE'),
     contactEmail: env.optional('ACME_CONTACT_EMAIL'),
     httpPort: env.int('ACME_HTTP_PORT', 80, 0, 65535),
-    httpHost: env.host('ACME_HTTP_HOST', '0.0.0.0'),
+    // API_HOST itself is the kernel's to check; an unset ACME_HTTP_HOST follows it as given.
+    httpHost:
+      env.raw('ACME_HTTP_HOST') === undefined
+        ? env.str('API_HOST', '127.0.0.1')
+        : env.host('ACME_HTTP_HOST', '127.0.0.1'),
     checkResolver: resolver,
     publicAddresses,
     renewBeforeDays: env.int('CERT_RENEW_BEFORE_DAYS', 30, 1, 365),

@@ -23,6 +23,8 @@ export interface CertificatesModule extends PlatformModule {
   readonly engine: IssuanceEngine;
   /** The HTTP-01 listener's port once started (null: off, or could not bind). */
   httpPort(): number | null;
+  /** The HTTP-01 listener's address once started (ACME_HTTP_HOST, by default API_HOST). */
+  httpAddress(): { host: string; port: number } | null;
 }
 
 const accountScope = (userId: number): OwnerScope => ({ userId, orgRoles: new Map() });
@@ -45,7 +47,7 @@ export function createCertificatesModule(
   const service = new CertificatesService(ctx, repo, deps.dns, clients, engine);
   const challenges = new ChallengesService(ctx, repo, service, engine, checks);
   const listener = new Http01Listener(repo, ctx.log);
-  let httpPort: number | null = null;
+  let httpAddress: { host: string; port: number } | null = null;
 
   const certificates: Certificates = {
     async request(userId, domain) {
@@ -81,20 +83,22 @@ export function createCertificatesModule(
     prefix: '/ssl',
     certificates,
     engine,
-    httpPort: () => httpPort,
+    httpPort: () => httpAddress?.port ?? null,
+    httpAddress: () => httpAddress,
     routes(app) {
       registerCertificateRoutes(app, service);
       registerChallengeRoutes(app, challenges);
     },
     async start() {
       if (ctx.settings.httpPort !== 0) {
-        httpPort = await listener.start(ctx.settings.httpHost, ctx.settings.httpPort);
+        httpAddress = await listener.start(ctx.settings.httpHost, ctx.settings.httpPort);
       }
       engine.start();
     },
     async stop() {
       await engine.stop();
       await listener.stop();
+      httpAddress = null;
     },
   };
 }

@@ -73,6 +73,24 @@ export interface ManagedRecordInput {
   readonly ttl?: number;
 }
 
+/** A TXT record at a name as a module editing the name's texts sees it. */
+export interface TxtAt {
+  readonly id: number;
+  /** Its strings joined (RFC 7208 §3.3 reads a multi-string record so). */
+  readonly text: string;
+  /** The module that holds it, or null for the zone holder's own record. */
+  readonly managedBy: string | null;
+}
+
+/**
+ * What to do with the TXT records at a name: `id` null adds a record held by the module; `text`
+ * null deletes the record (only one the module holds); otherwise the record's text becomes `text`.
+ */
+export interface TxtEdit {
+  readonly id: number | null;
+  readonly text: string | null;
+}
+
 /**
  * Find the hosted zone that holds a name, and write records the calling module owns there.
  * Managed records are served, listed and exported like any other, but users cannot change or
@@ -94,6 +112,17 @@ export interface ManagedRecords {
   list(module: string, zoneId?: number): Promise<ManagedRecord[]>;
   /** Removes every record of the module (in one zone, or everywhere); answers how many. */
   cleanup(module: string, zoneId?: number): Promise<number>;
+  /**
+   * Edits the TXT records at `name` in one zone change (the zone locked while `edit` reads them):
+   * a module's part of a record the zone holder keeps (an SPF include, RFC 7208 §5.2) is added or
+   * taken out without replacing the holder's record. Answers what `edit` answered.
+   */
+  editTxt<T>(
+    module: string,
+    zoneId: number,
+    name: string,
+    edit: (records: readonly TxtAt[]) => { readonly edits: readonly TxtEdit[]; readonly value: T },
+  ): Promise<T>;
 }
 
 // --- Zones as the data they hold (load balancing) ---

@@ -11,6 +11,8 @@ export type {
   ManagedRecord,
   ManagedRecordInput,
   ManagedRecords,
+  TxtAt,
+  TxtEdit,
   ManagedZones,
   NameClaim,
   NameClaimSource,

@@ -64,7 +64,7 @@ export interface MailModule extends PlatformModule {
  */
 export function createMailModule(runtime: Runtime, deps: MailModuleDeps): MailModule {
   const ctx = mailContext(runtime);
-  const mail = mailServices(ctx, deps);
+  const mail = mailServices(ctx, deps, runtime.outbound);
   mail.keyCheck.install(deps.auth);
   deps.engine.registerTarget(mail.webhooks.target);
   deps.provisioners.add(
@@ -115,10 +115,10 @@ function mailRepositories(ctx: MailContext) {
 }
 
 /** The module's services over its repositories, wired to each other and to the modules it uses. */
-function mailServices(ctx: MailContext, deps: MailModuleDeps) {
+function mailServices(ctx: MailContext, deps: MailModuleDeps, outbound: Runtime['outbound']) {
   const repos = mailRepositories(ctx);
   const access = new RelayAccess(deps.services, repos.relays);
-  const webhooks = new MailWebhooksService(ctx, access, repos.relays, repos.webhooks);
+  const webhooks = new MailWebhooksService(ctx, access, repos.relays, repos.webhooks, outbound);
   const recorder = new MailEventRecorder(ctx, deps.engine, repos.events, repos.suppressions, webhooks.fanOut);
   const domains = new SendingDomainsService(ctx, access, deps.dns, repos.domains);
   const signingKeys: SigningKeys = (serviceId, domain) => domains.signingKeyFor(serviceId, domain);

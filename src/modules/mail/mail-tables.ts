@@ -36,6 +36,8 @@ export interface DomainRow {
   verified_at: Date | null;
   checked_at: Date | null;
   check_result: unknown;
+  /** Our SPF include was put into the holder's record (or the record made) when it was added. */
+  spf_part: boolean;
   created_at: Date;
 }
 
@@ -92,6 +94,9 @@ export interface MailWebhookRow {
   failure_count: number;
   last_status: number | null;
   last_delivered_at: Date | null;
+  /** Why the latest failed attempt failed, and when (a later success leaves them). */
+  last_error: string | null;
+  last_error_at: Date | null;
   created_at: Date;
 }
 

@@ -11,6 +11,14 @@ import type {
 } from './platform-domains-service.ts';
 
 const Label = Type.String({ minLength: 1, maxLength: 63 });
+/**
+ * Availability takes any string: a label that cannot be claimed (too long, empty, wrong characters)
+ * answers `available: false, reason: "invalid"` rather than a refused request.
+ */
+const AnyLabel = Type.String({
+  description:
+    'The label to check; one that is not 3 to 63 characters of a-z, 0-9 and inner hyphens answers reason invalid',
+});
 const Suffix = Type.String({ minLength: 1, maxLength: 253 });
 
 const ClaimResponse = describes<ClaimView>()(
@@ -65,7 +73,8 @@ export function registerPlatformDomainRoutes(app: ModuleApp, service: PlatformDo
     '/availability',
     {
       schema: {
-        querystring: Type.Object({ label: Label, suffix: Type.Optional(Nullable(Suffix)) }),
+        description: 'Whether <label>.<suffix> can be claimed, and why not (taken, reserved or invalid).',
+        querystring: Type.Object({ label: AnyLabel, suffix: Type.Optional(Nullable(Suffix)) }),
         response: { 200: AvailabilityResponse },
       },
       config: { budget: availabilityBudget },

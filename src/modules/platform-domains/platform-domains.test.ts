@@ -60,6 +60,13 @@ describe('platform domains: claims under the platform’s suffixes', () => {
     expect((await of('ab')).body).toMatchObject({ available: false, reason: 'invalid' });
     expect((await of('-abc')).body).toMatchObject({ available: false, reason: 'invalid' });
     expect((await of('a_b_c')).body).toMatchObject({ available: false, reason: 'invalid' });
+    // Past the 63-octet label limit (RFC 1035 §2.3.4) is one more invalid label, not a refused request.
+    for (const label of ['a'.repeat(64), 'b'.repeat(300), '']) {
+      const long = await of(label);
+      expect(long.status, long.text).toBe(200);
+      expect(long.body).toEqual({ label, suffix: SUFFIX, available: false, reason: 'invalid' });
+    }
+    expect((await of('a'.repeat(63))).body).toMatchObject({ available: true, reason: null });
     expect((await of('www')).body).toMatchObject({ available: false, reason: 'reserved' });
     expect((await of('admin', SUFFIX)).body).toMatchObject({ available: false, reason: 'reserved' });
     const unknown = await of('fine-name', 'other.example');

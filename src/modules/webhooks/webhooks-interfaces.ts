@@ -18,8 +18,11 @@ export interface TargetKind {
   readonly policy: RetryPolicy;
   find(id: number): Promise<DeliveryTarget | null>;
   recordSuccess(id: number, at: Date, status: number): Promise<void>;
-  /** Answers the failures in a row after this one. */
-  recordFailure(id: number, at: Date, status: number | null): Promise<number>;
+  /**
+   * Answers the failures in a row after this one; `error` is why it failed (`HTTP 500`,
+   * `forbidden_address: …`), kept on the target for its readers.
+   */
+  recordFailure(id: number, at: Date, status: number | null, error: string): Promise<number>;
   /** Turns the target off (its waiting deliveries are stopped by the engine). */
   disable(id: number, at: Date): Promise<void>;
 }

@@ -17,7 +17,7 @@ export function createDeliveryEngine(runtime: Runtime): {
 } {
   const ctx = webhooksContext(runtime);
   const engine = new DeliveryEngine(ctx, runtime.outbound);
-  const orgWebhooks = new OrgWebhooksService(ctx);
+  const orgWebhooks = new OrgWebhooksService(ctx, runtime.outbound);
   engine.registerTarget(orgWebhooks.target);
   engine.addFanOut(orgWebhooks.fanOut);
   return { engine, orgWebhooks };

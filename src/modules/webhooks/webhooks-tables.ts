@@ -12,6 +12,9 @@ export interface WebhookRow {
   is_active: boolean;
   failure_count: number;
   last_triggered_at: Date | null;
+  /** Why the latest failed attempt failed, and when (a later success leaves them). */
+  last_error: string | null;
+  last_error_at: Date | null;
   created_at: Date;
   deleted_at: Date | null;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import * as acme from 'acme-client';
@@ -7,6 +8,9 @@ import type { AcmeProvider } from '../certificates-config.ts';
 import { AcmeAccountsRepository, type AcmeAccount } from './acme-accounts-repository.ts';
 
 const accountKeyContext = (provider: string): string => `acme-account:${provider}`;
+
+/** How long the reachability check waits for a CA's directory. */
+export const DIRECTORY_CHECK_MS = 10_000;
 
 /**
  * How every ACME request goes out (acme-client shares one axios instance): with a timeout, and
@@ -42,6 +46,35 @@ export class AcmeClients {
 
   constructor(private readonly ctx: CertificatesContext) {
     this.accounts = new AcmeAccountsRepository(ctx.db);
+  }
+
+  /**
+   * Whether the CA can be reached at all: its directory (RFC 8555 §7.1.1) fetched once. Answers
+   * `could not reach <directory URL>: <network error>` when it cannot (no such name, connection
+   * refused, TLS, no answer in time), else null. acme-client turns a request that got no answer
+   * into `Cannot read properties of undefined (reading 'config')`, so a failed step asks this to
+   * say what happened.
+   */
+  async unreachable(provider: AcmeProvider): Promise<string | null> {
+    const url = provider.directoryUrl;
+    const failure = await new Promise<Error | null>((resolve) => {
+      const caFile = this.ctx.settings.caFile;
+      const request = url.startsWith('https:')
+        ? https.get(url, {
+            timeout: DIRECTORY_CHECK_MS,
+            ...(caFile !== null ? { ca: [...tls.rootCertificates, readFileSync(caFile, 'utf8')] } : {}),
+          })
+        : http.get(url, { timeout: DIRECTORY_CHECK_MS });
+      request.once('response', (res) => {
+        res.resume();
+        resolve(null);
+      });
+      request.once('timeout', () =>
+        request.destroy(new Error(`no answer within ${DIRECTORY_CHECK_MS / 1000} s`)),
+      );
+      request.once('error', resolve);
+    });
+    return failure === null ? null : `could not reach ${url}: ${failure.message}`;
   }
 
   provider(name: string): AcmeProvider | undefined {

@@ -20,8 +20,11 @@ export class Http01Listener {
     private readonly log: Logger,
   ) {}
 
-  /** Listens; a port it may not bind (80 without the capability) is logged, not fatal. */
-  async start(host: string, port: number): Promise<number | null> {
+  /**
+   * Listens; answers the address bound. A port it may not bind (80 without the capability) is
+   * logged, not fatal.
+   */
+  async start(host: string, port: number): Promise<{ host: string; port: number } | null> {
     const server = http.createServer((req, res) => void this.answer(req, res));
     try {
       await new Promise<void>((resolve, reject) => {
@@ -36,7 +39,9 @@ export class Http01Listener {
       return null;
     }
     this.server = server;
-    return (server.address() as AddressInfo).port;
+    const bound = server.address() as AddressInfo;
+    this.log.info({ host: bound.address, port: bound.port }, 'HTTP-01 listener started');
+    return { host: bound.address, port: bound.port };
   }
 
   async stop(): Promise<void> {

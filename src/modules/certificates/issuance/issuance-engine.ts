@@ -146,7 +146,7 @@ export class IssuanceEngine {
         }
         result = await this.steps.run(before);
       } catch (error) {
-        result = this.failure(before, error as Error);
+        result = await this.failure(before, error as Error);
       }
       const now = this.ctx.clock.now();
       const keep =
@@ -221,11 +221,10 @@ export class IssuanceEngine {
    * provider; our own checks, a challenge the user answers by hand, or the last provider's failure
    * end it (`failed`). A renewal that fails keeps its certificate and is tried again later.
    */
-  private failure(cert: Certificate, error: Error): StepOutcome {
+  private async failure(cert: Certificate, error: Error): Promise<StepOutcome> {
     const stepPatch = (error as { patch?: CertificatePatch }).patch ?? {};
     const provider = stepPatch.provider ?? cert.provider;
-    const message = `${provider ?? 'certificate'}: ${error.message}`.slice(0, 1000);
-    this.ctx.log.info({ certificate: cert.id, step: cert.job_step, provider }, 'certificate step failed');
+    const message = `${provider ?? 'certificate'}: ${await this.reasonOf(provider, error)}`.slice(0, 1000);
     const failedOver =
       provider !== null && provider !== undefined ? [...cert.failover_from, provider] : cert.failover_from;
     const handAnswered = !cert.auto_complete || cert.challenge_method === 'dns_manual';
@@ -236,6 +235,11 @@ export class IssuanceEngine {
       !(handAnswered && cert.job_step !== 'order') &&
       left.length > 0
     ) {
+      // Logged here, once: the order's own failure (below) is logged when it is saved.
+      this.ctx.log.warn(
+        { certificate: cert.id, step: cert.job_step, provider, error: message },
+        'certificate provider failed, trying the next',
+      );
       return {
         patch: { ...stepPatch, ...reset, failover_from: failedOver, error_message: message },
         next: 'order',
@@ -243,6 +247,10 @@ export class IssuanceEngine {
       };
     }
     if (cert.status === 'renewing' && cert.certificate_pem !== null) {
+      this.ctx.log.warn(
+        { certificate: cert.id, step: cert.job_step, provider, error: message },
+        'certificate renewal failed, tried again later',
+      );
       return {
         patch: {
           ...stepPatch,
@@ -260,6 +268,18 @@ export class IssuanceEngine {
       next: null,
       delayMs: 0,
     };
+  }
+
+  /**
+   * Why a step failed, in words: a CA that cannot be reached is named with its directory URL and
+   * the network error (acme-client's own message then says nothing useful); our own checks and
+   * the CA's answers are said as they are.
+   */
+  private async reasonOf(provider: string | null | undefined, error: Error): Promise<string> {
+    if (error instanceof OwnCheckFailed || provider === null || provider === undefined) return error.message;
+    const configured = this.clients.provider(provider);
+    const unreachable = configured === undefined ? null : await this.clients.unreachable(configured);
+    return unreachable ?? error.message;
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { parseRdataText } from '../../../dns/index.ts';
+import { parseRdataText, RR_TYPE } from '../../../dns/index.ts';
 import { typeFromText } from '../../../dns/index.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { DnsContext } from '../dns-context.ts';
@@ -9,7 +9,15 @@ import { ZonesRepository } from '../zones/zones-repository.ts';
 import type { RecordsService } from '../records/records-service.ts';
 import { resolveRecordName } from '../shared/record-name.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
-import type { HostedZone, ManagedRecord, ManagedRecordInput, ManagedRecords } from '../dns-interfaces.ts';
+import type {
+  HostedZone,
+  ManagedRecord,
+  ManagedRecordInput,
+  ManagedRecords,
+  TxtAt,
+  TxtEdit,
+} from '../dns-interfaces.ts';
+import { prepareRecord } from '../records/record-input.ts';
 
 const MODULE_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -170,6 +178,58 @@ export class ManagedRecordsService implements ManagedRecords {
     return removed;
   }
 
+  async editTxt<T>(
+    module: string,
+    zoneId: number,
+    name: string,
+    edit: (records: readonly TxtAt[]) => { readonly edits: readonly TxtEdit[]; readonly value: T },
+  ): Promise<T> {
+    checkModule(module);
+    return this.changes.apply('platform', zoneId, async (trx, zone) => {
+      const owner = resolveRecordName(name, zone.domain);
+      if (!owner.ok) throw invalidField(['name'], owner.reason, name);
+      const repo = this.repo.withTx(trx);
+      const rows = await repo.listAt(zone.id, owner.name, RR_TYPE.TXT);
+      const { edits, value } = edit(
+        rows.map((r) => ({ id: Number(r.id), text: txtText(r.rdata), managedBy: r.managed_by })),
+      );
+      let changed = false;
+      for (const e of edits) {
+        if (e.id === null) {
+          if (e.text === null) continue;
+          await this.records.insertIn(
+            trx,
+            zone,
+            { name: owner.name, type: 'TXT', content: txtContent(e.text) },
+            module,
+          );
+          changed = true;
+          continue;
+        }
+        const row = rows.find((r) => Number(r.id) === e.id);
+        if (row === undefined) continue;
+        if (e.text === null) {
+          // Only a record the module holds goes; the holder's own stays theirs to delete.
+          if (row.managed_by !== module) continue;
+          await repo.delete(row.id);
+          changed = true;
+          continue;
+        }
+        if (e.text === txtText(row.rdata)) continue;
+        const record = prepareRecord(zone.domain, zone.default_ttl, {
+          name: owner.name,
+          type: 'TXT',
+          content: txtContent(e.text),
+          ttl: row.ttl,
+        });
+        if ((await repo.findIdentical(zone.id, record, row.id)) !== null) continue;
+        await repo.update(row.id, record);
+        changed = true;
+      }
+      return { value, changed, names: [owner.name] };
+    });
+  }
+
   /** Whether the stored record is the input's record (content compared in canonical form, TTL too). */
   private sameContent(domain: string, input: ManagedRecordInput, row: RecordRow): boolean {
     try {
@@ -182,4 +242,34 @@ export class ManagedRecordsService implements ManagedRecords {
       return false;
     }
   }
+}
+
+/** A TXT record's strings joined (RFC 1035 §3.3.14: each a length octet and that many octets). */
+function txtText(rdata: Uint8Array): string {
+  const bytes = Buffer.from(rdata);
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length;) {
+    const n = bytes[i]!;
+    parts.push(bytes.subarray(i + 1, i + 1 + n));
+    i += 1 + n;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Text as TXT presentation: quoted strings of at most 255 octets, `"` and backslash escaped. */
+function txtContent(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length || i === 0; i += 255) {
+    const chunk = bytes.subarray(i, i + 255);
+    let out = '';
+    for (const b of chunk) {
+      if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
+      else if (b < 0x20 || b > 0x7e) out += `\\${String(b).padStart(3, '0')}`;
+      else out += String.fromCharCode(b);
+    }
+    parts.push(`"${out}"`);
+    if (bytes.length === 0) break;
+  }
+  return parts.join(' ');
 }

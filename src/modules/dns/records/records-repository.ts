@@ -191,6 +191,18 @@ export class RecordsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** The records of one type at one name, oldest first. */
+  async listAt(zoneId: number, name: string, typeCode: number): Promise<RecordRow[]> {
+    return this.db
+      .selectFrom('dns_records')
+      .selectAll()
+      .where('zone_id', '=', zoneId)
+      .where('name', '=', name)
+      .where('type_code', '=', typeCode)
+      .orderBy('id')
+      .execute();
+  }
+
   /** Records a module owns, in one zone or in all. */
   async listManaged(module: string, zoneId: number | null): Promise<RecordRow[]> {
     let q = this.db.selectFrom('dns_records').selectAll().where('managed_by', '=', module);

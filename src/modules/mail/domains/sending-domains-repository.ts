@@ -64,6 +64,24 @@ export class SendingDomainsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** Another relay's row for the same domain, published in the same zone (oldest first), if any. */
+  async otherPublished(domain: string, zoneId: number, exceptId: number): Promise<DomainRow | null> {
+    return (
+      (await this.db
+        .selectFrom('mail_domains')
+        .selectAll()
+        .where('domain', '=', domain)
+        .where('zone_id', '=', zoneId)
+        .where('id', '!=', exceptId)
+        .orderBy('id')
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  async setSpfPart(id: number, spfPart: boolean): Promise<void> {
+    await this.db.updateTable('mail_domains').set({ spf_part: spfPart }).where('id', '=', id).execute();
+  }
+
   async delete(id: number): Promise<void> {
     await this.db.deleteFrom('mail_domains').where('id', '=', id).execute();
   }

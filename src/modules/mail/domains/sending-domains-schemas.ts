@@ -26,6 +26,12 @@ export const SendingDomainResponse = describes<SendingDomainView>()(
         type: Type.Union([Type.Literal('TXT'), Type.Literal('CNAME')]),
         value: Type.String(),
         verified: Type.Boolean(),
+        reason: Nullable(
+          Type.String({
+            description:
+              'Why the last check did not find it as needed: for SPF `No SPF record`, `More than one SPF record`, `The SPF record is not valid: …`, `The SPF record does not include …`',
+          }),
+        ),
       }),
     ),
     verified_at: Nullable(IsoTime),

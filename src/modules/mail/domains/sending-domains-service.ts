@@ -1,6 +1,6 @@
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import type { HostedZone, ManagedRecords } from '../../dns/index.ts';
+import type { HostedZone, ManagedRecords, TxtEdit } from '../../dns/index.ts';
 import type { MailContext } from '../mail-context.ts';
 import { domainExists, domainNotFound } from '../mail-errors.ts';
 import type { DomainRow, RelayRow } from '../mail-tables.ts';
@@ -8,6 +8,15 @@ import type { RelayAccess } from '../relays/relay-access.ts';
 import { newDkimKey, newSelector, txtPresentation } from './dkim-key.ts';
 import { checkRecords } from './domain-check.ts';
 import { domainRecords, type DomainRecord } from './domain-records.ts';
+import {
+  holdsNothing,
+  includesDomain,
+  isSpf,
+  spfProblem,
+  spfReason,
+  withInclude,
+  withoutInclude,
+} from './spf-record.ts';
 import { sendingDomainView, type CheckedRecords, type SendingDomainView } from './sending-domain-view.ts';
 import type { SendingDomainsRepository } from './sending-domains-repository.ts';
 
@@ -43,8 +52,14 @@ export class SendingDomainsService {
     const now = new Date(this.ctx.clock.now());
     const row = await this.insert(serviceId, domain, zone, now);
     if (zone === null) return this.view(row);
-    await this.publish(zone, this.records(row));
-    return this.view(await this.mark(row, { dkim: true, spf: true, return_path: true }, now));
+    await this.publish(
+      zone,
+      this.records(row).filter((r) => r.purpose !== 'spf'),
+    );
+    const spf = await this.mergeSpf(zone, row);
+    return this.view(
+      await this.mark(row, { dkim: true, spf: spf === null, spf_reason: spf, return_path: true }, now),
+    );
   }
 
   async verify(owner: OwnerScope, serviceId: number, domain: string): Promise<SendingDomainView> {
@@ -128,9 +143,60 @@ export class SendingDomainsService {
     );
   }
 
+  /**
+   * Our include in the domain's SPF record (RFC 7208 §4.5: one record per domain): put before the
+   * `all` of the holder's record, or a record of ours made when there is none. Two records, or one
+   * that does not parse, are left as they are (the holder's to mend). Answers why the SPF found
+   * then does not let us send (null: it does).
+   */
+  private async mergeSpf(zone: HostedZone, row: DomainRow): Promise<string | null> {
+    const include = this.ctx.settings.spfInclude;
+    const { reason, part } = await this.dns.editTxt(MODULE, zone.zoneId, row.domain, (records) => {
+      const spf = records.filter((r) => isSpf(r.text));
+      if (spf.length === 0) {
+        const text = `v=spf1 include:${include} ~all`;
+        return { edits: [{ id: null, text }], value: { reason: null, part: true } };
+      }
+      const only = spf.length === 1 ? spf[0]! : null;
+      if (only !== null && spfProblem(only.text) === null && !includesDomain(only.text, include)) {
+        const text = withInclude(only.text, include);
+        return { edits: [{ id: only.id, text }], value: { reason: spfReason([text], include), part: true } };
+      }
+      const texts = records.map((r) => r.text);
+      return { edits: [], value: { reason: spfReason(texts, include), part: false } };
+    });
+    if (part) await this.repo.setSpfPart(row.id, true);
+    return reason;
+  }
+
+  /**
+   * The domain's records leave its zone: the DKIM key and the return-path name, and our include
+   * from the SPF record (the holder's record as it was; one we made and that holds nothing else goes).
+   */
   private async withdraw(row: DomainRow): Promise<void> {
     if (row.zone_id === null) return;
-    for (const r of this.records(row)) await this.dns.remove(MODULE, Number(row.zone_id), r.name, r.type);
+    const zoneId = Number(row.zone_id);
+    // Another relay still sends from the domain: the names they share (SPF include, return path)
+    // stay, and leave with the last of them; this row's DKIM key goes.
+    const heir = await this.repo.otherPublished(row.domain, zoneId, Number(row.id));
+    for (const r of this.records(row))
+      if (r.purpose === 'dkim' || (r.purpose === 'return_path' && heir === null))
+        await this.dns.remove(MODULE, zoneId, r.name, r.type);
+    if (heir !== null) {
+      if (row.spf_part) await this.repo.setSpfPart(Number(heir.id), true);
+      return;
+    }
+    const include = this.ctx.settings.spfInclude;
+    await this.dns.editTxt(MODULE, zoneId, row.domain, (records) => ({
+      value: undefined,
+      edits: records.flatMap((r): TxtEdit[] => {
+        const ours = r.managedBy === MODULE;
+        if (!isSpf(r.text) || !(ours || row.spf_part)) return [];
+        const rest = withoutInclude(r.text, include);
+        if (ours && holdsNothing(rest)) return [{ id: r.id, text: null }];
+        return rest === r.text || !row.spf_part ? [] : [{ id: r.id, text: rest }];
+      }),
+    }));
   }
 
   /** The hosted zone of `domain` when the relay's holder holds it; else null (published by hand). */

@@ -71,6 +71,7 @@ describe('mail relay: sending domains and their DNS records', () => {
             /^v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA[A-Za-z0-9+/]+=*$/,
           ),
           verified: true,
+          reason: null,
         },
         {
           purpose: 'spf',
@@ -78,6 +79,7 @@ describe('mail relay: sending domains and their DNS records', () => {
           type: 'TXT',
           value: 'v=spf1 include:_spf.relay.test ~all',
           verified: true,
+          reason: null,
         },
         {
           purpose: 'return_path',
@@ -85,6 +87,7 @@ describe('mail relay: sending domains and their DNS records', () => {
           type: 'CNAME',
           value: 'bounces.relay.test',
           verified: true,
+          reason: null,
         },
       ],
       verified_at: expect.any(String),
@@ -168,5 +171,164 @@ describe('mail relay: sending domains and their DNS records', () => {
       body: { product_id: 1, pricing_id: 1 },
     });
     expect((await add('x.test', alice, dns.body.id)).status).toBe(404);
+  });
+
+  it('merges our include into an SPF record the zone already has (RFC 7208 §4.5: one record), and takes it out again', async () => {
+    const zone = await createZone(t, alice, 'has-spf.test');
+    const put = (name: string, content: string) =>
+      t.request('POST', `${ZONES}/${zone.id}/records`, {
+        token: alice,
+        body: { name, type: 'TXT', content },
+      });
+    expect((await put('@', '"v=spf1 ip4:192.0.2.1 mx -all"')).status).toBe(201);
+    expect((await put('@', '"google-site-verification=abc"')).status).toBe(201);
+    const res = await add('has-spf.test');
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.status).toBe('verified');
+    await eventually(async () =>
+      expect((await txt('has-spf.test')).sort()).toEqual([
+        'google-site-verification=abc',
+        'v=spf1 ip4:192.0.2.1 mx include:_spf.relay.test -all',
+      ]),
+    );
+    const verify = await t.request('POST', `${RELAY}/${relay}/domains/has-spf.test/verify`, { token: alice });
+    expect(verify.body.status).toBe('verified');
+    expect(verify.body.records[1]).toMatchObject({ purpose: 'spf', verified: true, reason: null });
+
+    // Removing the domain restores the record as it was, and leaves the other TXT alone.
+    expect(
+      (await t.request('DELETE', `${RELAY}/${relay}/domains/has-spf.test`, { token: alice })).status,
+    ).toBe(204);
+    await eventually(async () =>
+      expect((await txt('has-spf.test')).sort()).toEqual([
+        'google-site-verification=abc',
+        'v=spf1 ip4:192.0.2.1 mx -all',
+      ]),
+    );
+  });
+
+  it('leaves two SPF records as they are, adds no third, and says why it is not verified', async () => {
+    const zone = await createZone(t, alice, 'two-spf.test');
+    for (const content of ['"v=spf1 mx -all"', '"v=spf1 a -all"'])
+      expect(
+        (
+          await t.request('POST', `${ZONES}/${zone.id}/records`, {
+            token: alice,
+            body: { name: '@', type: 'TXT', content },
+          })
+        ).status,
+      ).toBe(201);
+    const res = await add('two-spf.test');
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.status).toBe('pending');
+    expect(res.body.records[1]).toMatchObject({
+      purpose: 'spf',
+      verified: false,
+      reason: 'More than one SPF record',
+    });
+    await eventually(async () =>
+      expect((await txt('two-spf.test')).sort()).toEqual(['v=spf1 a -all', 'v=spf1 mx -all']),
+    );
+    expect(
+      (await t.request('DELETE', `${RELAY}/${relay}/domains/two-spf.test`, { token: alice })).status,
+    ).toBe(204);
+    await eventually(async () =>
+      expect((await txt('two-spf.test')).sort()).toEqual(['v=spf1 a -all', 'v=spf1 mx -all']),
+    );
+  });
+
+  it('keeps our include while another relay still sends from the domain', async () => {
+    const zone = await createZone(t, alice, 'shared-spf.test');
+    expect(
+      (
+        await t.request('POST', `${ZONES}/${zone.id}/records`, {
+          token: alice,
+          body: { name: '@', type: 'TXT', content: '"v=spf1 mx ~all"' },
+        })
+      ).status,
+    ).toBe(201);
+    const second = await orderRelay(t, alice);
+    expect((await add('shared-spf.test')).body.status).toBe('verified');
+    expect((await add('shared-spf.test', alice, second)).body.status).toBe('verified');
+    const merged = 'v=spf1 mx include:_spf.relay.test ~all';
+    await eventually(async () => expect(await txt('shared-spf.test')).toEqual([merged]));
+    const remove = (service: number) =>
+      t.request('DELETE', `${RELAY}/${service}/domains/shared-spf.test`, { token: alice });
+    expect((await remove(relay)).status).toBe(204);
+    expect(await txt('shared-spf.test')).toEqual([merged]);
+    const still = await t.request('POST', `${RELAY}/${second}/domains/shared-spf.test/verify`, {
+      token: alice,
+    });
+    expect(still.body.status).toBe('verified');
+    expect((await remove(second)).status).toBe(204);
+    await eventually(async () => expect(await txt('shared-spf.test')).toEqual(['v=spf1 mx ~all']));
+  });
+
+  it('removes the SPF record it made when the domain goes', async () => {
+    await createZone(t, alice, 'no-spf.test');
+    expect((await add('no-spf.test')).body.status).toBe('verified');
+    await eventually(async () =>
+      expect(await txt('no-spf.test')).toEqual(['v=spf1 include:_spf.relay.test ~all']),
+    );
+    expect(
+      (await t.request('DELETE', `${RELAY}/${relay}/domains/no-spf.test`, { token: alice })).status,
+    ).toBe(204);
+    await eventually(async () => expect(await txt('no-spf.test')).toEqual([]));
+  });
+
+  it('verify says spf false, and why, unless exactly one valid SPF record includes ours', async () => {
+    const zone = await createZone(t, bob, 'spf-cases.test');
+    const res = await add('spf-cases.test');
+    expect(res.body.status).toBe('pending');
+    const ids: number[] = [];
+    const put = async (content: string) => {
+      const r = await t.request('POST', `${ZONES}/${zone.id}/records`, {
+        token: bob,
+        body: { name: '@', type: 'TXT', content, ttl: 60 },
+      });
+      expect(r.status, r.text).toBe(201);
+      ids.push(r.body.id);
+    };
+    const clear = async () => {
+      for (const id of ids.splice(0))
+        await t.request('DELETE', `${ZONES}/${zone.id}/records/${id}`, { token: bob });
+    };
+    const spf = async () => {
+      const v = await t.request('POST', `${RELAY}/${relay}/domains/spf-cases.test/verify`, { token: alice });
+      return {
+        status: v.body.status,
+        ...v.body.records.find((r: { purpose: string }) => r.purpose === 'spf'),
+      };
+    };
+    expect(await spf()).toMatchObject({ verified: false, reason: 'No SPF record' });
+    // Two records: a permanent error at receivers (RFC 7208 §4.5), even when one includes ours.
+    await put('"v=spf1 include:_spf.relay.test ~all"');
+    await put('"v=spf1 mx -all"');
+    await eventually(async () =>
+      expect(await spf()).toMatchObject({
+        status: 'pending',
+        verified: false,
+        reason: 'More than one SPF record',
+      }),
+    );
+    await clear();
+    await put('"v=spf1 mx -all"');
+    await eventually(async () =>
+      expect(await spf()).toMatchObject({
+        verified: false,
+        reason: 'The SPF record does not include _spf.relay.test',
+      }),
+    );
+    await clear();
+    await put('"v=spf1 include:_spf.relay.test frobnicate -all"');
+    await eventually(async () =>
+      expect(await spf()).toMatchObject({
+        verified: false,
+        reason: 'The SPF record is not valid: unknown mechanism "frobnicate"',
+      }),
+    );
+    await clear();
+    await put('"v=spf1 ip4:198.51.100.0/24 include:_spf.relay.test ~all"');
+    await eventually(async () => expect(await spf()).toMatchObject({ verified: true, reason: null }));
   });
 });

@@ -13,6 +13,8 @@ export function mailWebhookView(row: MailWebhookRow): MailWebhookView {
     failure_count: Number(row.failure_count),
     last_status: row.last_status === null ? null : Number(row.last_status),
     last_delivered_at: row.last_delivered_at === null ? null : new Date(row.last_delivered_at).toISOString(),
+    last_error: row.last_error,
+    last_error_at: row.last_error_at === null ? null : new Date(row.last_error_at).toISOString(),
     created_at: new Date(row.created_at).toISOString(),
   };
 }

@@ -79,10 +79,15 @@ export class MailWebhooksRepository {
   }
 
   /** Answers the failures in a row after this one (0 when the webhook is gone). */
-  async recordFailure(id: number, status: number | null): Promise<number> {
+  async recordFailure(id: number, status: number | null, at: Date, error: string): Promise<number> {
     const row = await this.db
       .updateTable('mail_webhooks')
-      .set({ failure_count: sql`failure_count + 1`, last_status: status })
+      .set({
+        failure_count: sql`failure_count + 1`,
+        last_status: status,
+        last_error: error,
+        last_error_at: at,
+      })
       .where('id', '=', id)
       .returning('failure_count')
       .executeTakeFirst();

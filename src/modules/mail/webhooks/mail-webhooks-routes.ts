@@ -30,6 +30,8 @@ export function registerMailWebhookRoutes(app: ModuleApp, service: MailWebhooksS
     {
       schema: {
         summary: 'Create a mail webhook (the signing secret is in this answer only)',
+        description:
+          'The URL is https://, and its host is not, and does not resolve now to, a private or reserved address (else 422 naming body.url).',
         params: RelayParams,
         body: CreateMailWebhookBody,
         response: { 201: NewMailWebhookResponse, ...errorResponses(401, 403, 404, 413, 415, 422, 429) },

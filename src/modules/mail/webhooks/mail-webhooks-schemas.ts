@@ -25,6 +25,13 @@ export const MailWebhookResponse = describes<MailWebhookView>()(
     failure_count: Type.Integer(),
     last_status: Nullable(Type.Integer()),
     last_delivered_at: Nullable(IsoTime),
+    last_error: Nullable(
+      Type.String({
+        description:
+          'Why the latest failed attempt failed (`HTTP 500`, `timeout: …`, `forbidden_address: …`)',
+      }),
+    ),
+    last_error_at: Nullable(IsoTime),
     created_at: IsoTime,
   }),
 );

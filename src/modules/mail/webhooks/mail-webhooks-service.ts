@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
+import { refuseForbiddenDestination, type OutboundClient } from '../../../kernel/outbound/guarded-client.ts';
 import { MAIL_POLICY, sortedJson, type TargetKind } from '../../webhooks/index.ts';
 import type { MailDelivery, MailFanOut } from '../events/mail-event-recorder.ts';
 import { MAIL_WEBHOOK_KIND, SUBSCRIBABLE_EVENTS } from '../events/mail-event-names.ts';
@@ -52,6 +53,7 @@ export class MailWebhooksService {
     private readonly access: RelayAccess,
     private readonly relays: RelaysRepository,
     private readonly repo: MailWebhooksRepository,
+    private readonly outbound: Pick<OutboundClient, 'refusal'>,
   ) {}
 
   async list(owner: OwnerScope, serviceId: number): Promise<MailWebhookView[]> {
@@ -66,6 +68,7 @@ export class MailWebhooksService {
   ): Promise<MailWebhookView & { secret: string }> {
     await this.access.relayFor(owner, serviceId, 'write');
     checkUrl(body.url);
+    await refuseForbiddenDestination(this.outbound, body.url, ['body', 'url']);
     const secret = randomBytes(32).toString('hex');
     const row = await this.ctx.transaction(async ({ trx }) => {
       // Under the relay's row lock: two creations at once cannot make an eleventh.
@@ -101,7 +104,7 @@ export class MailWebhooksService {
       };
     },
     recordSuccess: (id, at, status) => this.repo.recordSuccess(id, status, at),
-    recordFailure: (id, _at, status) => this.repo.recordFailure(id, status),
+    recordFailure: (id, at, status, error) => this.repo.recordFailure(id, status, at, error),
     disable: (id) => this.repo.disable(id),
   };
 

@@ -97,6 +97,8 @@ describe('mail webhooks', () => {
       failure_count: 0,
       last_status: null,
       last_delivered_at: null,
+      last_error: null,
+      last_error_at: null,
       created_at: '2026-11-24T10:00:17.000Z',
       secret: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
@@ -122,6 +124,8 @@ describe('mail webhooks', () => {
         'failure_count',
         'id',
         'last_delivered_at',
+        'last_error',
+        'last_error_at',
         'last_status',
         'url',
       ].sort(),
@@ -230,10 +234,24 @@ describe('mail webhooks', () => {
     await record(relay);
     // First attempt at the next whole minute; the second 2 minutes after it.
     await minutes(2);
-    expect((await list(relay))[0]).toMatchObject({ enabled: true, failure_count: 1, last_status: 500 });
+    const failed = (await list(relay))[0]!;
+    expect(failed).toMatchObject({
+      enabled: true,
+      failure_count: 1,
+      last_status: 500,
+      last_error: 'HTTP 500',
+    });
+    expect(failed.last_error_at).toBe(new Date(clock.now() - MIN).toISOString());
     receiver.respond = () => ({ status: 204 });
     await minutes(2);
-    expect((await list(relay))[0]).toMatchObject({ enabled: true, failure_count: 0, last_status: 204 });
+    // The latest failure stays readable after a success (its time tells them apart).
+    expect((await list(relay))[0]).toMatchObject({
+      enabled: true,
+      failure_count: 0,
+      last_status: 204,
+      last_error: 'HTTP 500',
+      last_error_at: failed.last_error_at,
+    });
 
     receiver.respond = () => ({ status: 503 });
     receiver.requests.length = 0;
@@ -263,5 +281,38 @@ describe('mail webhooks', () => {
     await minutes(2);
     expect(receiver.requests.filter((r) => r.path === new URL(String(doomed.url)).pathname)).toEqual([]);
     expect(receiver.requests).toHaveLength(8);
+  });
+});
+
+describe('mail webhooks: the outbound guard on', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      resolve: async (host) => {
+        const found = { 'inside.example': ['172.16.0.9'], 'public.example': ['93.184.215.14'] }[host];
+        if (found === undefined)
+          throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+        return found;
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a URL whose host is, or resolves now to, a private or reserved address: 422 naming body.url', async () => {
+    const { token } = await t.signUp();
+    const relay = await orderRelay(t, token);
+    for (const url of ['https://127.0.0.1/hook', 'https://[fd00::1]/hook', 'https://inside.example/hook']) {
+      const res = await t.request('POST', `${RELAY}/${relay}/webhooks`, { token, body: { url } });
+      expect(res.status, url).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], input: url });
+      expect(res.body.detail[0].msg, url).toMatch(/private or reserved address/);
+    }
+    const ok = await t.request('POST', `${RELAY}/${relay}/webhooks`, {
+      token,
+      body: { url: 'https://public.example/hook' },
+    });
+    expect(ok.status, ok.text).toBe(201);
   });
 });

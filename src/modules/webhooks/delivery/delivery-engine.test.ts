@@ -142,23 +142,88 @@ describe('the delivery engine: the mail policy', () => {
 describe('the delivery engine: the outbound guard on', () => {
   let receiver: HttpsReceiver;
   let t: TestApp;
+  /** What each name resolves to (the app's resolver): a test moves a name between creation and delivery. */
+  const names = new Map<string, string[]>();
   beforeAll(async () => {
     receiver = await startHttpsReceiver();
-    t = await startTestApp({ env: { OUTBOUND_CA_FILE: receiver.caFile } });
+    t = await startTestApp({
+      env: { OUTBOUND_CA_FILE: receiver.caFile },
+      resolve: async (host) => {
+        const found = names.get(host);
+        if (found === undefined)
+          throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+        return found;
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
     await receiver?.close();
   });
 
-  it('refuses a webhook at https://127.0.0.1/ or at a name resolving to loopback: a failure, nothing sent', async () => {
+  it('refuses at creation a URL whose host is, or resolves now to, a private or reserved address: 422 naming body.url', async () => {
+    const { token } = await t.signUp();
+    await createOrg(t, token, 'refused');
+    names.set('localhost', ['127.0.0.1', '::1']);
+    names.set('inside.example', ['10.1.2.3']);
+    names.set('half-inside.example', ['93.184.215.14', '192.168.1.7']);
+    names.set('public.example', ['93.184.215.14']);
+    for (const url of [
+      `${receiver.url}/in`,
+      `https://localhost:${receiver.port}/in`,
+      'https://[::1]/in',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.64.0.1/in',
+      'https://0.0.0.0/in',
+      'https://inside.example/in',
+      'https://half-inside.example/in',
+    ]) {
+      const res = await t.request('POST', `${ORGS}/refused/webhooks`, {
+        token,
+        body: { url, events: ['*'] },
+      });
+      expect(res.status, url).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], input: url });
+      expect(res.body.detail[0].msg, url).toMatch(/private or reserved address/);
+    }
+    // A public address is taken; so is a name that does not resolve yet (it is judged again at delivery).
+    const ok = await t.request('POST', `${ORGS}/refused/webhooks`, {
+      token,
+      body: { url: 'https://public.example/in', events: ['*'] },
+    });
+    expect(ok.status, ok.text).toBe(201);
+    expect(ok.body).toMatchObject({ last_error: null, last_error_at: null });
+    const later = await t.request('POST', `${ORGS}/refused/webhooks`, {
+      token,
+      body: { url: 'https://not-yet.example/in', events: ['*'] },
+    });
+    expect(later.status, later.text).toBe(201);
+    // Changing the URL to a private address is refused the same way.
+    const patched = await t.request('PATCH', `${ORGS}/refused/webhooks/${ok.body.id}`, {
+      token,
+      body: { url: 'https://inside.example/in' },
+    });
+    expect(patched.status).toBe(422);
+    expect(patched.body.detail[0].loc).toEqual(['body', 'url']);
+    const hooks = (await t.request('GET', `${ORGS}/refused/webhooks`, { token })).body;
+    expect(hooks.map((h: { url: string }) => h.url)).toEqual([
+      'https://public.example/in',
+      'https://not-yet.example/in',
+    ]);
+  });
+
+  it('still refuses at delivery a name that moved to a loopback address after creation, and the webhook shows why', async () => {
     const { token } = await t.signUp();
     await createOrg(t, token, 'guarded');
     const engine = (t.node.modules.find((m) => m.name === 'webhooks') as WebhooksModule).engine;
     await engine.stop();
-    for (const url of [`${receiver.url}/in`, `https://localhost:${receiver.port}/in`]) {
-      await t.request('POST', `${ORGS}/guarded/webhooks`, { token, body: { url, events: ['*'] } });
-    }
+    names.set('moving.example', ['93.184.215.14']);
+    const created = await t.request('POST', `${ORGS}/guarded/webhooks`, {
+      token,
+      body: { url: `https://moving.example:${receiver.port}/in`, events: ['*'] },
+    });
+    expect(created.status, created.text).toBe(201);
+    names.set('moving.example', ['127.0.0.1']);
     await t.request('POST', `${ORGS}/guarded/auth/register`, {
       body: { email: 'guard@example.com', password: 'a long password' },
     });
@@ -167,13 +232,16 @@ describe('the delivery engine: the outbound guard on', () => {
     const rows = await tablesOf<WebhooksTables>(t.node.runtime)
       .selectFrom('webhooks_deliveries')
       .select(['last_error', 'attempts'])
+      .where('target_id', '=', created.body.id)
       .execute();
-    expect(rows).toHaveLength(2);
-    for (const r of rows) {
-      expect(r.attempts).toBe(1);
-      expect(r.last_error).toMatch(/^forbidden_address/);
-    }
-    const hooks = (await t.request('GET', `${ORGS}/guarded/webhooks`, { token })).body;
-    expect(hooks.map((h: { failure_count: number }) => h.failure_count)).toEqual([1, 1]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.attempts).toBe(1);
+    expect(rows[0]!.last_error).toMatch(/^forbidden_address/);
+    const [hook] = (await t.request('GET', `${ORGS}/guarded/webhooks`, { token })).body;
+    expect(hook).toMatchObject({
+      failure_count: 1,
+      last_error: 'forbidden_address: moving.example is a private or reserved address',
+      last_error_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 });

@@ -366,7 +366,7 @@ export class DeliveryEngine implements Deliveries {
     });
     if (!recorded) return;
     this.outcomes.inc({ policy: policy.name, outcome: next === null ? 'gave_up' : 'failure' });
-    const inRow = await kind.recordFailure(Number(d.target_id), at, sent.status);
+    const inRow = await kind.recordFailure(Number(d.target_id), at, sent.status, sent.error.slice(0, 500));
     const mayDisable = !policy.disableOnLastAttemptOnly || next === null;
     if (mayDisable && inRow >= policy.disableAt) await this.disableTarget(d, kind, at, inRow);
   }

@@ -12,6 +12,8 @@ export function orgWebhookView(row: WebhookRow): OrgWebhookView {
     is_active: row.is_active,
     failure_count: Number(row.failure_count),
     last_triggered_at: row.last_triggered_at === null ? null : new Date(row.last_triggered_at).toISOString(),
+    last_error: row.last_error,
+    last_error_at: row.last_error_at === null ? null : new Date(row.last_error_at).toISOString(),
     created_at: new Date(row.created_at).toISOString(),
   };
 }

@@ -84,10 +84,10 @@ export class OrgWebhooksRepository {
       .execute();
   }
 
-  async recordFailure(id: number): Promise<number> {
+  async recordFailure(id: number, at: Date, error: string): Promise<number> {
     const row = await this.db
       .updateTable('webhooks')
-      .set({ failure_count: sql`failure_count + 1` })
+      .set({ failure_count: sql`failure_count + 1`, last_error: error, last_error_at: at })
       .where('id', '=', id)
       .returning('failure_count')
       .executeTakeFirst();

@@ -31,7 +31,13 @@ export function registerOrgWebhookRoutes(app: ModuleApp, service: OrgWebhooksSer
   app.post(
     '/:org_slug/webhooks',
     {
-      schema: { params: OrgSlugParams, body: CreateOrgWebhookBody, response: { 201: OrgWebhookResponse } },
+      schema: {
+        description:
+          'Creates a webhook. The URL is https://, and its host is not, and does not resolve now to, a private or reserved address (else 422 naming body.url); each delivery checks it again.',
+        params: OrgSlugParams,
+        body: CreateOrgWebhookBody,
+        response: { 201: OrgWebhookResponse },
+      },
       config,
     },
     async (request, reply) =>
@@ -40,7 +46,13 @@ export function registerOrgWebhookRoutes(app: ModuleApp, service: OrgWebhooksSer
   app.patch(
     '/:org_slug/webhooks/:webhook_id',
     {
-      schema: { params: OrgWebhookParams, body: UpdateOrgWebhookBody, response: { 200: OrgWebhookResponse } },
+      schema: {
+        description:
+          'Changes a webhook; a new URL is judged as at creation. is_active true resumes it with a clean failure count.',
+        params: OrgWebhookParams,
+        body: UpdateOrgWebhookBody,
+        response: { 200: OrgWebhookResponse },
+      },
       config,
     },
     async (request) => service.update(request.principal.orgId!, request.params.webhook_id, request.body),

@@ -30,6 +30,12 @@ export const OrgWebhookResponse = describes<OrgWebhookView>()(
     is_active: Type.Boolean(),
     failure_count: Type.Integer(),
     last_triggered_at: Type.Union([Type.String(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the latest failed attempt failed (`HTTP 500`, `timeout: …`, `forbidden_address: …`)',
+    }),
+    last_error_at: Type.Union([Type.String(), Type.Null()], {
+      description: 'When the latest attempt failed',
+    }),
     created_at: Type.String(),
   }),
 );

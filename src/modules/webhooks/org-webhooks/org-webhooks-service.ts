@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { invalidField, invalidFields, type ValidationProblem } from '../../../kernel/errors/app-error.ts';
+import { refuseForbiddenDestination, type OutboundClient } from '../../../kernel/outbound/guarded-client.ts';
 import type { FanOut } from '../delivery/delivery-engine.ts';
 import { DeliveriesRepository } from '../delivery/deliveries-repository.ts';
 import type { TargetKind } from '../webhooks-interfaces.ts';
@@ -26,7 +27,10 @@ export class OrgWebhooksService {
   private readonly repo: OrgWebhooksRepository;
   private readonly deliveries: DeliveriesRepository;
 
-  constructor(private readonly ctx: WebhooksContext) {
+  constructor(
+    private readonly ctx: WebhooksContext,
+    private readonly outbound: Pick<OutboundClient, 'refusal'>,
+  ) {
     this.repo = new OrgWebhooksRepository(ctx.db);
     this.deliveries = new DeliveriesRepository(ctx.db);
   }
@@ -36,7 +40,7 @@ export class OrgWebhooksService {
   }
 
   async create(orgId: number, body: { url: string; events: string[] }): Promise<OrgWebhookView> {
-    this.check(body);
+    await this.check(body);
     const secret = randomBytes(32).toString('hex');
     const row = await this.repo.insert({
       org_id: orgId,
@@ -55,7 +59,7 @@ export class OrgWebhooksService {
   ): Promise<OrgWebhookView> {
     const row = await this.repo.findOfOrg(orgId, id);
     if (row === null) throw webhookNotFound();
-    this.check(body);
+    await this.check(body);
     await this.repo.update(row.id, {
       ...(body.url !== undefined ? { url: body.url } : {}),
       ...(body.events !== undefined ? { events: [...new Set(body.events)] } : {}),
@@ -92,7 +96,7 @@ export class OrgWebhooksService {
       };
     },
     recordSuccess: (id, at) => this.repo.recordSuccess(id, at),
-    recordFailure: (id) => this.repo.recordFailure(id),
+    recordFailure: (id, at, _status, error) => this.repo.recordFailure(id, at, error),
     disable: (id) => this.repo.update(id, { is_active: false }),
   };
 
@@ -132,7 +136,7 @@ export class OrgWebhooksService {
     return out;
   };
 
-  private check(body: { url?: string; events?: string[] }): void {
+  private async check(body: { url?: string; events?: string[] }): Promise<void> {
     const problems: ValidationProblem[] = [];
     if (body.url !== undefined) {
       if (!body.url.startsWith('https://')) {
@@ -181,5 +185,7 @@ export class OrgWebhooksService {
       });
     }
     if (problems.length > 0) throw invalidFields(problems);
+    // A well-formed URL whose host is, or resolves now to, a private or reserved address.
+    if (body.url !== undefined) await refuseForbiddenDestination(this.outbound, body.url, ['body', 'url']);
   }
 }

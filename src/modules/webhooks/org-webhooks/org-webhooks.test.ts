@@ -92,6 +92,8 @@ describe('organization webhooks: routes and deliveries', () => {
       is_active: true,
       failure_count: 0,
       last_triggered_at: null,
+      last_error: null,
+      last_error_at: null,
       created_at: expect.any(String),
     });
     expect(JSON.stringify(created.body)).not.toMatch(/secret/);
@@ -194,7 +196,12 @@ describe('organization webhooks: routes and deliveries', () => {
     await engine.runOnce();
     expect(receiver.requests).toHaveLength(5);
     expect(new Set(receiver.requests.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
-    expect(await webhook(w.id)).toMatchObject({ is_active: true, failure_count: 5 });
+    expect(await webhook(w.id)).toMatchObject({
+      is_active: true,
+      failure_count: 5,
+      last_error: 'HTTP 500',
+      last_error_at: new Date(times[4]!).toISOString(),
+    });
     await remove(w.id);
   });
 
