@@ -93,12 +93,16 @@ describe('services registry', () => {
       const gone = await order(alice, { product_id, pricing_id: 20 });
       expect([gone.status, gone.body]).toEqual([404, { detail: 'Product not found' }]);
     }
-    // Object storage has no provisioner yet.
+    // Object storage has no provisioner yet: the order's 409 says what the catalogue says.
     const storage = await order(alice, { product_id: 40, pricing_id: 24 });
     expect([storage.status, storage.body]).toEqual([
       409,
       { detail: 'Product cannot be ordered now: not_provisioned_yet' },
     ]);
+    expect((await t.request('GET', '/api/v1/products/40')).body).toMatchObject({
+      is_orderable_now: false,
+      availability_reason: 'not_provisioned_yet',
+    });
     expect((await order(alice, { product_id: 1 })).status).toBe(422);
     expect((await get(alice, '/')).body.length).toBe(before);
   });
