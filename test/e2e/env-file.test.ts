@@ -2,9 +2,12 @@
  * `.env` in the working directory, as `.env.example` says: the product reads it at start, says
  * which file it read, and a variable already set in the environment wins over the file.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killProductProcesses, startProcess } from '../../src/testing/product-process.ts';
 
@@ -30,5 +33,21 @@ describe('the .env file', () => {
     expect(existsSync(path.join(dir, 'data'))).toBe(false);
     proc.child.kill('SIGINT');
     expect(await proc.exited).toBe(0);
+  }, 120_000);
+
+  it('is read by npm run migrate too, so it reaches the same database', async () => {
+    const cwd = path.join(dir, 'migrate');
+    mkdirSync(cwd);
+    const dataDir = path.join(cwd, 'data-from-env-file');
+    writeFileSync(path.join(cwd, '.env'), `DATA_DIR=${dataDir}\n`);
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', tsx, path.join(root, 'src/apps/migrate.ts')],
+      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME ?? root } },
+    );
+    expect(stdout).toMatch(/^applied: /);
+    expect(existsSync(dataDir)).toBe(true);
   }, 120_000);
 });
