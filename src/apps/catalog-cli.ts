@@ -31,6 +31,9 @@ else {
   const { createLogger } = await import('../kernel/log/logger.ts');
   const { closeRuntime, openRuntime } = await import('../kernel/runtime/open-runtime.ts');
   const { CONFIG_SECTIONS } = await import('./platform-modules.ts');
+  const { loadEnvFile } = await import('./env-file.ts');
+  // The same .env as `npm start`, so both reach the same database.
+  loadEnvFile();
   const config = loadConfig(process.env, CONFIG_SECTIONS);
   const runtime = await openRuntime(config, createLogger('warn'));
   try {

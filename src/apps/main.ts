@@ -3,6 +3,7 @@ import { CONFIG_SECTIONS } from './platform-modules.ts';
 import { StartRefused } from '../kernel/db/data-dir-lock.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { startNode, type RunningNode } from './node.ts';
+import { loadEnvFile } from './env-file.ts';
 
 /** How long SIGTERM/SIGINT wait for in-flight requests and connections before exiting anyway. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -13,6 +14,14 @@ const DRAIN_TIMEOUT_MS = 10_000;
  * does not kill the process (Node's default): nothing needs reloading, zones follow the bus.
  */
 async function main(): Promise<void> {
+  let envFile: string | null;
+  try {
+    envFile = loadEnvFile();
+  } catch (error) {
+    // A .env that cannot be read (a directory, no permission) stops the start like a bad setting.
+    process.stderr.write(`.env: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
   let config;
   try {
     config = loadConfig(process.env, CONFIG_SECTIONS);
@@ -24,6 +33,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel);
+  if (envFile !== null) log.info({ file: envFile }, 'environment file read');
   // Installed before the roles start: a SIGHUP while starting must not kill the process either.
   let node: RunningNode | null = null;
   process.on('SIGHUP', () => {

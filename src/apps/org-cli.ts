@@ -2,6 +2,7 @@ import { loadConfig } from '../kernel/config/load-config.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { closeRuntime, openRuntime } from '../kernel/runtime/open-runtime.ts';
 import { reactivateOrganization } from '../modules/orgs/index.ts';
+import { loadEnvFile } from './env-file.ts';
 import { CONFIG_SECTIONS } from './platform-modules.ts';
 
 /**
@@ -15,6 +16,8 @@ if (command !== 'reactivate' || slug === undefined) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
+// The same .env as `npm start`, so both reach the same database.
+loadEnvFile();
 const config = loadConfig(process.env, CONFIG_SECTIONS);
 const runtime = await openRuntime(config, createLogger('warn'));
 try {

@@ -54,7 +54,7 @@ export function platformModules(
     liveProducts,
   });
   const locations = createLocationsModule(runtime);
-  const catalog = createCatalogModule(runtime, { locations: locations.locations });
+  const catalog = createCatalogModule(runtime, { locations: locations.locations, provisioners });
   const services = createServicesModule(runtime, {
     catalog: catalog.offers,
     orgs: orgs.directory,

@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import dnsPacket from 'dns-packet';
 import { queryTcp, queryUdp, type DnsExchange } from './dns-client.ts';
 
@@ -30,13 +31,25 @@ export const productProcesses: Proc[] = [];
  */
 export type Launcher = 'tsx' | 'npm start';
 
-export function startProcess(env: Record<string, string>, launcher: Launcher = 'tsx'): Proc {
+export function startProcess(
+  env: Record<string, string>,
+  launcher: Launcher = 'tsx',
+  options: { readonly cwd?: string } = {},
+): Proc {
+  // Absolute paths: the working directory may be elsewhere (a test's own `.env`).
   const [command, args] =
     launcher === 'tsx'
-      ? [process.execPath, ['--import', 'tsx', 'src/apps/main.ts']]
+      ? [
+          process.execPath,
+          [
+            '--import',
+            pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
+            path.join(ROOT, 'src/apps/main.ts'),
+          ],
+        ]
       : ['npm', ['start', '--silent']];
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME ?? ROOT,

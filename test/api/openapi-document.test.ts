@@ -87,7 +87,8 @@ describe('the OpenAPI document', () => {
       const isList =
         ok.type === 'array' || Object.values(ok.properties ?? {}).some((p) => p.type === 'array');
       const text = `${get.summary ?? ''} ${get.description ?? ''}`;
-      if (isList && !/\b(order|ordered|first|sorted|by)\b/i.test(text)) unordered.push(path);
+      // A bare "by" is not enough: "filtered by name" or "by type" state no order.
+      if (isList && !/\b(order|ordered|sorted|first|last)\b/i.test(text)) unordered.push(path);
     }
     expect(unordered).toEqual([]);
   });

@@ -47,8 +47,11 @@ export interface CoreConfig {
   readonly outboundAllowHttp: boolean;
   /** Tests only: a CA file outbound TLS trusts besides the system's. */
   readonly outboundCaFile: string | null;
-  /** Base URL of the site users open links of transactional mail at (password reset). */
-  readonly publicWebUrl: string;
+  /**
+   * Base URL of the site users open links of transactional mail at (password reset); null: this
+   * API's own pages (identity serves the reset page).
+   */
+  readonly publicWebUrl: string | null;
 }
 
 export interface Config extends CoreConfig {

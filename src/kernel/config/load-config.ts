@@ -60,10 +60,7 @@ function readCore(env: EnvReader): CoreConfig {
     outboundAllowHttp: env.bool('OUTBOUND_ALLOW_HTTP', false),
     outboundCaFile: env.optional('OUTBOUND_CA_FILE'),
     mailFrom: env.str('MAIL_FROM', 'Hosting Platform <no-reply@localhost>'),
-    publicWebUrl: (env.url('PUBLIC_WEB_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:8080').replace(
-      /\/$/,
-      '',
-    ),
+    publicWebUrl: env.url('PUBLIC_WEB_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
   };
 }
 

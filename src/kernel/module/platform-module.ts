@@ -31,6 +31,11 @@ export interface PlatformModule {
   /** What its routes' derived audit actions start with (`<auditName>.<resource>.<verb>`); default its name. */
   readonly auditName?: string;
   routes(app: ModuleApp): void | Promise<void>;
+  /**
+   * Pages at the site root, outside API_PREFIX (the password reset page a mail links to): public,
+   * and left out of the OpenAPI document, which describes the API.
+   */
+  pages?(app: FastifyInstance): void;
   /** Once the database is migrated, before serving (e.g. syncing reference data). */
   start?(): Promise<void>;
   stop?(): Promise<void>;
@@ -63,4 +68,13 @@ export async function registerModule(app: FastifyInstance, module: PlatformModul
     },
     { prefix: `${API_PREFIX}${module.prefix}` },
   );
+  const pages = module.pages?.bind(module);
+  if (pages === undefined) return;
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, auth: 'public' };
+      route.schema = { ...route.schema, hide: true };
+    });
+    pages(scope);
+  });
 }

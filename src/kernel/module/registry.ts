@@ -2,7 +2,7 @@
  * Where modules meet when the one that offers comes after the one that uses: the composition root
  * makes a registry and passes it to the factory of the module that reads it and to the factories
  * of the modules that add to it (DNS hosting and mail add service provisioners; the services
- * registry reads them). Nothing is set on a module after it is made, and what a module takes and
+ * registry and the catalogue read them). Nothing is set on a module after it is made, and what a module takes and
  * gives is written in its factory's dependencies.
  *
  * Entries are added while the modules are made; the first read closes the registry, so an entry

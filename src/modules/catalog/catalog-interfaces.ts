@@ -39,6 +39,15 @@ export interface Offer {
   readonly locations: readonly ProductLocationView[];
 }
 
+/**
+ * A module that makes the services of the catalogue's products of its `module_name` (the services
+ * registry's provisioners, passed through a registry). A product whose module has none is not
+ * orderable now: `availability_reason` `not_provisioned_yet`, as the order's 409 says.
+ */
+export interface ProductProvisioner {
+  readonly module: string;
+}
+
 /** The catalogue as the services registry orders from it: offers, and the stock they hold. */
 export interface CatalogOffers {
   /** The product (not retired) with the price `pricingId`, or null when there is no such product. */

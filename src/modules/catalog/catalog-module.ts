@@ -3,7 +3,8 @@ import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { LocationsDirectory } from '../locations/index.ts';
 import { catalogContext } from './catalog-context.ts';
 import { seedShippedCatalog } from './catalog-files/shipped-catalog.ts';
-import type { CatalogOffers } from './catalog-interfaces.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
+import type { CatalogOffers, ProductProvisioner } from './catalog-interfaces.ts';
 import { ContainerCatalogRepository } from './containers/container-catalog-repository.ts';
 import { ContainerCatalogService } from './containers/container-catalog-service.ts';
 import { registerContainerCatalogRoutes } from './containers/container-catalog-routes.ts';
@@ -24,10 +25,14 @@ export interface CatalogModule extends PlatformModule {
 
 export function createCatalogModule(
   runtime: Runtime,
-  deps: { readonly locations: LocationsDirectory },
+  deps: {
+    readonly locations: LocationsDirectory;
+    /** The modules that provision services (filled by the product modules, made after this one). */
+    readonly provisioners: Registry<ProductProvisioner>;
+  },
 ): CatalogModule {
   const ctx = catalogContext(runtime);
-  const products = new ProductsService(new ProductsRepository(ctx.db), deps.locations);
+  const products = new ProductsService(new ProductsRepository(ctx.db), deps.locations, deps.provisioners);
   const containers = new ContainerCatalogService(new ContainerCatalogRepository(ctx.db));
   return {
     name: 'catalog',

@@ -7,6 +7,8 @@ import { AccountsRepository } from './accounts/accounts-repository.ts';
 import { identityContext } from './identity-context.ts';
 import { registerMfaRoutes } from './mfa/mfa-routes.ts';
 import { MfaService } from './mfa/mfa-service.ts';
+import { API_PREFIX } from '../../kernel/http/api-prefix.ts';
+import { registerPasswordResetPages, resetLinks } from './password-reset/password-reset-page.ts';
 import { PasswordResetService } from './password-reset/password-reset-service.ts';
 import type { AccountsDirectory, RealmSignIn } from './identity-interfaces.ts';
 import { SessionsService } from './sessions/sessions-service.ts';
@@ -35,7 +37,7 @@ export function createIdentityModule(
   const signIn = new SignInService(ctx, sessions, mfa);
   const resets = new PasswordResetService(ctx, sessions);
   const accounts = new AccountsRepository(ctx.db);
-  const web = ctx.config.publicWebUrl;
+  const links = resetLinks(ctx.config.publicWebUrl, { host: ctx.config.apiHost, port: ctx.config.apiPort });
   deps.auth.setSessionCheck(sessions.isLive);
   // The four MFA routes share one budget per account; /mfa/verify's account is its MFA token's.
   ctx.budgets.setKey(mfaVerifyBudget, async (request) => {
@@ -60,14 +62,14 @@ export function createIdentityModule(
             orgId: null,
             email,
             ip,
-            link: (t) => `${web}/reset-password?token=${t}`,
+            link: links.main,
           })
         : resets.request({
             realm: 'storefront',
             orgId: org.id,
             email,
             ip,
-            link: (t) => `${web}/orgs/${org.slug}/reset-password?token=${t}`,
+            link: (t) => links.storefront(org.slug, t),
           }),
     resetCustomerPassword: (orgId, token, password) => resets.reset('storefront', orgId, token, password),
     endOrgSessions: (orgId) => sessions.endOrg(orgId),
@@ -86,8 +88,11 @@ export function createIdentityModule(
     },
     realms,
     routes(app) {
-      registerSignInRoutes(app, signIn, sessions, resets, (t) => `${web}/reset-password?token=${t}`);
+      registerSignInRoutes(app, signIn, sessions, resets, links.main);
       registerMfaRoutes(app, mfa);
+    },
+    pages(app) {
+      registerPasswordResetPages(app, API_PREFIX);
     },
     async start() {
       unsubscribe = await sessions.listen();

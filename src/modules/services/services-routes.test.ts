@@ -93,12 +93,16 @@ describe('services registry', () => {
       const gone = await order(alice, { product_id, pricing_id: 20 });
       expect([gone.status, gone.body]).toEqual([404, { detail: 'Product not found' }]);
     }
-    // Object storage has no provisioner yet.
+    // Object storage has no provisioner yet: the order's 409 says what the catalogue says.
     const storage = await order(alice, { product_id: 40, pricing_id: 24 });
     expect([storage.status, storage.body]).toEqual([
       409,
       { detail: 'Product cannot be ordered now: not_provisioned_yet' },
     ]);
+    expect((await t.request('GET', '/api/v1/products/40')).body).toMatchObject({
+      is_orderable_now: false,
+      availability_reason: 'not_provisioned_yet',
+    });
     expect((await order(alice, { product_id: 1 })).status).toBe(422);
     expect((await get(alice, '/')).body.length).toBe(before);
   });
@@ -201,6 +205,48 @@ describe('services registry', () => {
     expect(payload).toEqual({ service_id: svc.body.id, customer_id: null, product_id: 1 });
   });
 
+  it("ordering and cancelling for an organization (org_slug) are in the organization's audit log", async () => {
+    const owner = await t.signUp();
+    const admin = await t.signUp();
+    const slug = `svc-audit-${Date.now().toString(36)}`;
+    await createOrg(t, owner.token, slug);
+    const adminUserId = (await addMember(t, owner.token, slug, admin.email, 'admin')).user_id;
+    const members = await t.request('GET', `/api/v1/orgs/${slug}/members`, { token: owner.token });
+    const ownerUserId = (members.body as { user_id: number; role: string }[]).find(
+      (m) => m.role === 'owner',
+    )!.user_id;
+    const svc = (await order(owner.token, { ...DNS_FREE, org_slug: slug })).body;
+    // The account's own service is not the organization's business.
+    const own = (await order(owner.token, DNS_FREE)).body;
+    expect((await t.request('POST', `${SERVICES}/${svc.id}/cancel`, { token: admin.token })).status).toBe(
+      200,
+    );
+    expect((await t.request('POST', `${SERVICES}/${own.id}/cancel`, { token: owner.token })).status).toBe(
+      200,
+    );
+    const log = await t.request('GET', `/api/v1/orgs/${slug}/audit-log`, { token: owner.token });
+    expect(log.status, log.text).toBe(200);
+    const services = (log.body as { action: string }[]).filter((e) => e.action.startsWith('services.'));
+    expect(services).toEqual([
+      expect.objectContaining({
+        org_id: svc.org_id,
+        actor_user_id: adminUserId,
+        actor_realm: 'main',
+        action: 'services.service.cancel',
+        resource_type: 'service',
+        resource_id: String(svc.id),
+      }),
+      expect.objectContaining({
+        org_id: svc.org_id,
+        actor_user_id: ownerUserId,
+        actor_realm: 'main',
+        action: 'services.service.order',
+        resource_type: 'service',
+        resource_id: String(svc.id),
+      }),
+    ]);
+  });
+
   it('suspension through the lifecycle interface: status, events, audit entry, and the webhooks of its organization', async () => {
     const lifecycle = (t.node.modules.find((m) => m.name === 'services') as ServicesModule).lifecycle;
     const owner = await t.signUp();
@@ -235,6 +281,7 @@ describe('services registry', () => {
       .orderBy('id')
       .execute();
     expect(audit).toEqual([
+      { action: 'services.service.order', actor_realm: 'main' },
       { action: 'services.service.suspend', actor_realm: 'staff' },
       { action: 'services.service.unsuspend', actor_realm: 'staff' },
     ]);

@@ -23,9 +23,14 @@ export function registerServiceRoutes(app: ModuleApp, service: ServicesService):
         body: OrderBody,
         response: { 201: ServiceResponse, ...errorResponses(401, 402, 403, 404, 409, 413, 415, 422, 429) },
       },
-      config: { budget: freeOrderBudget },
+      config: { budget: freeOrderBudget, audit: 'services.service.order' },
     },
-    async (request, reply) => reply.code(201).send(await service.order(await request.owner(), request.body)),
+    async (request, reply) => {
+      const ordered = await service.order(await request.owner(), request.body);
+      // An order for an organization (org_slug) belongs in that organization's audit log.
+      request.auditNote = { orgId: ordered.org_id, resourceId: ordered.id };
+      return reply.code(201).send(ordered);
+    },
   );
 
   app.get(
@@ -60,9 +65,13 @@ export function registerServiceRoutes(app: ModuleApp, service: ServicesService):
         params: ServiceParams,
         response: { 200: ServiceResponse, ...errorResponses(401, 403, 404, 409, 422, 429) },
       },
-      config: { optionalBody: true },
+      config: { optionalBody: true, audit: 'services.service.cancel' },
     },
-    async (request) => service.cancel(await request.owner(), request.params.service_ref),
+    async (request) => {
+      const cancelled = await service.cancel(await request.owner(), request.params.service_ref);
+      request.auditNote = { orgId: cancelled.org_id, resourceId: cancelled.id };
+      return cancelled;
+    },
   );
 
   app.get(

@@ -81,10 +81,11 @@ describe('catalogue: products and availability', () => {
         expect.objectContaining({ field_name: 'hostname', field_type: 'text', required: true }),
         expect.objectContaining({ field_name: 'backups', field_type: 'boolean', price_modifier: 0.9 }),
       ],
-      is_orderable_now: true,
+      // No provisioner for VPS yet: in stock and placeable, but not orderable (an order answers 409).
+      is_orderable_now: false,
       stock_status: 'in_stock',
-      availability_reason: null,
-      group_is_orderable_now: true,
+      availability_reason: 'not_provisioned_yet',
+      group_is_orderable_now: false,
       group_stock_status: 'in_stock',
       locations: expect.any(Array),
       created_at: expect.any(String),
@@ -104,7 +105,7 @@ describe('catalogue: products and availability', () => {
       name: expect.any(String),
       country_code: 'GB',
       available: true,
-      orderable: true,
+      orderable: false,
       reason: null,
     });
     const s2 = byName(res.body, 'Cloud S2');
@@ -119,6 +120,30 @@ describe('catalogue: products and availability', () => {
       is_orderable_now: true,
       pricing: [expect.objectContaining({ billing_cycle: 'free', price: 0 })],
       config_options: [expect.objectContaining({ field_name: 'max_zones', default_value: '3' })],
+    });
+  });
+
+  it('says not_provisioned_yet for the products of a module no provisioner serves', async () => {
+    const res = await get('/products/');
+    const byModule = new Map<string, [boolean, string | null]>();
+    for (const p of res.body as {
+      module_name: string;
+      is_orderable_now: boolean;
+      availability_reason: string;
+    }[])
+      byModule.set(p.module_name, [p.is_orderable_now, p.availability_reason]);
+    expect(Object.fromEntries(byModule)).toEqual({
+      dns_hosting: [true, null],
+      smtp_relay: [true, null],
+      vps: [false, 'not_provisioned_yet'],
+      container: [false, 'not_provisioned_yet'],
+      game_server: [false, 'not_provisioned_yet'],
+      object_storage: [false, 'not_provisioned_yet'],
+    });
+    expect((await get('/products/40')).body).toMatchObject({
+      module_name: 'object_storage',
+      is_orderable_now: false,
+      availability_reason: 'not_provisioned_yet',
     });
   });
 

@@ -10,7 +10,8 @@ import {
   type ProductAvailability,
 } from './product-availability.ts';
 import { productView, type ProductView } from './product-view.ts';
-import type { CatalogOffers, Offer } from '../catalog-interfaces.ts';
+import type { Registry } from '../../../kernel/module/registry.ts';
+import type { CatalogOffers, Offer, ProductProvisioner } from '../catalog-interfaces.ts';
 import type { ProductFilter, ProductRows, ProductsRepository } from './products-repository.ts';
 
 /** `GET /locations/availability` item: a PoP, and whether a plan fits there. */
@@ -33,6 +34,7 @@ export class ProductsService implements CatalogOffers {
   constructor(
     private readonly products: ProductsRepository,
     private readonly locations: LocationsDirectory,
+    private readonly provisioners: Registry<ProductProvisioner>,
   ) {}
 
   async list(filter: ProductFilter, page: number, perPage: number): Promise<ProductView[]> {
@@ -116,13 +118,22 @@ export class ProductsService implements CatalogOffers {
   private async views(rows: ProductRows): Promise<ProductView[]> {
     const places = await this.placesByCode();
     const order = [...places.keys()];
+    // Read per answer, never kept: the registry is filled while the modules are made.
+    const provisioned = new Set(this.provisioners.all().map((p) => p.module));
     const availabilityOf = new Map<number, ProductAvailability>();
     const availability = (id: number): ProductAvailability => {
       let a = availabilityOf.get(id);
       if (a === undefined) {
         const p = [...rows.products, ...[...rows.groups.values()].flat()].find((x) => Number(x.id) === id)!;
         const codes = [...(rows.locations.get(id) ?? [])].sort((x, y) => order.indexOf(x) - order.indexOf(y));
-        a = productAvailability(p, rows.pricing.get(id) ?? [], codes, places, rows.capacity);
+        a = productAvailability(
+          p,
+          rows.pricing.get(id) ?? [],
+          codes,
+          places,
+          rows.capacity,
+          provisioned.has(p.module_name),
+        );
         availabilityOf.set(id, a);
       }
       return a;

@@ -21,6 +21,7 @@ export function registerRecordRoutes(app: ModuleApp, service: RecordsService): v
     {
       schema: {
         summary: "The zone's records by name then type, filtered by record_type and name",
+        description: 'Ordered by name, then type, then id (oldest first), then paged by page and per_page.',
         params: ZoneIdParams,
         querystring: ListRecordsQuery,
         response: { 200: Type.Array(RecordResponse), ...errorResponses(401, 404, 422, 429) },

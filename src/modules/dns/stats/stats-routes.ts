@@ -10,6 +10,7 @@ export function registerStatsRoutes(app: ModuleApp, service: StatsService): void
     {
       schema: {
         summary: 'Queries answered for the zone over the last 24 hours, by type, RCODE and hour',
+        description: 'hourly: one entry per hour, oldest first, the current hour last.',
         params: ZoneIdParams,
         response: { 200: ZoneStatsResponse, ...errorResponses(401, 404, 422, 429) },
       },

@@ -21,6 +21,8 @@ export function registerZoneRoutes(app: ModuleApp, service: ZonesService): void 
       schema: {
         summary:
           'The zones the caller may read (and its organizations’), by domain; org_slug: one organization’s',
+        description:
+          'Ordered by domain (each domain is one zone platform-wide), then paged by page and per_page.',
         querystring: ListZonesQuery,
         response: { 200: Type.Array(ZoneResponse), ...errorResponses(401, 422, 429) },
       },

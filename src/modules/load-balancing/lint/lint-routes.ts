@@ -29,7 +29,7 @@ export function registerLintRoutes(app: ModuleApp, lint: LoadBalancingLintServic
     {
       schema: {
         description:
-          'Every finding of the zone’s load balancers then pools, by id; each path starts with the object (`load_balancers.3.ttl`).',
+          'Every finding of the zone’s load balancers then pools, in id order; each path starts with the object (`load_balancers.3.ttl`).',
         summary: 'What the linter finds in a zone’s load balancing',
         params: ZoneIdParams,
         response: { 200: Type.Array(LintFindingResponse), ...errorResponses(401, 404, 422, 429) },
