@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import type { Agent, buildConnector as undiciConnector, request as undiciRequest } from 'undici';
 
 /** A webhook endpoint must answer within 10 s (docs/webhooks.md, "A delivery"). */
 export const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -46,13 +46,28 @@ const defaultResolve = async (hostname: string): Promise<string[]> =>
  * checked — a name that resolves to a private address, or starts to (DNS rebinding), is refused.
  */
 export class OutboundClient {
-  private readonly agent: Agent;
+  /**
+   * undici and the agent, made on the first request: every process has an outbound client, few
+   * send anything (undici costs about 20 MiB resident, which a DNS node need not pay).
+   */
+  private http: Promise<{ readonly agent: Agent; readonly request: typeof undiciRequest }> | null = null;
 
-  constructor(private readonly options: OutboundOptions) {
+  constructor(private readonly options: OutboundOptions) {}
+
+  private open(): Promise<{ readonly agent: Agent; readonly request: typeof undiciRequest }> {
+    this.http ??= import('undici').then(({ Agent, buildConnector, request }) => ({
+      agent: this.makeAgent(Agent, buildConnector),
+      request,
+    }));
+    return this.http;
+  }
+
+  private makeAgent(AgentClass: typeof Agent, buildConnector: typeof undiciConnector): Agent {
+    const options = this.options;
     const ca = options.caFile ? readFileSync(options.caFile, 'utf8') : undefined;
     const connect = buildConnector({ timeout: OUTBOUND_TIMEOUT_MS, ...(ca !== undefined ? { ca } : {}) });
     const resolve = options.resolve ?? defaultResolve;
-    this.agent = new Agent({
+    return new AgentClass({
       connect: (opts, callback) => {
         const host = opts.hostname.replace(/^\[|\]$/g, '');
         const addresses = isIP(host) !== 0 ? Promise.resolve([host]) : resolve(host);
@@ -95,13 +110,14 @@ export class OutboundClient {
     if (target.protocol !== 'https:' && !(this.options.allowHttp === true && target.protocol === 'http:')) {
       throw new OutboundError('scheme', 'only https:// URLs are called');
     }
+    const { agent, request } = await this.open();
     const started = performance.now();
     try {
       const res = await request(target, {
         method: 'POST',
         body,
         headers,
-        dispatcher: this.agent,
+        dispatcher: agent,
         signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS),
         headersTimeout: OUTBOUND_TIMEOUT_MS,
         bodyTimeout: OUTBOUND_TIMEOUT_MS,
@@ -145,6 +161,6 @@ export class OutboundClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.http !== null) await (await this.http).agent.close();
   }
 }
