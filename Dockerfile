@@ -30,4 +30,6 @@ EXPOSE 53/udp 53/tcp 8080/tcp
 HEALTHCHECK --interval=30s --timeout=3s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+(process.env.API_PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM drains (up to 10 s); give `docker stop` more than that.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/main.js"]
+# A young generation of 4 MiB semi-spaces: the default keeps up to 48 MiB committed after the
+# burst of loading zones (docs/benchmarks.md, "Idle memory").
+CMD ["node", "--max-semi-space-size=4", "dist/main.js"]

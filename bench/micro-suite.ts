@@ -217,12 +217,13 @@ async function buildCases(): Promise<Case[]> {
     if (memberId === 303) return round % 2 === 0 ? 'healthy' : 'unhealthy';
     return 'healthy';
   };
+  const damped2 = { ...DEFAULT_HEALTH_POLICY, fall: 2, rise: 2 }; // damping opted into
   const decide = (memberId: number, round: number): void => {
     const latest = pops.map((pop, i) => ({ pop, status: verdictOf(memberId, i, round) }));
     const next = decideHealth(
       stored.get(memberId) ?? { status: 'unknown', streak: 0 },
-      quorumVerdict(latest, DEFAULT_HEALTH_POLICY.quorum),
-      DEFAULT_HEALTH_POLICY,
+      quorumVerdict(latest, damped2.quorum),
+      damped2,
     );
     stored.set(memberId, next);
     decided.set(memberId, next.status);

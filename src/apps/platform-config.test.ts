@@ -114,7 +114,7 @@ describe('configuration', () => {
   });
 
   it('reads the health decision settings: quorum, fall, rise, source addresses', () => {
-    expect(loadConfig({}).healthPolicy).toEqual({ quorum: 'majority', fall: 2, rise: 2 });
+    expect(loadConfig({}).healthPolicy).toEqual({ quorum: 'majority', fall: 1, rise: 1 });
     expect(loadConfig({ HEALTH_QUORUM: '2', HEALTH_FALL: '1', HEALTH_RISE: '3' }).healthPolicy).toEqual({
       quorum: 2,
       fall: 1,

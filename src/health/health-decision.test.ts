@@ -9,6 +9,9 @@ import {
   type Verdict,
 } from './health-decision.ts';
 
+/** Flap damping as a deployment or a pool opts into it: two verdicts in a row either way. */
+const DAMPED: HealthPolicy = { quorum: 'majority', fall: 2, rise: 2 };
+
 const probes = (spec: Record<string, Verdict>): PopProbe[] =>
   Object.entries(spec).map(([pop, status]) => ({ pop, status }));
 
@@ -44,7 +47,27 @@ describe('health quorum', () => {
   });
 });
 
-describe('flap damping', () => {
+describe('health transitions', () => {
+  it('by default one failed check takes a healthy member down and one passed check brings it back', () => {
+    expect(DEFAULT_HEALTH_POLICY).toEqual({ quorum: 'majority', fall: 1, rise: 1 });
+    const healthy = { status: 'healthy' as const, streak: 0 };
+    expect(run(healthy, ['unhealthy', 'healthy', 'unhealthy', 'unhealthy', 'healthy'])).toEqual([
+      'unhealthy',
+      'healthy',
+      'unhealthy',
+      'unhealthy',
+      'healthy',
+    ]);
+    const d = decideHealth(
+      healthy,
+      quorumVerdict(probes({ FRA: 'unhealthy' }), 'majority'),
+      DEFAULT_HEALTH_POLICY,
+    );
+    expect(d.change).toEqual({ from: 'healthy', to: 'unhealthy', reason: 'unhealthy at 1 of 1 PoPs (FRA)' });
+  });
+});
+
+describe('flap damping (opted into)', () => {
   it('the first verdict of an unknown member decides at once', () => {
     expect(run({ status: 'unknown', streak: 0 }, ['unhealthy'])).toEqual(['unhealthy']);
     const d = decideHealth(
@@ -61,7 +84,7 @@ describe('flap damping', () => {
 
   it('goes down after 2 failed decisions in a row and back after 2 passes', () => {
     const healthy = { status: 'healthy' as const, streak: 0 };
-    expect(run(healthy, ['unhealthy', 'unhealthy', 'healthy', 'healthy'])).toEqual([
+    expect(run(healthy, ['unhealthy', 'unhealthy', 'healthy', 'healthy'], DAMPED)).toEqual([
       'healthy',
       'unhealthy',
       'unhealthy',
@@ -71,15 +94,17 @@ describe('flap damping', () => {
 
   it('a member alternating pass and fail stays in one state', () => {
     const alternating: Verdict[] = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'unhealthy' : 'healthy'));
-    expect(new Set(run({ status: 'healthy', streak: 0 }, alternating))).toEqual(new Set(['healthy']));
-    expect(new Set(run({ status: 'unhealthy', streak: 0 }, alternating))).toEqual(new Set(['unhealthy']));
+    expect(new Set(run({ status: 'healthy', streak: 0 }, alternating, DAMPED))).toEqual(new Set(['healthy']));
+    expect(new Set(run({ status: 'unhealthy', streak: 0 }, alternating, DAMPED))).toEqual(
+      new Set(['unhealthy']),
+    );
   });
 
-  it('names the quorum and the run in the reason; HEALTH_FALL=1 changes at once', () => {
+  it('names the quorum and the run in the reason; fall 1 with rise 3 changes down at once', () => {
     const d = decideHealth(
       { status: 'healthy', streak: 1 },
       quorumVerdict(probes({ FRA: 'unhealthy', AMS: 'unhealthy', SIN: 'healthy' }), 'majority'),
-      DEFAULT_HEALTH_POLICY,
+      DAMPED,
     );
     expect(d).toEqual({
       status: 'unhealthy',

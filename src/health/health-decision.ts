@@ -1,7 +1,8 @@
 /**
  * How a member's health is decided from probes: a quorum over the latest probe of each
  * PoP that probed it in the last QUORUM_WINDOW_MS, then flap damping — the status changes only
- * after `fall` (to unhealthy) or `rise` (to healthy) quorum verdicts in a row disagree with it.
+ * after `fall` (to unhealthy) or `rise` (to healthy) quorum verdicts in a row disagree with it
+ * (1 and 1 by default: one verdict moves it; more is opted into per deployment or per pool).
  * A member whose status is still `unknown` takes its first verdict at once. Pure: the store
  * passes the probes and the stored state.
  */
@@ -21,7 +22,8 @@ export interface HealthPolicy {
   readonly rise: number;
 }
 
-export const DEFAULT_HEALTH_POLICY: HealthPolicy = { quorum: 'majority', fall: 2, rise: 2 };
+/** One failed check takes a member down, one passed check brings it back: damping is opted into. */
+export const DEFAULT_HEALTH_POLICY: HealthPolicy = { quorum: 'majority', fall: 1, rise: 1 };
 
 export type Verdict = 'healthy' | 'unhealthy';
 

@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
 import { isIPv6 } from 'node:net';
-import { buildConnector, Client } from 'undici';
 import { probeErrorText, timeoutText } from './probe-error-text.ts';
 import type { ProbeVerdict } from './health-target.ts';
 import { ForbiddenTargetError, type TargetGuard } from './target-guard.ts';
@@ -27,6 +26,8 @@ const USER_AGENT = 'dns-engine-health-check/1';
  */
 export async function httpProbe(req: HttpProbeRequest, guard: TargetGuard): Promise<ProbeVerdict> {
   const host = isIPv6(req.address) ? `[${req.address}]` : req.address;
+  // Loaded on first use: only a checker probes (undici costs about 20 MiB resident).
+  const { buildConnector, Client } = await import('undici');
   const baseConnect = buildConnector({ rejectUnauthorized: false, timeout: req.timeoutMs });
   let connected = false;
   let forbidden: ForbiddenTargetError | null = null;

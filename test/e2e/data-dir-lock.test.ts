@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -95,6 +95,41 @@ describe('DATA_DIR belongs to one process', () => {
     await next.listening;
     next.child.kill('SIGTERM');
     expect((await next.exited).code).toBe(0);
+  }, 120_000);
+
+  /** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot (proc(5)). */
+  function startTime(pid: number): string {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+  }
+
+  it('takes over a lock whose PID now belongs to another process (same PID, another start time)', async () => {
+    // A crashed product's PID handed to an unrelated process: alive, but not the lock's owner.
+    const other = spawn('sleep', ['120'], { stdio: 'ignore' });
+    children.push(other);
+    const dir = path.join(cwd, 'reused');
+    mkdirSync(dir, { recursive: true });
+    const otherStart = Number(startTime(other.pid!));
+    writeFileSync(path.join(dir, 'data.lock'), `${other.pid} ${otherStart - 1}\n`);
+    const next = start(cwd, './reused');
+    children.push(next.child);
+    await next.listening;
+    // The lock is the new owner's now, with what identifies it beyond its PID.
+    expect(readFileSync(path.join(dir, 'data.lock'), 'utf8')).toBe(
+      `${next.child.pid} ${startTime(next.child.pid!)}\n`,
+    );
+    next.child.kill('SIGTERM');
+    expect((await next.exited).code).toBe(0);
+    // The same process with its own start time holds the lock: the start is refused.
+    writeFileSync(path.join(dir, 'data.lock'), `${other.pid} ${otherStart}\n`);
+    const refused = start(cwd, './reused');
+    children.push(refused.child);
+    const { code, stderr } = await refused.exited;
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `DATA_DIR ./reused is in use by process ${other.pid}; stop it or set another DATA_DIR\n`,
+    );
+    other.kill('SIGKILL');
   }, 120_000);
 
   it('says which directory cannot be opened and what to do, instead of a WASM abort', async () => {

@@ -1,8 +1,8 @@
 /**
  * Health checks end to end: real probe targets on loopback addresses, the running product
- * (API + DNS + checker) with a shortened check interval, real UDP queries. A decided change (the
- * second probe in a row that disagrees: flap damping) is visible over DNS and in preview within
- * 2 s of that probe reaching the target.
+ * (API + DNS + checker) with a shortened check interval, real UDP queries. The deployment opts
+ * into flap damping (HEALTH_FALL=2, HEALTH_RISE=2): a decided change (the second probe in a row
+ * that disagrees) is visible over DNS and in preview within 2 s of that probe reaching the target.
  */
 import dnsPacket, { type Packet } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,6 +162,9 @@ describe('health checks end to end (private targets allowed, 1 s interval)', () 
       env: {
         HEALTH_ALLOW_PRIVATE_TARGETS: 'true',
         HEALTH_CHECK_INTERVAL_S: '1',
+        // Flap damping opted into for the deployment (the default moves on one check).
+        HEALTH_FALL: '2',
+        HEALTH_RISE: '2',
       },
     });
     s.token = (await s.t.signUp()).token;

@@ -240,10 +240,10 @@ class WorkerSupervisor {
   /** Forks every worker; resolves with the shared port once all listen, or stops them and rejects. */
   async start(): Promise<number> {
     try {
-      // The first worker alone: a start error (loadZones, EADDRINUSE) then costs one fork.
-      const port = await this.fork(0);
-      await Promise.all(Array.from({ length: this.spec.workers - 1 }, (_, i) => this.fork(i + 1)));
-      return port;
+      // All at once: each worker's start (loading its code, its zones) runs beside the others', so
+      // a node of N workers is ready about as soon as one worker is, not N times later.
+      const ports = await Promise.all(Array.from({ length: this.spec.workers }, (_, i) => this.fork(i)));
+      return ports[0]!;
     } catch (err) {
       await this.stopAll();
       throw err;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import type { Agent, buildConnector as undiciConnector, request as undiciRequest } from 'undici';
 import { invalidField } from '../errors/app-error.ts';
 
 /** A webhook endpoint must answer within 10 s (docs/webhooks.md, "A delivery"). */
@@ -64,14 +64,29 @@ export const DESTINATION_CHECK_RESOLVE_MS = 5_000;
  * checked — a name that resolves to a private address, or starts to (DNS rebinding), is refused.
  */
 export class OutboundClient {
-  private readonly agent: Agent;
+  /**
+   * undici and the agent, made on the first request: every process has an outbound client, few
+   * send anything (undici costs about 20 MiB resident, which a DNS node need not pay).
+   */
+  private http: Promise<{ readonly agent: Agent; readonly request: typeof undiciRequest }> | null = null;
   private readonly resolve: (hostname: string) => Promise<string[]>;
 
   constructor(private readonly options: OutboundOptions) {
-    const ca = options.caFile ? readFileSync(options.caFile, 'utf8') : undefined;
-    const connect = buildConnector({ timeout: OUTBOUND_TIMEOUT_MS, ...(ca !== undefined ? { ca } : {}) });
     this.resolve = options.resolve ?? defaultResolve;
-    this.agent = new Agent({
+  }
+
+  private open(): Promise<{ readonly agent: Agent; readonly request: typeof undiciRequest }> {
+    this.http ??= import('undici').then(({ Agent, buildConnector, request }) => ({
+      agent: this.makeAgent(Agent, buildConnector),
+      request,
+    }));
+    return this.http;
+  }
+
+  private makeAgent(AgentClass: typeof Agent, buildConnector: typeof undiciConnector): Agent {
+    const ca = this.options.caFile ? readFileSync(this.options.caFile, 'utf8') : undefined;
+    const connect = buildConnector({ timeout: OUTBOUND_TIMEOUT_MS, ...(ca !== undefined ? { ca } : {}) });
+    return new AgentClass({
       connect: (opts, callback) => {
         const host = opts.hostname.replace(/^\[|\]$/g, '');
         const addresses = isIP(host) !== 0 ? Promise.resolve([host]) : this.resolve(host);
@@ -160,13 +175,14 @@ export class OutboundClient {
     if (!this.schemeAllowed(target)) {
       throw new OutboundError('scheme', 'only https:// URLs are called');
     }
+    const { agent, request } = await this.open();
     const started = performance.now();
     try {
       const res = await request(target, {
         method: 'POST',
         body,
         headers,
-        dispatcher: this.agent,
+        dispatcher: agent,
         signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS),
         headersTimeout: OUTBOUND_TIMEOUT_MS,
         bodyTimeout: OUTBOUND_TIMEOUT_MS,
@@ -210,6 +226,6 @@ export class OutboundClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.http !== null) await (await this.http).agent.close();
   }
 }

@@ -56,6 +56,8 @@ export async function openRuntime(
         ? { schema: config.databaseSchema }
         : {}),
     ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}),
+    // A DNS worker's schema exists: the primary made it (or serves the snapshot file without it).
+    ...(options.dnsWorker === true ? { createSchema: false } : {}),
   };
   // A DNS-only node can serve its snapshot file while PostgreSQL is down: start without it.
   const tolerant = (config.role === 'dns' || options.dnsWorker === true) && config.databaseUrl !== null;
@@ -78,19 +80,40 @@ export async function openRuntime(
       await new Promise((r) => setTimeout(r, delayMs));
     }
   }
-  // A DNS worker skips them: the primary applied them before it forked the worker.
-  if (options.dnsWorker !== true) {
+  // A DNS worker skips them: the primary applied them before it forked the worker. A DNS node
+  // waits for them while the database answers; one that does not answer (each attempt would last
+  // the connection timeout) gets a short while only: the node serves its snapshot file, and the
+  // check goes on in the background.
+  if (options.dnsWorker !== true && tolerant) {
+    const applying = migrate(database).then(
+      (applied) => {
+        if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+        return true;
+      },
+      (error: unknown) => {
+        log.warn({ err: error }, 'migrations not checked: database unreachable');
+        return true;
+      },
+    );
+    // Asked beside the migrations: a database that answers is waited for (migrations may take
+    // longer than the wait on a new database, and the node reads their tables).
+    const answers = databaseAnswers(database).then(
+      () => true,
+      () => false,
+    );
+    const settled = await within(
+      Promise.race([applying, answers.then((ok) => (ok ? true : new Promise<boolean>(() => undefined)))]),
+      TOLERANT_START_WAIT_MS,
+    );
+    if (settled) await applying;
+    else log.warn('migrations not checked yet: database not answering');
+  } else if (options.dnsWorker !== true) {
     for (let attempt = 1; ; attempt++) {
       try {
         const applied = await migrate(database);
         if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
         break;
       } catch (error) {
-        if (tolerant) {
-          // Migrations are the API's to apply; this node only reads.
-          log.warn({ err: error }, 'migrations not checked: database unreachable');
-          break;
-        }
         if (config.databaseUrl === null || !(await unreachable(database))) throw error;
         const delayMs = startRetryDelayMs(attempt);
         log.warn({ err: error, attempt, retryInMs: delayMs }, 'database unreachable at start, retrying');
@@ -124,6 +147,22 @@ export async function openRuntime(
       ...(options.outboundResolve !== undefined ? { resolve: options.outboundResolve } : {}),
     }),
   };
+}
+
+/** How long a DNS node's start waits on a database that may not answer. */
+export const TOLERANT_START_WAIT_MS = 250;
+
+/** Whether `promise` resolved true within `ms` (false when late). */
+async function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** 1 s, 2 s, 4 s … then every 30 s: how long a starting process waits between two tries. */

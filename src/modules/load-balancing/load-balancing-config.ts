@@ -28,8 +28,10 @@ export const loadBalancingConfig = defineConfigSection<LoadBalancingSettings>('l
     healthCheckIntervalS: env.int('HEALTH_CHECK_INTERVAL_S', 60, 1, 3600),
     healthPolicy: {
       quorum: quorum === 'majority' || Number.isInteger(quorum) ? quorum : 'majority',
-      fall: env.int('HEALTH_FALL', 2, 1, 10),
-      rise: env.int('HEALTH_RISE', 2, 1, 10),
+      // One failed check moves a member down and one passed check brings it back; flap damping
+      // is opted into here for the deployment, or per pool (health_fall, health_rise).
+      fall: env.int('HEALTH_FALL', 1, 1, 10),
+      rise: env.int('HEALTH_RISE', 1, 1, 10),
     },
     healthSourceAddresses: sources,
   };

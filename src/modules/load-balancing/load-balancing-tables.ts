@@ -17,6 +17,10 @@ export interface PoolRow {
   session_affinity: string;
   primary_location_code: string | null;
   enabled: boolean;
+  /** Failed checks in a row that take a member down; null → the deployment's HEALTH_FALL. */
+  health_fall: number | null;
+  /** Passed checks in a row that bring a member back; null → the deployment's HEALTH_RISE. */
+  health_rise: number | null;
   created_at: Date;
   updated_at: Date;
 }

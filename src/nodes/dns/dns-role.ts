@@ -93,10 +93,9 @@ export async function buildDnsPipeline(
       },
     },
   );
-  await sync.start();
   const healthTable = new MemberHealthTable();
   // Without a readable GeoIP database, resolver_ip steering places no client (default pools answer).
-  const locator = await openIpLocator(settings.geoipDb).catch((error: unknown) => {
+  const locating = openIpLocator(settings.geoipDb).catch((error: unknown) => {
     log.warn({ err: error, path: settings.geoipDb }, 'GeoIP database not available');
     return undefined;
   });
@@ -111,12 +110,18 @@ export async function buildDnsPipeline(
     (handler) => loadBalancing.onMemberHealthChanged(handler),
     { ...(writeSnapshot ? { mirror: healthFile } : {}), fallback: () => healthFile.read() },
   );
-  await healthSync.start().then(
-    (from) => {
-      if (from === 'fallback') log.warn('member health from the snapshot file: database unreachable');
-    },
-    (error: unknown) => log.warn({ err: error }, 'member health not loaded: database unreachable'),
-  );
+  // Zones and member health are read side by side: a database that does not answer costs one
+  // start wait (START_DATABASE_WAIT_MS), not one per read.
+  const [, , locator] = await Promise.all([
+    sync.start(),
+    healthSync.start().then(
+      (from) => {
+        if (from === 'fallback') log.warn('member health from the snapshot file: database unreachable');
+      },
+      (error: unknown) => log.warn({ err: error }, 'member health not loaded: database unreachable'),
+    ),
+    locating,
+  ]);
   const stats = createQueryStats({ sink: dns.statsSink, now: () => clock.now() });
   stats.start();
   // TCP transfers go to the listener; IXFR over UDP is answered by the message handler.

@@ -49,6 +49,43 @@ describe('member health sync', () => {
     expect(table.statusOf(1)).toBe('unhealthy');
   });
 
+  it('serves the fallback when the database does not answer within the start wait, then takes the late read', async () => {
+    const bus = new MemoryBus();
+    const table = new MemberHealthTable();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const sync = new MemberHealthSync(
+      table,
+      async () => {
+        await gate; // a database that does not answer (yet)
+        return new Map<number, MemberHealth>([
+          [1, 'unhealthy'],
+          [2, 'healthy'],
+        ]);
+      },
+      (handler) => eventBus(bus).subscribe(memberHealthChanged, handler),
+      {
+        fallback: async () =>
+          new Map<number, MemberHealth>([
+            [1, 'healthy'],
+            [2, 'healthy'],
+          ]),
+        startWaitMs: 20,
+      },
+    );
+    // Started without the database: the last known health serves.
+    expect(await sync.start()).toBe('fallback');
+    expect(table.statusOf(1)).toBe('healthy');
+    // An event after the start is newer than the late read; the rest comes from the read.
+    await bus.publish(memberHealthChanged.name, { memberId: 2, zoneId: 9, status: 'unhealthy' });
+    await new Promise((r) => setImmediate(r));
+    release();
+    await new Promise((r) => setImmediate(r));
+    expect(table.statusOf(1)).toBe('unhealthy');
+    expect(table.statusOf(2)).toBe('unhealthy');
+    await sync.stop();
+  });
+
   it('keeps the last-known health on disk and serves it when the database cannot be read', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'health-file-'));
     try {

@@ -1,6 +1,7 @@
 import type { MemberHealth } from '../../dns/index.ts';
 import type { MemberHealthEvent } from '../../health/member-health-channel.ts';
 import type { Unsubscribe } from '../../kernel/events/domain-events.ts';
+import { settledWithin, START_DATABASE_WAIT_MS } from './zone-sync.ts';
 
 /** The data plane's mutable health view, as far as this sync needs it. */
 export interface HealthTableWriter {
@@ -17,6 +18,8 @@ export interface MemberHealthSyncOptions {
   readonly mirror?: HealthMirror;
   /** The health last known, when the start-up read fails (the health snapshot file). */
   readonly fallback?: () => Promise<ReadonlyMap<number, MemberHealth> | null>;
+  /** How long start waits for the database before the fallback serves (START_DATABASE_WAIT_MS). */
+  readonly startWaitMs?: number;
 }
 
 /**
@@ -27,6 +30,8 @@ export interface MemberHealthSyncOptions {
  */
 export class MemberHealthSync {
   private unsubscribe: (() => Promise<void>) | null = null;
+  /** Members set since the start while a late start-up read is still coming (it must not undo them). */
+  private toldSinceStart: Set<number> | null = null;
 
   constructor(
     private readonly table: HealthTableWriter,
@@ -45,22 +50,55 @@ export class MemberHealthSync {
       if (pending !== null) pending.push(event);
       else this.set(event.memberId, event.status);
     });
+    const loading = this.loadAll();
     try {
-      try {
-        const all = await this.loadAll();
-        this.options.mirror?.replaceAll(all);
-        for (const [memberId, status] of all) this.table.set(memberId, status);
+      const outcome = await settledWithin(loading, this.options.startWaitMs ?? START_DATABASE_WAIT_MS);
+      if (outcome !== 'late' && 'value' in outcome) {
+        this.options.mirror?.replaceAll(outcome.value);
+        for (const [memberId, status] of outcome.value) this.table.set(memberId, status);
         return 'database';
-      } catch (error) {
-        const last = await this.options.fallback?.().catch(() => null);
-        if (last === undefined || last === null) throw error;
-        for (const [memberId, status] of last) this.set(memberId, status);
-        return 'fallback';
       }
+      const last = await this.options.fallback?.().catch(() => null);
+      if (last === undefined || last === null) {
+        if (outcome === 'late') return await this.startFrom(loading); // nothing else: wait for it
+        throw outcome.error;
+      }
+      for (const [memberId, status] of last) this.set(memberId, status);
+      if (outcome === 'late') this.takeLateLoad(loading, pending);
+      return 'fallback';
     } finally {
       for (const event of pending) this.set(event.memberId, event.status);
       pending = null;
     }
+  }
+
+  private async startFrom(loading: Promise<ReadonlyMap<number, MemberHealth>>): Promise<'database'> {
+    const all = await loading;
+    this.options.mirror?.replaceAll(all);
+    for (const [memberId, status] of all) this.table.set(memberId, status);
+    return 'database';
+  }
+
+  /**
+   * The start-up read that outlasted the start wait, applied when it arrives: every member but
+   * those an event told about since the start (the event is newer than the read).
+   */
+  private takeLateLoad(
+    loading: Promise<ReadonlyMap<number, MemberHealth>>,
+    early: MemberHealthEvent[],
+  ): void {
+    const told = new Set(early.map((e) => e.memberId));
+    this.toldSinceStart = told;
+    loading.then(
+      (all) => {
+        this.toldSinceStart = null;
+        if (this.unsubscribe === null) return;
+        for (const [memberId, status] of all) if (!told.has(memberId)) this.set(memberId, status);
+      },
+      () => {
+        this.toldSinceStart = null;
+      },
+    );
   }
 
   async stop(): Promise<void> {
@@ -69,6 +107,7 @@ export class MemberHealthSync {
   }
 
   private set(memberId: number, status: MemberHealth): void {
+    this.toldSinceStart?.add(memberId);
     this.table.set(memberId, status);
     this.options.mirror?.set(memberId, status);
   }

@@ -7,6 +7,35 @@ import { type ZoneChangedEvent, type ZoneData, type ZoneSource } from '../../dns
 /** A change to more names than this reloads the zone whole (patching scans every name anyway). */
 export const MAX_PATCH_NAMES = 64;
 
+/**
+ * How long a start waits for the database before it serves the snapshot file instead (the read
+ * goes on in the background). A database that does not answer (a lost host, a full backlog) makes
+ * every connection attempt last its timeout: a node must not be that late to answer.
+ */
+export const START_DATABASE_WAIT_MS = 500;
+
+/** `promise`'s outcome, or 'late' when it has not settled within `ms`. */
+export async function settledWithin<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ readonly value: T } | { readonly error: unknown } | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Something fed the same zones as the store, in the same order (zone transfers' side map). */
 export interface ZoneMirror {
   replaceAll(zones: readonly ZoneData[]): void;
@@ -29,6 +58,8 @@ export interface ZoneSyncOptions {
   readonly observeBusLag?: (seconds: number) => void;
   /** One zone change applied: to the names it touched only, or by reloading the zone whole. */
   readonly onZoneReload?: (scope: 'names' | 'zone') => void;
+  /** How long start waits for the database while `fallback` has zones (START_DATABASE_WAIT_MS). */
+  readonly startWaitMs?: number;
 }
 
 /**
@@ -79,20 +110,52 @@ export class ZoneSync {
     // Subscribe first: a change committed while the full load runs is then reloaded after it.
     this.unsubscribe = await this.subscribe((event) => this.onEvent(event));
     const started = Date.now();
+    const loading = this.source.loadAll();
+    // With a snapshot file to serve, the database gets a short while only; the read goes on.
+    const outcome = this.options.fallback
+      ? await settledWithin(loading, this.options.startWaitMs ?? START_DATABASE_WAIT_MS)
+      : { value: await loading };
     let zones: readonly ZoneData[];
-    try {
-      zones = await this.source.loadAll();
-    } catch (error) {
+    if (outcome !== 'late' && 'value' in outcome) {
+      zones = outcome.value;
+    } else {
       const saved = this.options.fallback ? await this.options.fallback() : null;
-      if (saved === null) throw error;
-      this.log.warn({ err: error, zones: saved.length }, 'database unreachable: serving the snapshot file');
-      zones = saved;
-      this.needsFullLoad = true;
-      this.dbFailing = true;
+      if (saved === null)
+        zones = await loading; // nothing else to serve: wait for the database
+      else {
+        const err = outcome === 'late' ? 'no answer within the start wait' : outcome.error;
+        this.log.warn({ err, zones: saved.length }, 'database unreachable: serving the snapshot file');
+        zones = saved;
+        this.needsFullLoad = true;
+        this.dbFailing = true;
+        if (outcome === 'late') this.takeLateLoad(loading);
+      }
     }
     this.replaceAll(zones);
     this.log.info({ zones: this.store.size, ms: Date.now() - started }, 'zones loaded');
     if (this.options.serials) this.schedule();
+  }
+
+  /**
+   * The start-up read that outlasted the start wait: applied when it arrives (as the resync in
+   * flight, so no other full load runs beside it), unless the served zones came from the database
+   * meanwhile. A failure leaves it to the periodic resync.
+   */
+  private takeLateLoad(loading: Promise<readonly ZoneData[]>): void {
+    this.resyncing = loading
+      .then(
+        (zones) => {
+          if (this.stopped || !this.needsFullLoad) return;
+          this.replaceAll(zones);
+          this.needsFullLoad = false;
+          this.dbFailing = false;
+          this.log.info({ zones: zones.length }, 'zones reloaded from the database');
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.resyncing = null;
+      });
   }
 
   async stop(): Promise<void> {

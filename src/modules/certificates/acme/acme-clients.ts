@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import * as acme from 'acme-client';
+import type * as Acme from 'acme-client';
 import type { CertificatesContext } from '../certificates-context.ts';
 import type { AcmeProvider } from '../certificates-config.ts';
 import { AcmeAccountsRepository, type AcmeAccount } from './acme-accounts-repository.ts';
@@ -21,6 +21,27 @@ export const DIRECTORY_CHECK_MS = 10_000;
  * through the outbound guard.
  */
 export function configureAcmeHttp(caFile: string | null): void {
+  acmeCaFile = caFile;
+  if (loadingAcme !== null) void loadingAcme.then((acme) => applyAcmeHttp(acme, caFile));
+}
+
+let acmeCaFile: string | null = null;
+let loadingAcme: Promise<typeof Acme> | null = null;
+
+/**
+ * acme-client, loaded on first use and configured as configureAcmeHttp asked: the library and
+ * what it brings (axios among others) cost about 27 MiB resident, which a process that issues no
+ * certificate (a DNS node) does not pay.
+ */
+export function loadAcme(): Promise<typeof Acme> {
+  loadingAcme ??= import('acme-client').then((acme) => {
+    applyAcmeHttp(acme, acmeCaFile);
+    return acme;
+  });
+  return loadingAcme;
+}
+
+function applyAcmeHttp(acme: typeof Acme, caFile: string | null): void {
   const defaults = acme.axios.defaults as typeof acme.axios.defaults & {
     acmeSettings: { retryMaxAttempts: number; retryDefaultDelay: number };
   };
@@ -41,7 +62,7 @@ export function configureAcmeHttp(caFile: string | null): void {
  * answers the same account for the same key (RFC 8555 §7.3.1).
  */
 export class AcmeClients {
-  private readonly clients = new Map<string, Promise<acme.Client>>();
+  private readonly clients = new Map<string, Promise<Acme.Client>>();
   private readonly accounts: AcmeAccountsRepository;
 
   constructor(private readonly ctx: CertificatesContext) {
@@ -89,7 +110,7 @@ export class AcmeClients {
     return all;
   }
 
-  client(provider: AcmeProvider): Promise<acme.Client> {
+  client(provider: AcmeProvider): Promise<Acme.Client> {
     let client = this.clients.get(provider.name);
     if (client === undefined) {
       client = this.open(provider);
@@ -100,9 +121,10 @@ export class AcmeClients {
     return client;
   }
 
-  private async open(provider: AcmeProvider): Promise<acme.Client> {
+  private async open(provider: AcmeProvider): Promise<Acme.Client> {
     const row = await this.account(provider);
     const accountKey = Buffer.from(this.ctx.sealer.open(row.account_key, accountKeyContext(provider.name)));
+    const acme = await loadAcme();
     const client = new acme.Client({
       directoryUrl: provider.directoryUrl,
       accountKey,
@@ -129,7 +151,7 @@ export class AcmeClients {
   private async account(provider: AcmeProvider): Promise<AcmeAccount> {
     const row = await this.accounts.find(provider.name);
     if (row !== null && row.directory_url === provider.directoryUrl) return row;
-    const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+    const key = await (await loadAcme()).crypto.createPrivateEcdsaKey('P-256');
     const sealed = this.ctx.sealer.seal(key, accountKeyContext(provider.name));
     if (row === null) await this.accounts.insertKey(provider.name, provider.directoryUrl, sealed);
     // The provider's name now points at another CA: a new account there.

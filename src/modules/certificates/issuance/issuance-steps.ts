@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import * as acme from 'acme-client';
-import type { AcmeClients } from '../acme/acme-clients.ts';
+import type * as acme from 'acme-client';
+import { loadAcme, type AcmeClients } from '../acme/acme-clients.ts';
 import type { CertificatesContext } from '../certificates-context.ts';
 import type { CertificatePatch } from '../shared/certificates-repository.ts';
 import type { Certificate, JobStep, StoredChallenge } from '../certificates-tables.ts';
@@ -197,7 +197,7 @@ export class IssuanceSteps {
     // The key is made and saved (sealed) before the CSR goes out: a finalize repeated after a
     // restart sends the same key, so the certificate matches the key we hold.
     if (cert.order_key === null) {
-      const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+      const key = await (await loadAcme()).crypto.createPrivateEcdsaKey('P-256');
       return outcome('finalize', { order_key: this.ctx.sealer.seal(key, orderKeyContext(cert.id)) });
     }
     const client = await this.clientOf(cert);
@@ -205,7 +205,9 @@ export class IssuanceSteps {
     if (order.status !== 'ready') return outcome('await_order');
     const key = Buffer.from(this.ctx.sealer.open(cert.order_key, orderKeyContext(cert.id)));
     const [first] = cert.san_domains;
-    const [, csr] = await acme.crypto.createCsr(
+    const [, csr] = await (
+      await loadAcme()
+    ).crypto.createCsr(
       {
         ...(first !== undefined && first.length <= 64 ? { commonName: first } : {}),
         altNames: cert.san_domains,

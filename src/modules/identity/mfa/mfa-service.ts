@@ -57,13 +57,13 @@ export class MfaService {
   async startEnrolment(userId: number): Promise<{ secret: string; otpauth_uri: string }> {
     if (await this.isActive(userId)) throw mfaAlreadyEnabled();
     const user = await this.accounts.findUser(userId);
-    const secret = newTotpSecret();
+    const secret = await newTotpSecret();
     await this.repo.putPending(
       userId,
       this.ctx.sealer.sealText(secret, secretContext(userId)),
       new Date(this.ctx.clock.now()),
     );
-    return { secret, otpauth_uri: totpUri(TOTP_ISSUER, user?.email ?? String(userId), secret) };
+    return { secret, otpauth_uri: await totpUri(TOTP_ISSUER, user?.email ?? String(userId), secret) };
   }
 
   async finishEnrolment(userId: number, code: string): Promise<{ recovery_codes: string[] }> {

@@ -5,6 +5,7 @@ import type {
   MemberHealthChangeRow,
   MemberProbeRow,
   MemberRow,
+  PoolRow,
 } from '../load-balancing-tables.ts';
 
 type Db = Kysely<LoadBalancingTables> | Transaction<LoadBalancingTables>;
@@ -22,8 +23,12 @@ export type TargetColumns = Pick<
   | 'health_timeout_s'
 >;
 
-/** A member's decided health, as the next decision starts from it. */
-export type MemberHealthState = Pick<MemberRow, 'id' | 'health_status' | 'health_streak' | 'health_reset_at'>;
+/** A member's decided health, as the next decision starts from it, with its pool's flap damping. */
+export type MemberHealthState = Pick<
+  MemberRow,
+  'id' | 'health_status' | 'health_streak' | 'health_reset_at'
+> &
+  Pick<PoolRow, 'health_fall' | 'health_rise'>;
 
 /** Members as the health checkers see them, their probes by PoP and their health changes. */
 export class MemberHealthRepository {
@@ -53,13 +58,24 @@ export class MemberHealthRepository {
       .execute();
   }
 
-  /** The member's health, its row locked for the rest of the transaction (checkers serialise on it). */
+  /**
+   * The member's health and its pool's damping, the member's row locked for the rest of the
+   * transaction (checkers serialise on it; the pool's row is read, not locked).
+   */
   async lockHealth(memberId: number): Promise<MemberHealthState | null> {
     const row = await this.db
-      .selectFrom('load_balancing_members')
-      .select(['id', 'health_status', 'health_streak', 'health_reset_at'])
-      .where('id', '=', memberId)
-      .forUpdate()
+      .selectFrom('load_balancing_members as m')
+      .innerJoin('load_balancing_pools as p', 'p.id', 'm.pool_id')
+      .select([
+        'm.id',
+        'm.health_status',
+        'm.health_streak',
+        'm.health_reset_at',
+        'p.health_fall',
+        'p.health_rise',
+      ])
+      .where('m.id', '=', memberId)
+      .forUpdate('m')
       .executeTakeFirst();
     return row ?? null;
   }

@@ -1,7 +1,7 @@
 /**
  * A member's health decided from probes of several PoPs, on the real database (embedded or
- * PostgreSQL) with a moved clock: quorum, flap damping, the 3-minute window, the history route and
- * its 7 days, and a reset by a new address.
+ * PostgreSQL) with a moved clock: quorum, flap damping (opted into by the pool), the 3-minute
+ * window, the history route and its 7 days, and a reset by a new address.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HEALTH_POLICY } from '../../../health/health-decision.ts';
@@ -37,15 +37,20 @@ describe('member health decided over PoPs (quorum, damping, history)', () => {
     };
     const zone = await t.request('POST', ZONES, { token, body: { domain: `quorum${++domains}.example` } });
     zoneId = zone.body.id as number;
-    const pool = await t.request('POST', `${ZONES}/${zoneId}/pools`, { token, body: { name: 'p' } });
+    // The pool opts into flap damping (two checks in a row either way); the deployment keeps 1 and 1.
+    const pool = await t.request('POST', `${ZONES}/${zoneId}/pools`, {
+      token,
+      body: { name: 'p', health_fall: 2, health_rise: 2 },
+    });
+    expect(pool.status, pool.text).toBe(201);
     poolId = pool.body.id as number;
   });
   afterAll(async () => t?.close());
 
-  const membersPath = () => `${ZONES}/${zoneId}/pools/${poolId}/members`;
+  const membersPath = (pool = poolId) => `${ZONES}/${zoneId}/pools/${pool}/members`;
 
-  async function newMember(): Promise<HealthTarget> {
-    const res = await t.request('POST', membersPath(), {
+  async function newMember(pool = poolId): Promise<HealthTarget> {
+    const res = await t.request('POST', membersPath(pool), {
       token,
       body: { address: '127.0.0.1', health_mode: 'http', health_port: 9 },
     });
@@ -53,7 +58,7 @@ describe('member health decided over PoPs (quorum, damping, history)', () => {
     return {
       memberId: res.body.id as number,
       zoneId,
-      poolId,
+      poolId: pool,
       address: '127.0.0.1',
       mode: 'http',
       path: '/',
@@ -81,6 +86,24 @@ describe('member health decided over PoPs (quorum, damping, history)', () => {
 
   const history = (target: HealthTarget, query = '') =>
     t.request('GET', `${membersPath()}/${target.memberId}/health-history${query}`, { token });
+
+  it('without damping on the pool, one failed check takes a member down and one passed check brings it back', async () => {
+    const plain = await t.request('POST', `${ZONES}/${zoneId}/pools`, { token, body: { name: 'plain' } });
+    const m = await newMember(plain.body.id as number);
+    expect(await probe(m, 'FRA', true)).toEqual({ previous: 'unknown', status: 'healthy' });
+    expect(await probe(m, 'FRA', false)).toEqual({ previous: 'healthy', status: 'unhealthy' });
+    expect(await probe(m, 'FRA', true)).toEqual({ previous: 'unhealthy', status: 'healthy' });
+    // A pool that asks for three failures in a row gets them, whatever the deployment's default.
+    const patched = await t.request('PATCH', `${ZONES}/${zoneId}/pools/${plain.body.id}`, {
+      token,
+      body: { health_fall: 3 },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await probe(m, 'FRA', false))!.status).toBe('healthy');
+    expect((await probe(m, 'FRA', false))!.status).toBe('healthy');
+    expect((await probe(m, 'FRA', false))!.status).toBe('unhealthy');
+    expect((await probe(m, 'FRA', true))!.status).toBe('healthy');
+  });
 
   it('a member alternating pass and fail stays in one state', async () => {
     const m = await newMember();

@@ -71,10 +71,16 @@ export class DbMemberHealthStore implements MemberSource, MemberStatusSink {
       );
       const latest = await repo.latestByPop(target.memberId, new Date(windowStart));
       const previous = healthWord(member.health_status);
+      // The pool's flap damping where it sets one, else the deployment's (HEALTH_FALL/HEALTH_RISE).
+      const policy: HealthPolicy = {
+        quorum: this.policy.quorum,
+        fall: member.health_fall === null ? this.policy.fall : Number(member.health_fall),
+        rise: member.health_rise === null ? this.policy.rise : Number(member.health_rise),
+      };
       const decision = decideHealth(
         { status: previous, streak: member.health_streak },
-        quorumVerdict(latest, this.policy.quorum),
-        this.policy,
+        quorumVerdict(latest, policy.quorum),
+        policy,
       );
       await repo.setHealth(target.memberId, {
         health_status: decision.status,

@@ -34,6 +34,8 @@ export function poolView(
     session_affinity: pool.session_affinity,
     primary_location_code: pool.primary_location_code,
     enabled: pool.enabled,
+    health_fall: pool.health_fall === null ? null : Number(pool.health_fall),
+    health_rise: pool.health_rise === null ? null : Number(pool.health_rise),
     hostname: lb?.hostname ?? null,
     members: own.map(memberView),
     healthy_members: own.filter(isHealthy).length,

@@ -45,6 +45,8 @@ describe('DNS origin pools routes', () => {
       session_affinity: 'none',
       primary_location_code: null,
       enabled: true,
+      health_fall: null,
+      health_rise: null,
       hostname: null,
       members: [],
       healthy_members: 0,
@@ -117,6 +119,9 @@ describe('DNS origin pools routes', () => {
       [{ name: 'a', primary_location_code: 'NOWHERE' }, 'primary_location_code'],
       [{ name: 'a', hostname: 'www' }, 'hostname'], // only the /lb-pools family takes it
       [{ name: 'a', healthy_members: 1 }, 'healthy_members'],
+      [{ name: 'a', health_fall: 0 }, 'health_fall'],
+      [{ name: 'a', health_fall: 11 }, 'health_fall'],
+      [{ name: 'a', health_rise: 1.5 }, 'health_rise'],
     ];
     for (const [body, field] of cases) {
       const res = await post(z, body);
@@ -134,6 +139,24 @@ describe('DNS origin pools routes', () => {
     });
     expect(patch.status).toBe(422);
     expect(patch.body.detail[0].loc).toEqual(['body', 'ttl']);
+  });
+
+  it('takes flap damping per pool: health_fall and health_rise 1–10, null for the deployment default', async () => {
+    const z = await zone();
+    const res = await post(z, { name: 'damped', health_fall: 3, health_rise: 10 });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ health_fall: 3, health_rise: 10 });
+    const path = `${ZONES}/${z}/pools/${res.body.id}`;
+    const patched = await t.request('PATCH', path, { token: alice, body: { health_fall: null } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ health_fall: null, health_rise: 10 });
+    expect((await t.request('GET', path, { token: alice })).body).toMatchObject({
+      health_fall: null,
+      health_rise: 10,
+    });
+    const bad = await t.request('PATCH', path, { token: alice, body: { health_rise: 11 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['body', 'health_rise']);
   });
 
   it('keeps names unique in the zone, with each family its own message', async () => {

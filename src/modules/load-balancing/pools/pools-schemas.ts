@@ -9,6 +9,14 @@ export const PoolParams = Type.Object({
   pool_id: Type.Integer({ minimum: 1 }),
 });
 
+/** Checks in a row that move a member of the pool (flap damping): 1–10, or null. */
+const dampingRun = (description: string) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: 10, description });
+const DAMPING_FALL =
+  'Failed checks in a row that take a member of the pool down (1–10); null: the deployment default (HEALTH_FALL, 1).';
+const DAMPING_RISE =
+  'Passed checks in a row that bring a member of the pool back (1–10); null: the deployment default (HEALTH_RISE, 1).';
+
 /** An origin pool: name 1–100, ttl 5–3600 (default 30), algorithm and affinity words. */
 export const CreatePoolBody = Type.Object(
   {
@@ -21,6 +29,8 @@ export const CreatePoolBody = Type.Object(
       Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 32 }),
     ),
     enabled: Type.Optional(Type.Boolean()),
+    health_fall: Type.Optional(dampingRun(DAMPING_FALL)),
+    health_rise: Type.Optional(dampingRun(DAMPING_RISE)),
     /** Members created with the pool, all or nothing. */
     members: Type.Optional(Type.Array(CreateMemberBody)),
   },
@@ -49,6 +59,8 @@ export const PoolResponse = describes<PoolView>()(
     session_affinity: Type.String(),
     primary_location_code: Nullable(Type.String()),
     enabled: Type.Boolean(),
+    health_fall: Type.Unsafe<number | null>({ type: ['integer', 'null'], description: DAMPING_FALL }),
+    health_rise: Type.Unsafe<number | null>({ type: ['integer', 'null'], description: DAMPING_RISE }),
     /** The hostname of the first load balancer (by id) whose default pools hold the pool. */
     hostname: Nullable(Type.String()),
     members: Type.Array(MemberResponse),

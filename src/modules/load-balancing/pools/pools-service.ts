@@ -84,6 +84,8 @@ export class PoolsService {
         session_affinity: body.session_affinity ?? 'none',
         primary_location_code: location,
         enabled: body.enabled ?? true,
+        health_fall: body.health_fall ?? null,
+        health_rise: body.health_rise ?? null,
       };
       const pool = await pools.insert(zone.id, values);
       const poolMembers = this.members.withTx(trx);
@@ -105,7 +107,16 @@ export class PoolsService {
       const pool = await pools.find(zone.id, poolId);
       if (!pool) throw poolNotFound();
       const values: Partial<PoolValues> = {};
-      for (const key of ['name', 'description', 'algorithm', 'ttl', 'session_affinity', 'enabled'] as const) {
+      for (const key of [
+        'name',
+        'description',
+        'algorithm',
+        'ttl',
+        'session_affinity',
+        'enabled',
+        'health_fall',
+        'health_rise',
+      ] as const) {
         if (patch[key] !== undefined) (values as Record<string, unknown>)[key] = patch[key];
       }
       if (patch.primary_location_code !== undefined) {
