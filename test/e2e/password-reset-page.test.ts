@@ -4,37 +4,23 @@
  * in a log); the page's form posts the new password and says how it went; the new password signs
  * in. The main site's page (also the staff realm's) and a storefront's.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../src/testing/chromium.ts';
 import { freePort } from '../../src/testing/free-port.ts';
 import { ORGS, PASSWORD, addMember, createOrg, storefrontCustomer } from '../../src/testing/org-fixture.ts';
 import { mailTo, startSmtpSink, type SmtpSink } from '../../src/testing/smtp-sink.ts';
 import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
-
-/** Debian's Chromium (`.ci/run` installs it), started as the machine's network allows. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('the password reset page, in a real browser', () => {
   let smtp: SmtpSink;
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install chromium`);
     smtp = await startSmtpSink();
     // A fixed port: the mail's link names this API's own address.
     t = await startTestApp({ env: { SMTP_URL: smtp.url, API_PORT: String(await freePort('127.0.0.1')) } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
