@@ -4,9 +4,12 @@ import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
+import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
+import { createBillingModule } from '../modules/billing/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
   createServicesModule,
+  type Invoicer,
   type ServiceProvisioner,
   type ServiceTagLookup,
 } from '../modules/services/index.ts';
@@ -46,6 +49,7 @@ export function platformModules(
   const liveProducts = new Registry<LiveProductSource>('live products');
   const serviceTags = new Registry<ServiceTagLookup>('service tags');
   const nameClaims = new Registry<NameClaimSource>('name claims');
+  const invoicers = new Registry<Invoicer>('invoicers');
   const identity = createIdentityModule(runtime, kernel);
   const orgs = createOrgsModule(runtime, {
     auth: kernel.auth,
@@ -60,6 +64,12 @@ export function platformModules(
     orgs: orgs.directory,
     provisioners,
     serviceTags,
+    invoicers,
+  });
+  const billing = createBillingModule(runtime, {
+    payments: createPaymentProvider(),
+    services: services.fulfilment,
+    invoicers,
   });
   const dns = createDnsModule(runtime, {
     orgs: orgs.directory,
@@ -109,6 +119,7 @@ export function platformModules(
     locations,
     catalog,
     services,
+    billing,
     tags,
     dns,
     loadBalancing,

@@ -28,3 +28,15 @@ export const backendUnavailable = defineError(
   'Service temporarily unavailable',
   { 'Retry-After': '5' },
 );
+/** An Idempotency-Key sent again with another request (Stripe's rule, https://docs.stripe.com/api/idempotent_requests). */
+export const idempotencyKeyReused = defineError(
+  'http.idempotency_key_reused',
+  409,
+  'Idempotency-Key reused with a different request',
+);
+/** The first request with this Idempotency-Key has not answered yet. */
+export const idempotencyKeyInProgress = defineError(
+  'http.idempotency_key_in_progress',
+  409,
+  'A request with this Idempotency-Key is still in progress',
+);

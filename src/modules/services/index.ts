@@ -2,6 +2,10 @@
 export { createServicesModule, type ServicesModule, type ServicesModuleDeps } from './services-module.ts';
 export {
   ProvisioningFailed,
+  type Invoicer,
+  type OrderInvoiceLine,
+  type OrderToInvoice,
+  type ServiceFulfilment,
   type ProvisionedService,
   type ServiceActor,
   type ServiceDirectory,

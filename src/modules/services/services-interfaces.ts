@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import type { OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import type { ServiceView } from './service-view.ts';
 
@@ -79,4 +80,34 @@ export interface ServiceLifecycle {
 /** Tags of services (the tags module answers them, for the list's `tag` filter). */
 export interface ServiceTagLookup {
   serviceIdsTagged(owner: OwnerScope, tag: string): Promise<number[]>;
+}
+
+/** A line of a priced order's invoice; money as decimal strings, as the catalogue writes it. */
+export interface OrderInvoiceLine {
+  readonly description: string;
+  readonly quantity: number;
+  readonly unitPrice: string;
+}
+
+/** A priced order to invoice: who pays, for which service, in which currency, its lines. */
+export interface OrderToInvoice {
+  readonly userId: number;
+  readonly orgId: number | null;
+  readonly serviceId: number;
+  readonly currency: string;
+  readonly lines: readonly OrderInvoiceLine[];
+}
+
+/**
+ * Billing as the services registry invoices priced orders (the invoicers registry's entry), inside
+ * the order's own transaction: the service and its invoice exist together or not at all. Without
+ * one, a priced plan cannot be ordered (402).
+ */
+export interface Invoicer {
+  invoiceOrder(trx: Transaction<unknown>, order: OrderToInvoice): Promise<{ readonly invoiceId: number }>;
+}
+
+/** What billing tells the registry once an invoice is paid: its pending services are provisioned. */
+export interface ServiceFulfilment {
+  provisionPaid(serviceIds: readonly number[]): Promise<void>;
 }

@@ -1,11 +1,14 @@
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
+import { idempotentReplies } from '../../kernel/http/idempotency.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import { servicesContext } from './services-context.ts';
 import type {
+  Invoicer,
   ServiceDirectory,
+  ServiceFulfilment,
   ServiceLifecycle,
   ServiceProvisioner,
   ServiceTagLookup,
@@ -16,6 +19,8 @@ import { ServicesService } from './services-service.ts';
 export interface ServicesModule extends PlatformModule {
   readonly lifecycle: ServiceLifecycle;
   readonly directory: ServiceDirectory;
+  /** Billing provisions the services of a paid invoice through it. */
+  readonly fulfilment: ServiceFulfilment;
 }
 
 export interface ServicesModuleDeps {
@@ -25,6 +30,8 @@ export interface ServicesModuleDeps {
   readonly provisioners: Registry<ServiceProvisioner>;
   /** The tags module adds the answer to the list's `tag` filter here. */
   readonly serviceTags: Registry<ServiceTagLookup>;
+  /** The billing module adds itself here: priced orders are invoiced through it. */
+  readonly invoicers: Registry<Invoicer>;
 }
 
 /**
@@ -33,12 +40,21 @@ export interface ServicesModuleDeps {
  */
 export function createServicesModule(runtime: Runtime, deps: ServicesModuleDeps): ServicesModule {
   const ctx = servicesContext(runtime);
-  const service = new ServicesService(ctx, deps.catalog, deps.orgs, deps.provisioners, deps.serviceTags);
+  const service = new ServicesService(
+    ctx,
+    deps.catalog,
+    deps.orgs,
+    deps.provisioners,
+    deps.serviceTags,
+    deps.invoicers,
+  );
+  const replies = idempotentReplies(runtime);
   return {
     name: 'services',
     prefix: '/services',
     directory: service,
     lifecycle: service,
-    routes: (app) => registerServiceRoutes(app, service),
+    fulfilment: service,
+    routes: (app) => registerServiceRoutes(app, service, replies),
   };
 }

@@ -39,7 +39,9 @@ describe('services registry', () => {
   it('orders the free DNS hosting plan: active through its provisioner, with its events', async () => {
     const res = await order(alice, { ...DNS_FREE, label: 'My DNS' });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toEqual({
+    const { invoice_id, ...view } = res.body;
+    expect(invoice_id).toBeNull();
+    expect(view).toEqual({
       id: expect.any(Number),
       service_id: res.body.id,
       ref: `svc_${res.body.id}`,
@@ -62,7 +64,7 @@ describe('services registry', () => {
       next_due_date: null,
       terminated_at: null,
     });
-    expect((await get(alice, `/svc_${res.body.id}`)).body).toEqual(res.body);
+    expect((await get(alice, `/svc_${res.body.id}`)).body).toEqual(view);
     expect((await get(alice, `/${res.body.id}`)).body.id).toBe(res.body.id);
     const events = (await get(alice, `/svc_${res.body.id}/events`)).body;
     expect(events.map((e: { type: string }) => e.type)).toEqual(['activated', 'provisioning', 'ordered']);
@@ -74,13 +76,23 @@ describe('services registry', () => {
     });
   });
 
+  it('orders a priced plan: pending, with an unpaid invoice, provisioned once it is paid', async () => {
+    const carol = (await t.signUp()).token;
+    const priced = await order(carol, { product_id: 2, pricing_id: 2 });
+    expect(priced.status, priced.text).toBe(201);
+    expect(priced.body).toMatchObject({ status: 'pending', price: 4, invoice_id: expect.any(Number) });
+    const events = (await get(carol, `/${priced.body.id}/events`)).body.map((e: { type: string }) => e.type);
+    expect(events).toEqual(['invoiced', 'ordered']);
+    const paid = await t.request('POST', `/api/v1/billing/invoices/${priced.body.invoice_id}/pay`, {
+      token: carol,
+      body: { method: 'card' },
+    });
+    expect(paid.status, paid.text).toBe(200);
+    expect((await get(carol, `/${priced.body.id}`)).body.status).toBe('active');
+  });
+
   it('refuses what cannot be ordered, saying why, and creates nothing', async () => {
     const before = (await get(alice, '/')).body.length;
-    const priced = await order(alice, { product_id: 2, pricing_id: 2 });
-    expect([priced.status, priced.body]).toEqual([
-      402,
-      { detail: 'Payment required: this plan has a price' },
-    ]);
     const tooMany = await order(alice, { ...DNS_FREE, config: { max_zones: 9, colour: 'red' } });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual([

@@ -1,35 +1,53 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../kernel/http/error-schemas.ts';
 import { freeOrderBudget } from './services-budgets.ts';
+import { idempotencyKeyOf, type IdempotentReplies } from '../../kernel/http/idempotency.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import {
   EventsQuery,
   ListServices422,
   ListServicesQuery,
   OrderBody,
+  OrderResponse,
   ServiceEventResponse,
   ServiceParams,
   ServiceResponse,
 } from './services-schemas.ts';
-import type { ServicesService } from './services-service.ts';
+import type { OrderedService, ServicesService } from './services-service.ts';
 
 /** The services registry (base /api/v1/services): order, list, read, cancel, events. */
-export function registerServiceRoutes(app: ModuleApp, service: ServicesService): void {
+export function registerServiceRoutes(
+  app: ModuleApp,
+  service: ServicesService,
+  replies: IdempotentReplies,
+): void {
   app.post(
     '/order',
     {
       schema: {
-        summary: 'Order a service (free plans until billing exists)',
+        summary: 'Order a service',
+        description:
+          'A free plan is provisioned at once. A priced plan answers 201 with the service `pending` and ' +
+          '`invoice_id`, an `unpaid` invoice due now; the service is provisioned once that invoice is paid ' +
+          '(`POST /billing/invoices/{id}/pay`). 402 when this deployment does not bill. An `Idempotency-Key` ' +
+          'header makes a retry answer the first order; the same key with another body is 409.',
         body: OrderBody,
-        response: { 201: ServiceResponse, ...errorResponses(401, 402, 403, 404, 409, 413, 415, 422, 429) },
+        response: { 201: OrderResponse, ...errorResponses(401, 402, 403, 404, 409, 413, 415, 422, 429) },
       },
       config: { budget: freeOrderBudget, audit: 'services.service.order' },
     },
     async (request, reply) => {
-      const ordered = await service.order(await request.owner(), request.body);
+      const owner = await request.owner();
+      const answer = await replies.run(
+        { userId: owner.userId, route: 'services.order', key: idempotencyKeyOf(request) },
+        request.body,
+        async () => ({ status: 201, body: await service.order(owner, request.body) }),
+      );
+      const ordered = answer.body as { id: number; org_id: number | null };
       // An order for an organization (org_slug) belongs in that organization's audit log.
       request.auditNote = { orgId: ordered.org_id, resourceId: ordered.id };
-      return reply.code(201).send(ordered);
+      // Only a 201 is kept: an error releases the key.
+      return reply.code(201).send(answer.body as OrderedService);
     },
   );
 

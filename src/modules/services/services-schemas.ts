@@ -68,6 +68,14 @@ export const ServiceResponse = describes<ServiceView>()(
   }),
 );
 
+/** An order's answer: the service, and for a priced plan the invoice that pays for it. */
+export const OrderResponse = Type.Object({
+  ...ServiceResponse.properties,
+  invoice_id: Nullable(
+    Type.Integer({ description: 'The unpaid invoice of a priced order; null for a free plan' }),
+  ),
+});
+
 export const ServiceEventResponse = describes<ServiceEventView>()(
   Type.Object({ id: Type.Integer(), type: Type.String(), message: Type.String(), created_at: IsoTime }),
 );

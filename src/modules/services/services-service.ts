@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import { orgRoleAllows, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { forbiddenRole } from '../../kernel/errors/kernel-errors.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
@@ -21,6 +22,8 @@ import {
 } from './services-errors.ts';
 import {
   ProvisioningFailed,
+  type Invoicer,
+  type OrderInvoiceLine,
   type ProvisionedService,
   type ServiceActor,
   type ServiceProvisioner,
@@ -38,6 +41,9 @@ export interface OrderBody {
   readonly org_slug?: string;
   readonly label?: string;
 }
+
+/** An order's answer: the service, and the invoice to pay for a priced plan (else null). */
+export type OrderedService = ServiceView & { invoice_id: number | null };
 
 export interface ListQuery {
   readonly status?: string;
@@ -71,6 +77,8 @@ export class ServicesService {
     private readonly provisioners: Registry<ServiceProvisioner>,
     /** The tags module's answer to the list's `tag` filter (none: no service is tagged). */
     private readonly tags: Registry<ServiceTagLookup>,
+    /** Billing, which invoices priced orders (none: a priced plan answers 402). */
+    private readonly invoicers: Registry<Invoicer>,
   ) {
     this.repo = new ServicesRepository(ctx.db);
   }
@@ -79,7 +87,11 @@ export class ServicesService {
     return this.provisioners.all().find((p) => p.module === module);
   }
 
-  async order(owner: OwnerScope, body: OrderBody): Promise<ServiceView> {
+  /**
+   * A free plan is provisioned at once; a priced one is `pending` with an `unpaid` invoice due now,
+   * and provisioned when billing says the invoice is paid (provisionPaid).
+   */
+  async order(owner: OwnerScope, body: OrderBody): Promise<OrderedService> {
     const orgId = body.org_slug === undefined ? null : await this.orgOf(owner, body.org_slug);
     const offer = await this.catalog.offer(body.product_id, body.pricing_id);
     if (offer === null) throw productNotFound();
@@ -89,7 +101,9 @@ export class ServicesService {
     if (offer.unavailable !== null) throw notOrderable(offer.unavailable);
     const provisioner = this.provisionerOf(offer.product.module_name);
     if (provisioner === undefined) throw notOrderable('not_provisioned_yet');
-    if (!isZero(pricing.price) || !isZero(pricing.setup_fee)) throw paymentRequired();
+    const priced = !isZero(pricing.price) || !isZero(pricing.setup_fee);
+    const invoicer = priced ? (this.invoicers.one() ?? undefined) : undefined;
+    if (priced && invoicer === undefined) throw paymentRequired();
     const config = checkOrderConfig(offer.options, body.config ?? {});
     const problems = config.ok ? [] : [...config.problems];
     let locationCode: string | null = null;
@@ -115,7 +129,7 @@ export class ServicesService {
     }
     if (problems.length > 0 || !config.ok) throw invalidFields(problems);
     // A zero-cost order counts against its budget (the route declares it; counted here).
-    await this.ctx.budgets.charge(freeOrderBudget, `user:${owner.userId}`);
+    if (!priced) await this.ctx.budgets.charge(freeOrderBudget, `user:${owner.userId}`);
 
     const at = new Date(this.ctx.clock.now());
     const service = await this.ctx.transaction(async (uow) => {
@@ -140,17 +154,61 @@ export class ServicesService {
         at,
       );
       await repo.addEvent(row.id, 'ordered', `Ordered ${offer.product.name} (${pricing.billing_cycle})`, at);
+      let invoiceId: number | null = null;
+      if (invoicer !== undefined) {
+        const lines: OrderInvoiceLine[] = [
+          {
+            description: `${offer.product.name} (${pricing.billing_cycle})`,
+            quantity: 1,
+            unitPrice: pricing.price,
+          },
+        ];
+        if (!isZero(pricing.setup_fee))
+          lines.push({
+            description: `${offer.product.name}: setup fee`,
+            quantity: 1,
+            unitPrice: pricing.setup_fee,
+          });
+        ({ invoiceId } = await invoicer.invoiceOrder(uow.trx as unknown as Transaction<unknown>, {
+          userId: owner.userId,
+          orgId,
+          serviceId: Number(row.id),
+          currency: pricing.currency,
+          lines,
+        }));
+        await repo.addEvent(row.id, 'invoiced', `Awaiting payment of invoice ${invoiceId}`, at);
+      }
       if (orgId !== null)
         await uow.record({
           orgId,
           name: 'service.ordered',
           data: { service_id: Number(row.id), customer_id: null, product_id: offer.product.id },
         });
-      return row;
+      return { row, invoiceId };
     });
     await this.catalog.holdStock(offer.product.id, 1);
-    await this.provision(service, provisioner);
-    return serviceView((await this.repo.find(service.id))!);
+    if (service.invoiceId === null) await this.provision(service.row, provisioner);
+    return { ...serviceView((await this.repo.find(service.row.id))!), invoice_id: service.invoiceId };
+  }
+
+  /** Billing: an invoice is paid, its services still `pending` are provisioned now. */
+  async provisionPaid(serviceIds: readonly number[]): Promise<void> {
+    for (const id of serviceIds) {
+      const row = await this.repo.find(id);
+      if (row === null || row.status !== 'pending') continue;
+      const provisioner = this.provisionerOf(row.module_name);
+      if (provisioner === undefined) {
+        await this.move(
+          row,
+          'failed',
+          'not_provisioned_yet',
+          'failed',
+          'Provisioning failed: not_provisioned_yet',
+        );
+        continue;
+      }
+      await this.provision(row, provisioner);
+    }
   }
 
   /** pending → provisioning → active, or failed with the provisioner's reason. */

@@ -1,0 +1,191 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { ownedRows, type Access, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import type {
+  BillingTables,
+  InvoiceLineRow,
+  InvoiceRow,
+  InvoiceStatus,
+  TransactionRow,
+  TransactionType,
+} from './billing-tables.ts';
+
+type Db = Kysely<BillingTables> | Transaction<BillingTables>;
+
+export type NewInvoice = Omit<InvoiceRow, 'id' | 'number' | 'amount_paid_minor' | 'paid_at' | 'created_at'>;
+export type NewLine = Omit<InvoiceLineRow, 'id' | 'invoice_id'>;
+export type NewTransaction = Omit<TransactionRow, 'id' | 'created_at'>;
+
+/** bigint columns come back as strings from PostgreSQL: every row is read through these. */
+const invoiceOf = (r: InvoiceRow): InvoiceRow => ({
+  ...r,
+  id: Number(r.id),
+  user_id: Number(r.user_id),
+  org_id: r.org_id === null ? null : Number(r.org_id),
+  subtotal_minor: Number(r.subtotal_minor),
+  tax_minor: Number(r.tax_minor),
+  total_minor: Number(r.total_minor),
+  amount_paid_minor: Number(r.amount_paid_minor),
+});
+const lineOf = (r: InvoiceLineRow): InvoiceLineRow => ({
+  ...r,
+  id: Number(r.id),
+  invoice_id: Number(r.invoice_id),
+  unit_amount_minor: Number(r.unit_amount_minor),
+  amount_minor: Number(r.amount_minor),
+  service_id: r.service_id === null ? null : Number(r.service_id),
+});
+const transactionOf = (r: TransactionRow): TransactionRow => ({
+  ...r,
+  id: Number(r.id),
+  user_id: Number(r.user_id),
+  amount_minor: Number(r.amount_minor),
+  credit_delta_minor: Number(r.credit_delta_minor),
+  balance_after_minor: Number(r.balance_after_minor),
+  invoice_id: r.invoice_id === null ? null : Number(r.invoice_id),
+});
+
+/** Invoices, their lines and the ledger; reads of invoices are scoped by the caller. */
+export class BillingRepository {
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<BillingTables>): BillingRepository {
+    return new BillingRepository(trx);
+  }
+
+  async insertInvoice(values: NewInvoice, lines: readonly NewLine[], at: Date): Promise<InvoiceRow> {
+    const row = await this.db
+      .insertInto('billing_invoices')
+      .values({
+        ...values,
+        number: sql`'INV-' || lpad(nextval('billing_invoice_number_seq')::text, 6, '0')`,
+        created_at: at,
+      } as never)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const invoice = invoiceOf(row as InvoiceRow);
+    await this.db
+      .insertInto('billing_invoice_lines')
+      .values(lines.map((l) => ({ ...l, invoice_id: invoice.id })) as never)
+      .execute();
+    return invoice;
+  }
+
+  async findOwned(owner: OwnerScope, id: number, access: Access): Promise<InvoiceRow | null> {
+    const row = await this.db
+      .selectFrom('billing_invoices')
+      .selectAll()
+      .where('id', '=', id)
+      .where(ownedRows(owner, access))
+      .executeTakeFirst();
+    return row === undefined ? null : invoiceOf(row as InvoiceRow);
+  }
+
+  async lines(invoiceId: number): Promise<InvoiceLineRow[]> {
+    const rows = await this.db
+      .selectFrom('billing_invoice_lines')
+      .selectAll()
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => lineOf(r as InvoiceLineRow));
+  }
+
+  async listInvoices(
+    owner: OwnerScope,
+    statuses: readonly InvoiceStatus[] | null,
+    limit: number,
+    offset: number,
+  ): Promise<InvoiceRow[]> {
+    let q = this.db.selectFrom('billing_invoices').selectAll().where(ownedRows(owner, 'read'));
+    if (statuses !== null) q = q.where('status', 'in', [...statuses]);
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => invoiceOf(r as InvoiceRow));
+  }
+
+  /** Invoices per status, whatever the list's filter. */
+  async invoiceCounts(owner: OwnerScope): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('billing_invoices')
+      .select(['status', sql<string>`count(*)`.as('n')])
+      .where(ownedRows(owner, 'read'))
+      .groupBy('status')
+      .execute();
+    return new Map(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  /**
+   * Serialises every credit movement of one account until the transaction ends, so each row's
+   * balance_after is the sum of the rows before it.
+   */
+  async lockAccount(userId: number): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`billing.account:${userId}`}, 0))`.execute(
+      this.db,
+    );
+  }
+
+  /** The credit balance: the sum of the ledger's effects on credit, never a stored number. */
+  async balance(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('billing_transactions')
+      .select(sql<string>`coalesce(sum(credit_delta_minor), 0)`.as('balance'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.balance);
+  }
+
+  async insertTransaction(values: NewTransaction, at: Date): Promise<TransactionRow> {
+    const row = await this.db
+      .insertInto('billing_transactions')
+      .values({ ...values, created_at: at } as never)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return transactionOf(row as TransactionRow);
+  }
+
+  /** unpaid|overdue → paid; false when it was not open any more (paid meanwhile). */
+  async markPaid(id: number, amountMinor: number, at: Date): Promise<boolean> {
+    const done = await this.db
+      .updateTable('billing_invoices')
+      .set({
+        status: 'paid',
+        amount_paid_minor: sql`amount_paid_minor + ${amountMinor}`,
+        paid_at: at,
+      } as never)
+      .where('id', '=', id)
+      .where('status', 'in', ['unpaid', 'overdue'])
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
+  async listTransactions(
+    userId: number,
+    types: readonly TransactionType[] | null,
+    limit: number,
+    offset: number,
+  ): Promise<TransactionRow[]> {
+    let q = this.db.selectFrom('billing_transactions').selectAll().where('user_id', '=', userId);
+    if (types !== null) q = q.where('type', 'in', [...types]);
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => transactionOf(r as TransactionRow));
+  }
+
+  async transactionCounts(userId: number): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('billing_transactions')
+      .select(['type', sql<string>`count(*)`.as('n')])
+      .where('user_id', '=', userId)
+      .groupBy('type')
+      .execute();
+    return new Map(rows.map((r) => [r.type, Number(r.n)]));
+  }
+}

@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import { joinTransaction } from '../../kernel/db/unit-of-work.ts';
+import { invalidField } from '../../kernel/errors/app-error.ts';
+import { PaymentProviderError, type PaymentProvider } from '../../kernel/payments/payment-provider.ts';
+import type { Invoicer, OrderToInvoice, ServiceFulfilment } from '../services/index.ts';
+import type { BillingContext } from './billing-context.ts';
+import {
+  currencyMismatch,
+  insufficientCredit,
+  invalidFilter,
+  invoiceNotFound,
+  invoiceNotPayable,
+  paymentDeclined,
+  paymentProviderUnavailable,
+} from './billing-errors.ts';
+import { BillingRepository } from './billing-repository.ts';
+import type { BillingTables, InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
+import {
+  invoiceSummaryView,
+  invoiceView,
+  transactionView,
+  type InvoiceSummaryView,
+  type InvoiceView,
+  type TransactionView,
+} from './billing-view.ts';
+import { majorOf, minorOf } from './money.ts';
+
+/** Credit is held in one currency, the catalogue's. */
+export const CREDIT_CURRENCY = 'EUR';
+/** The largest single top-up, in major units. */
+export const MAX_TOP_UP = 10_000;
+
+export const STATUS_FILTERS = [
+  'open',
+  'draft',
+  'unpaid',
+  'paid',
+  'cancelled',
+  'refunded',
+  'overdue',
+] as const;
+export const TYPE_FILTERS = ['payment', 'refund', 'credit', 'credit_add', 'credit_deduct'] as const;
+const STATUSES: readonly InvoiceStatus[] = ['draft', 'unpaid', 'paid', 'cancelled', 'refunded', 'overdue'];
+const TYPES: readonly TransactionType[] = ['payment', 'refund', 'credit_add', 'credit_deduct'];
+
+export interface PageQuery {
+  readonly page: number;
+  readonly limit: number;
+  readonly with_total?: boolean;
+}
+
+export interface Paged<T> {
+  readonly items: T[];
+  readonly total: number;
+  readonly page: number;
+  readonly limit: number;
+  readonly counts: Record<string, number>;
+}
+
+export interface PayBody {
+  readonly method: 'credit' | 'card';
+  readonly payment_method?: string;
+}
+
+/**
+ * Invoices (priced orders become one, through the services registry's Invoicer port), payments of
+ * an invoice from credit or by card through the payment provider, credit top-ups, and the ledger.
+ * Every change of money is one transaction: the invoice, the ledger row (its balance_after computed
+ * under the account's lock) and the outbox event commit together.
+ */
+export class BillingService implements Invoicer {
+  private readonly repo: BillingRepository;
+
+  constructor(
+    private readonly ctx: BillingContext,
+    private readonly provider: PaymentProvider,
+    private readonly fulfilment: ServiceFulfilment,
+    private readonly random: () => string = randomUUID,
+  ) {
+    this.repo = new BillingRepository(ctx.db);
+  }
+
+  /** Inside the order's transaction: one `unpaid` invoice due now for the ordered service. */
+  async invoiceOrder(
+    trx: Transaction<unknown>,
+    order: OrderToInvoice,
+  ): Promise<{ readonly invoiceId: number }> {
+    const repo = this.repo.withTx(joinTransaction<BillingTables>(trx));
+    const lines = order.lines.map((l) => {
+      const unit = minorOf(l.unitPrice);
+      if (unit === null) throw new Error(`not a price: ${l.unitPrice}`);
+      return {
+        description: l.description,
+        quantity: l.quantity,
+        unit_amount_minor: unit,
+        amount_minor: unit * l.quantity,
+        service_id: order.serviceId,
+      };
+    });
+    const subtotal = lines.reduce((sum, l) => sum + l.amount_minor, 0);
+    const at = new Date(this.ctx.clock.now());
+    const invoice = await repo.insertInvoice(
+      {
+        user_id: order.userId,
+        org_id: order.orgId,
+        status: 'unpaid',
+        currency: order.currency,
+        subtotal_minor: subtotal,
+        tax_minor: 0,
+        total_minor: subtotal,
+        due_at: at,
+      },
+      lines,
+      at,
+    );
+    return { invoiceId: invoice.id };
+  }
+
+  async invoices(
+    owner: OwnerScope,
+    q: PageQuery & { status_filter?: string },
+  ): Promise<InvoiceSummaryView[] | Paged<InvoiceSummaryView>> {
+    let statuses: InvoiceStatus[] | null = null;
+    if (q.status_filter !== undefined) {
+      if (!(STATUS_FILTERS as readonly string[]).includes(q.status_filter))
+        throw invalidFilter('status_filter', STATUS_FILTERS);
+      statuses = q.status_filter === 'open' ? ['unpaid', 'overdue'] : [q.status_filter as InvoiceStatus];
+    }
+    const rows = await this.repo.listInvoices(owner, statuses, q.limit, (q.page - 1) * q.limit);
+    const items = rows.map(invoiceSummaryView);
+    if (q.with_total !== true) return items;
+    const per = await this.repo.invoiceCounts(owner);
+    const counts: Record<string, number> = {
+      all: 0,
+      open: (per.get('unpaid') ?? 0) + (per.get('overdue') ?? 0),
+    };
+    for (const s of STATUSES) {
+      counts[s] = per.get(s) ?? 0;
+      counts.all! += counts[s];
+    }
+    const total = statuses === null ? counts.all! : statuses.reduce((n, s) => n + (counts[s] ?? 0), 0);
+    return { items, total, page: q.page, limit: q.limit, counts };
+  }
+
+  async invoice(owner: OwnerScope, id: number): Promise<InvoiceView> {
+    const row = await this.repo.findOwned(owner, id, 'read');
+    if (row === null) throw invoiceNotFound();
+    return invoiceView(row, await this.repo.lines(row.id));
+  }
+
+  /**
+   * Pays what is due on an open invoice, from credit or by card. A decline (402 with the
+   * provider's reason) changes nothing; a payment marks the invoice paid, writes the ledger row and
+   * `invoice.paid` to the outbox in one transaction, then the services it pays for are provisioned.
+   */
+  async pay(owner: OwnerScope, id: number, body: PayBody, key: string | undefined): Promise<InvoiceView> {
+    const invoice = await this.repo.findOwned(owner, id, 'write');
+    if (invoice === null) throw invoiceNotFound();
+    if (invoice.status !== 'unpaid' && invoice.status !== 'overdue') throw invoiceNotPayable(invoice.status);
+    const due = invoice.total_minor - invoice.amount_paid_minor;
+    if (body.method === 'credit') {
+      if (invoice.currency !== CREDIT_CURRENCY) throw currencyMismatch(CREDIT_CURRENCY);
+      await this.settle(owner.userId, invoice, due, 'credit', null);
+    } else {
+      const charge = await this.charge({
+        amountMinor: due,
+        currency: invoice.currency.toLowerCase(),
+        paymentMethod: body.payment_method ?? null,
+        payer: `user:${owner.userId}`,
+        description: `Invoice ${invoice.number}`,
+        idempotencyKey: `billing.invoice:${invoice.id}:${key ?? this.random()}`,
+        metadata: { invoice_id: String(invoice.id), invoice_number: invoice.number },
+      });
+      try {
+        await this.settle(owner.userId, invoice, due, charge.gateway, charge.reference);
+      } catch (error) {
+        // Paid meanwhile by another request: give this charge back rather than take it twice.
+        await this.provider.refund({
+          reference: charge.reference,
+          amountMinor: due,
+          idempotencyKey: `billing.refund:${charge.reference}`,
+        });
+        throw error;
+      }
+    }
+    const lines = await this.repo.lines(invoice.id);
+    const serviceIds = [...new Set(lines.flatMap((l) => (l.service_id === null ? [] : [l.service_id])))];
+    await this.fulfilment.provisionPaid(serviceIds);
+    return this.invoice(owner, invoice.id);
+  }
+
+  private async charge(
+    request: Parameters<PaymentProvider['charge']>[0],
+  ): Promise<{ gateway: string; reference: string }> {
+    let result;
+    try {
+      result = await this.provider.charge(request);
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      this.ctx.log.warn({ err: error, gateway: error.gateway }, 'payment provider failed');
+      throw paymentProviderUnavailable();
+    }
+    if (result.status === 'declined') throw paymentDeclined(result.reason);
+    return { gateway: result.gateway, reference: result.reference };
+  }
+
+  private async settle(
+    userId: number,
+    invoice: InvoiceRow,
+    due: number,
+    gateway: string,
+    reference: string | null,
+  ): Promise<void> {
+    const at = new Date(this.ctx.clock.now());
+    await this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
+      await repo.lockAccount(userId);
+      const balance = await repo.balance(userId);
+      const fromCredit = gateway === 'credit';
+      if (fromCredit && balance < due) throw insufficientCredit();
+      // Paid meanwhile by another request: this one must not take the money twice.
+      if (!(await repo.markPaid(invoice.id, due, at))) throw invoiceNotPayable('paid');
+      await repo.insertTransaction(
+        {
+          user_id: userId,
+          type: fromCredit ? 'credit_deduct' : 'payment',
+          amount_minor: due,
+          credit_delta_minor: fromCredit ? -due : 0,
+          currency: invoice.currency,
+          balance_after_minor: fromCredit ? balance - due : balance,
+          invoice_id: invoice.id,
+          gateway,
+          reference,
+        },
+        at,
+      );
+      await uow.record({
+        orgId: invoice.org_id,
+        name: 'invoice.paid',
+        data: {
+          invoice_id: invoice.id,
+          invoice_number: invoice.number,
+          amount: majorOf(due),
+          customer_id: null,
+          gateway,
+        },
+      });
+    });
+  }
+
+  async credit(owner: OwnerScope): Promise<{ balance: number; currency: string }> {
+    return { balance: majorOf(await this.repo.balance(owner.userId)), currency: CREDIT_CURRENCY };
+  }
+
+  /** Adds credit paid through the provider: a `credit_add` row. */
+  async topUp(
+    owner: OwnerScope,
+    body: { amount: string | number; payment_method?: string },
+    key: string | undefined,
+  ): Promise<TransactionView> {
+    const text = typeof body.amount === 'number' ? String(body.amount) : body.amount;
+    const amount = /^\d{1,6}(\.\d{1,2})?$/.test(text.trim()) ? minorOf(text) : null;
+    if (amount === null || amount <= 0 || amount > MAX_TOP_UP * 100)
+      throw invalidField(
+        ['body', 'amount'],
+        `Should be a decimal greater than 0 and at most ${MAX_TOP_UP}, with at most 2 decimals`,
+        body.amount,
+      );
+    const charge = await this.charge({
+      amountMinor: amount,
+      currency: CREDIT_CURRENCY.toLowerCase(),
+      paymentMethod: body.payment_method ?? null,
+      payer: `user:${owner.userId}`,
+      description: 'Credit top-up',
+      idempotencyKey: `billing.top-up:${owner.userId}:${key ?? this.random()}`,
+      metadata: { user_id: String(owner.userId) },
+    });
+    const at = new Date(this.ctx.clock.now());
+    const row = await this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
+      await repo.lockAccount(owner.userId);
+      const balance = await repo.balance(owner.userId);
+      return repo.insertTransaction(
+        {
+          user_id: owner.userId,
+          type: 'credit_add',
+          amount_minor: amount,
+          credit_delta_minor: amount,
+          currency: CREDIT_CURRENCY,
+          balance_after_minor: balance + amount,
+          invoice_id: null,
+          gateway: charge.gateway,
+          reference: charge.reference,
+        },
+        at,
+      );
+    });
+    return transactionView(row);
+  }
+
+  async transactions(
+    owner: OwnerScope,
+    q: PageQuery & { type_filter?: string },
+  ): Promise<TransactionView[] | Paged<TransactionView>> {
+    let types: TransactionType[] | null = null;
+    if (q.type_filter !== undefined) {
+      if (!(TYPE_FILTERS as readonly string[]).includes(q.type_filter))
+        throw invalidFilter('type_filter', TYPE_FILTERS);
+      types =
+        q.type_filter === 'credit' ? ['credit_add', 'credit_deduct'] : [q.type_filter as TransactionType];
+    }
+    const rows = await this.repo.listTransactions(owner.userId, types, q.limit, (q.page - 1) * q.limit);
+    const items = rows.map(transactionView);
+    if (q.with_total !== true) return items;
+    const per = await this.repo.transactionCounts(owner.userId);
+    const counts: Record<string, number> = { all: 0 };
+    for (const t of TYPES) {
+      counts[t] = per.get(t) ?? 0;
+      counts.all! += counts[t];
+    }
+    counts.credit = counts.credit_add! + counts.credit_deduct!;
+    const total = types === null ? counts.all! : types.reduce((n, t) => n + (counts[t] ?? 0), 0);
+    return { items, total, page: q.page, limit: q.limit, counts };
+  }
+}

@@ -1,0 +1,56 @@
+/** The billing module's tables as Kysely sees them (migrations/*_billing.sql). Money: integer minor units. */
+
+export type InvoiceStatus = 'draft' | 'unpaid' | 'paid' | 'cancelled' | 'refunded' | 'overdue';
+export type TransactionType = 'payment' | 'refund' | 'credit_add' | 'credit_deduct';
+
+export interface InvoiceRow {
+  id: number;
+  /** `INV-000001`, one numbering per deployment. */
+  number: string;
+  user_id: number;
+  org_id: number | null;
+  status: InvoiceStatus;
+  currency: string;
+  subtotal_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  amount_paid_minor: number;
+  due_at: Date;
+  paid_at: Date | null;
+  created_at: Date;
+}
+
+export interface InvoiceLineRow {
+  id: number;
+  invoice_id: number;
+  description: string;
+  quantity: number;
+  unit_amount_minor: number;
+  amount_minor: number;
+  service_id: number | null;
+}
+
+/**
+ * One movement of money (the ledger). `amount_minor` > 0 is what moved; `credit_delta_minor` is its
+ * effect on the account's credit (+ credit_add, − credit_deduct, 0 for card payments and refunds).
+ */
+export interface TransactionRow {
+  id: number;
+  user_id: number;
+  type: TransactionType;
+  amount_minor: number;
+  credit_delta_minor: number;
+  currency: string;
+  balance_after_minor: number;
+  invoice_id: number | null;
+  /** `manual`, `stripe`, or `credit` for a payment from credit. */
+  gateway: string;
+  reference: string | null;
+  created_at: Date;
+}
+
+export interface BillingTables {
+  billing_invoices: InvoiceRow;
+  billing_invoice_lines: InvoiceLineRow;
+  billing_transactions: TransactionRow;
+}

@@ -1,0 +1,2 @@
+/** The billing module's public surface. */
+export { createBillingModule, type BillingModuleDeps } from './billing-module.ts';
