@@ -13,6 +13,8 @@ export interface OfferOption {
   readonly options: Record<string, unknown> | null;
   readonly default_value: string | null;
   readonly required: boolean;
+  /** What the option adds to each period's price, a decimal string ("0.90"; "0" for none). */
+  readonly price_modifier: string;
 }
 
 /** A product as it can be ordered now: the chosen price, its options and locations. */

@@ -5,6 +5,7 @@
  */
 import type { ValidationProblem } from '../../kernel/errors/app-error.ts';
 import type { OfferOption } from '../catalog/index.ts';
+import type { OrderInvoiceLine } from './services-interfaces.ts';
 
 export type ConfigValue = string | number | boolean;
 
@@ -73,4 +74,33 @@ function typedValue(o: OfferOption, value: unknown): Typed {
       return { ok: true, value };
     }
   }
+}
+
+/** A decimal string that is zero ("0", "0.00"): compared as text, never through a float. */
+const isZero = (decimal: string): boolean => /^0*(\.0*)?$/.test(decimal.replace(/^-/, ''));
+
+/**
+ * The invoice lines the chosen options add to a period's price: a boolean option its
+ * `price_modifier` when true, a number option the modifier per unit (whole quantities; the value
+ * as the quantity), a select or text option the modifier once when set.
+ */
+export function optionPriceLines(
+  options: readonly OfferOption[],
+  config: Readonly<Record<string, ConfigValue>>,
+): OrderInvoiceLine[] {
+  const lines: OrderInvoiceLine[] = [];
+  for (const o of options) {
+    const value = config[o.field_name];
+    if (isZero(o.price_modifier) || value === undefined || value === false || value === '') continue;
+    if (o.field_type === 'number') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) continue;
+      lines.push({ description: `${o.label}: ${value}`, quantity: value, unitPrice: o.price_modifier });
+    } else
+      lines.push({
+        description: value === true ? o.label : `${o.label}: ${String(value)}`,
+        quantity: 1,
+        unitPrice: o.price_modifier,
+      });
+  }
+  return lines;
 }

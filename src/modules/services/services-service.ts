@@ -6,7 +6,7 @@ import { freeOrderBudget } from './services-budgets.ts';
 import { invalidField, invalidFields } from '../../kernel/errors/app-error.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
-import { checkOrderConfig } from './order-config.ts';
+import { checkOrderConfig, optionPriceLines } from './order-config.ts';
 import { resourceTypeOfModule, resourceTypeOfWord } from './service-resource-types.ts';
 import type { ServicesContext } from './services-context.ts';
 import { serviceEventView, serviceView, type ServiceEventView, type ServiceView } from './service-view.ts';
@@ -163,6 +163,7 @@ export class ServicesService {
             unitPrice: pricing.price,
           },
         ];
+        lines.push(...optionPriceLines(offer.options, config.config));
         if (!isZero(pricing.setup_fee))
           lines.push({
             description: `${offer.product.name}: setup fee`,

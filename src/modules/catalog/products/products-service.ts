@@ -65,7 +65,7 @@ export class ProductsService implements CatalogOffers {
               currency: price.currency,
               is_active: price.is_active,
             },
-      options: view.config_options,
+      options: view.config_options.map((o) => ({ ...o, price_modifier: String(o.price_modifier) })),
       unavailable: view.availability_reason,
       locations: view.locations,
     };
