@@ -170,7 +170,8 @@ export class BillingService implements Invoicer {
         paymentMethod: body.payment_method ?? null,
         payer: `user:${owner.userId}`,
         description: `Invoice ${invoice.number}`,
-        idempotencyKey: `billing.invoice:${invoice.id}:${key ?? this.random()}`,
+        // A corrected retry under the same key (another card) is another charge at the provider.
+        idempotencyKey: `billing.invoice:${invoice.id}:${key ?? this.random()}:${body.payment_method ?? ''}`,
         metadata: { invoice_id: String(invoice.id), invoice_number: invoice.number },
       });
       try {
@@ -274,7 +275,7 @@ export class BillingService implements Invoicer {
       paymentMethod: body.payment_method ?? null,
       payer: `user:${owner.userId}`,
       description: 'Credit top-up',
-      idempotencyKey: `billing.top-up:${owner.userId}:${key ?? this.random()}`,
+      idempotencyKey: `billing.top-up:${owner.userId}:${key ?? this.random()}:${amount}:${body.payment_method ?? ''}`,
       metadata: { user_id: String(owner.userId) },
     });
     const at = new Date(this.ctx.clock.now());
