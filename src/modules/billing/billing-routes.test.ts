@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../kernel/runtime/runtime.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
+import { addMember, createOrg } from '../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import type { BillingTables } from './billing-tables.ts';
 
@@ -185,6 +186,66 @@ describe('billing', () => {
       headers: { 'idempotency-key': 'x'.repeat(256) },
     });
     expect([bad.status, bad.body.detail[0].loc]).toEqual([422, ['header', 'idempotency-key']]);
+  });
+
+  it('refuses account API keys on every billing route', async () => {
+    for (const [method, path] of [
+      ['GET', `${B}/invoices`],
+      ['GET', `${B}/transactions`],
+      ['GET', `${B}/credit`],
+      ['POST', `${B}/credit/top-up`],
+    ] as const) {
+      const res = await t.request(method, path, {
+        headers: { authorization: 'Bearer acct_whatever' },
+        ...(method === 'POST' ? { body: { amount: 1 } } : {}),
+      });
+      expect([res.status, res.body], path).toEqual([
+        401,
+        { detail: 'Account API keys are not accepted; sign in and send the access token' },
+      ]);
+    }
+  });
+
+  it("bills an organization's order to the organization: members read it, its webhooks hear invoice.paid", async () => {
+    const owner = await t.signUp();
+    const member = await t.signUp();
+    const slug = `bill-${Date.now().toString(36)}`;
+    const org = await createOrg(t, owner.token, slug);
+    await addMember(t, owner.token, slug, member.email, 'member');
+    const ordered = await order(owner.token, { ...DNS_PRO, org_slug: slug });
+    const id = ordered.body.invoice_id as number;
+    expect((await get(member.token, `${B}/invoices/${id}`)).status).toBe(200);
+    expect((await pay(member.token, id, { method: 'card' })).status).toBe(403);
+    const paid = await pay(owner.token, id, { method: 'card' });
+    expect(paid.status, paid.text).toBe(200);
+    const outbox = await tablesOf<{ events: { name: string; org_id: number; payload: unknown } }>(
+      t.node.runtime,
+    )
+      .selectFrom('events')
+      .select(['payload'])
+      .where('name', '=', 'invoice.paid')
+      .where('org_id', '=', org.id)
+      .execute();
+    expect(outbox).toHaveLength(1);
+    expect(JSON.stringify(outbox[0]!.payload)).toContain(paid.body.number);
+  });
+
+  it('takes credit once when two payments of the same account race for it', async () => {
+    const frank = (await t.signUp()).token;
+    const a = (await order(frank)).body.invoice_id as number;
+    const b = (await order(frank)).body.invoice_id as number;
+    await topUp(frank, 4);
+    const results = await Promise.all([
+      pay(frank, a, { method: 'credit' }),
+      pay(frank, b, { method: 'credit' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 402]);
+    expect((await get(frank, `${B}/credit`)).body.balance).toBe(0);
+    const same = await Promise.all([1, 2, 3].map(() => order(frank, DNS_PRO, 'race-1')));
+    const created = new Set(same.filter((r) => r.status === 201).map((r) => r.body.id));
+    expect(created.size).toBe(1);
+    for (const r of same) expect([201, 409]).toContain(r.status);
+    expect((await get(frank, '/api/v1/services/')).body).toHaveLength(3);
   });
 
   it('checks top-up amounts: > 0, at most 10000, two decimals', async () => {

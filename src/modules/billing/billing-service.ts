@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import { orgRoleAllows, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import { forbiddenRole } from '../../kernel/errors/kernel-errors.ts';
 import { joinTransaction } from '../../kernel/db/unit-of-work.ts';
 import { invalidField } from '../../kernel/errors/app-error.ts';
 import { PaymentProviderError, type PaymentProvider } from '../../kernel/payments/payment-provider.ts';
@@ -156,8 +157,11 @@ export class BillingService implements Invoicer {
    * `invoice.paid` to the outbox in one transaction, then the services it pays for are provisioned.
    */
   async pay(owner: OwnerScope, id: number, body: PayBody, key: string | undefined): Promise<InvoiceView> {
-    const invoice = await this.repo.findOwned(owner, id, 'write');
+    const invoice = await this.repo.findOwned(owner, id, 'read');
     if (invoice === null) throw invoiceNotFound();
+    // An organization's members see its invoices; its owners and admins pay them.
+    if (invoice.org_id !== null && !orgRoleAllows(owner.orgRoles.get(invoice.org_id), 'write'))
+      throw forbiddenRole();
     if (invoice.status !== 'unpaid' && invoice.status !== 'overdue') throw invoiceNotPayable(invoice.status);
     const due = invoice.total_minor - invoice.amount_paid_minor;
     if (body.method === 'credit') {

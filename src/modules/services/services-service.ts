@@ -101,9 +101,6 @@ export class ServicesService {
     if (offer.unavailable !== null) throw notOrderable(offer.unavailable);
     const provisioner = this.provisionerOf(offer.product.module_name);
     if (provisioner === undefined) throw notOrderable('not_provisioned_yet');
-    const priced = !isZero(pricing.price) || !isZero(pricing.setup_fee);
-    const invoicer = priced ? (this.invoicers.one() ?? undefined) : undefined;
-    if (priced && invoicer === undefined) throw paymentRequired();
     const config = checkOrderConfig(offer.options, body.config ?? {});
     const problems = config.ok ? [] : [...config.problems];
     let locationCode: string | null = null;
@@ -128,6 +125,10 @@ export class ServicesService {
       else locationCode = place.code;
     }
     if (problems.length > 0 || !config.ok) throw invalidFields(problems);
+    const optionLines = optionPriceLines(offer.options, config.config);
+    const priced = !isZero(pricing.price) || !isZero(pricing.setup_fee) || optionLines.length > 0;
+    const invoicer = priced ? (this.invoicers.one() ?? undefined) : undefined;
+    if (priced && invoicer === undefined) throw paymentRequired();
     // A zero-cost order counts against its budget (the route declares it; counted here).
     if (!priced) await this.ctx.budgets.charge(freeOrderBudget, `user:${owner.userId}`);
 
@@ -163,7 +164,7 @@ export class ServicesService {
             unitPrice: pricing.price,
           },
         ];
-        lines.push(...optionPriceLines(offer.options, config.config));
+        lines.push(...optionLines);
         if (!isZero(pricing.setup_fee))
           lines.push({
             description: `${offer.product.name}: setup fee`,
