@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import { invalidField } from '../errors/app-error.ts';
 import { tablesOf, type Runtime } from '../runtime/runtime.ts';
@@ -25,6 +26,11 @@ export interface KeptReply {
   readonly status: number;
   readonly body: unknown;
 }
+
+/** A reply is kept 24 hours, as Stripe keeps them; after that the key is new again. */
+const KEPT_MS = 24 * 3600_000;
+/** A claim without a reply after 5 minutes belongs to a request that will not answer. */
+const ABANDONED_MS = 5 * 60_000;
 
 /** Keys are opaque to the platform; Stripe allows up to 255 characters. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -58,7 +64,8 @@ function canonical(value: unknown): string {
  * Replies kept per (account, route, Idempotency-Key), for requests a client retries (orders,
  * payments): the same key and the same request answer the first reply without running again; the
  * same key with another request is 409; a key whose first request is still running is 409 too.
- * A request that fails (an error reply) releases its key, so a corrected retry runs.
+ * A request that fails (an error reply) releases its key, so a corrected retry runs. Replies are
+ * kept 24 hours; a claim left without a reply for 5 minutes (its process stopped) is taken over.
  */
 export class IdempotentReplies {
   constructor(
@@ -74,23 +81,44 @@ export class IdempotentReplies {
     if (scope.key === undefined) return work();
     const key = { user_id: scope.userId, route: scope.route, key: scope.key };
     const hash = createHash('sha256').update(canonical(request)).digest('hex');
+    const now = new Date(this.clock.now());
     const claimed = await this.db
       .insertInto('idempotency_keys')
-      .values({ ...key, request_hash: hash, created_at: new Date(this.clock.now()) } as never)
+      .values({ ...key, request_hash: hash, created_at: now } as never)
       .onConflict((oc) => oc.doNothing())
       .returning('key')
       .executeTakeFirst();
     if (claimed === undefined) {
       const kept = await this.db
         .selectFrom('idempotency_keys')
-        .select(['request_hash', 'response_status', sql<unknown>`response_body`.as('response_body')])
+        .select([
+          'request_hash',
+          'response_status',
+          'created_at',
+          sql<unknown>`response_body`.as('response_body'),
+        ])
         .where('user_id', '=', key.user_id)
         .where('route', '=', key.route)
         .where('key', '=', key.key)
         .executeTakeFirstOrThrow();
-      if (kept.request_hash !== hash) throw idempotencyKeyReused();
-      if (kept.response_status === null) throw idempotencyKeyInProgress();
-      return { status: kept.response_status, body: kept.response_body };
+      const age = now.getTime() - new Date(kept.created_at).getTime();
+      const expired = age > KEPT_MS || (kept.response_status === null && age > ABANDONED_MS);
+      if (!expired) {
+        if (kept.request_hash !== hash) throw idempotencyKeyReused();
+        if (kept.response_status === null) throw idempotencyKeyInProgress();
+        return { status: kept.response_status, body: kept.response_body };
+      }
+      // A key past its lifetime, or a claim whose request never answered (a process that stopped):
+      // taken over by this request, once (the first to update it wins).
+      const taken = await this.db
+        .updateTable('idempotency_keys')
+        .set({ request_hash: hash, response_status: null, response_body: null, created_at: now } as never)
+        .where('user_id', '=', key.user_id)
+        .where('route', '=', key.route)
+        .where('key', '=', key.key)
+        .where('created_at', '=', kept.created_at)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) throw idempotencyKeyInProgress();
     }
     const where = this.db
       .deleteFrom('idempotency_keys')
@@ -122,3 +150,16 @@ export class IdempotentReplies {
 export function idempotentReplies(runtime: Runtime): IdempotentReplies {
   return new IdempotentReplies(tablesOf<IdempotencyTables>(runtime), runtime.clock);
 }
+
+/** The header as a route schema declares it (`schema.headers`), so the OpenAPI document shows it. */
+export const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description:
+        'A retry with the same key and request answers the first reply; the same key with another request is 409',
+    }),
+  ),
+});

@@ -6,6 +6,7 @@
  * invoices and the credit balance (checked in the database).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IdempotencyTables } from '../../kernel/http/idempotency.ts';
 import { tablesOf } from '../../kernel/runtime/runtime.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { addMember, createOrg } from '../../testing/org-fixture.ts';
@@ -333,5 +334,37 @@ describe('billing', () => {
       expect(paidIn, inv.number).toBe(Number(inv.amount_paid_minor));
       if (inv.status === 'paid') expect(Number(inv.amount_paid_minor)).toBe(Number(inv.total_minor));
     }
+  });
+  // Last: it moves the clock a day on.
+  it('takes over a claim left without a reply after 5 minutes, and a key after 24 hours', async () => {
+    const gina = await t.signUp();
+    const me = (await get(gina.token, '/api/v1/auth/me')).body as { id: number };
+    await tablesOf<IdempotencyTables>(t.node.runtime)
+      .insertInto('idempotency_keys')
+      .values({
+        user_id: me.id,
+        route: 'services.order',
+        key: 'stuck',
+        request_hash: 'x',
+        response_status: null,
+        response_body: null,
+        created_at: new Date(clock.now()),
+      })
+      .execute();
+    const busy = await order(gina.token, DNS_PRO, 'stuck');
+    // The claim was made for another request (its hash is not this one's), and has not answered.
+    expect([busy.status, busy.body]).toEqual([
+      409,
+      { detail: 'Idempotency-Key reused with a different request' },
+    ]);
+    clock.advance(6 * 60_000);
+    const taken = await order(gina.token, DNS_PRO, 'stuck');
+    expect(taken.status, taken.text).toBe(201);
+    expect((await order(gina.token, { ...DNS_PRO, label: 'b' }, 'stuck')).status).toBe(409);
+    clock.advance(25 * 3600_000);
+    const token = await t.signIn(gina.email);
+    const fresh = await order(token, { ...DNS_PRO, label: 'b' }, 'stuck');
+    expect(fresh.status, fresh.text).toBe(201);
+    expect(fresh.body.id).not.toBe(taken.body.id);
   });
 });

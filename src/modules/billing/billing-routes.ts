@@ -1,5 +1,9 @@
 import { errorResponses } from '../../kernel/http/error-schemas.ts';
-import { idempotencyKeyOf, type IdempotentReplies } from '../../kernel/http/idempotency.ts';
+import {
+  IdempotencyKeyHeader,
+  idempotencyKeyOf,
+  type IdempotentReplies,
+} from '../../kernel/http/idempotency.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import {
   CreditResponse,
@@ -65,6 +69,7 @@ export function registerBillingRoutes(
           IDEMPOTENCY,
         params: InvoiceParams,
         body: PayBody,
+        headers: IdempotencyKeyHeader,
         response: {
           200: InvoiceResponse,
           ...errorResponses(401, 402, 403, 404, 409, 413, 415, 422, 429, 503),
@@ -103,6 +108,7 @@ export function registerBillingRoutes(
         summary: 'Add credit, paid through the payment provider',
         description: 'Answers the `credit_add` transaction.' + IDEMPOTENCY,
         body: TopUpBody,
+        headers: IdempotencyKeyHeader,
         response: { 201: TransactionResponse, ...errorResponses(401, 402, 409, 413, 415, 422, 429, 503) },
       },
       config: { audit: 'billing.credit.top_up' },

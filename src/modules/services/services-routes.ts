@@ -1,7 +1,11 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../kernel/http/error-schemas.ts';
 import { freeOrderBudget } from './services-budgets.ts';
-import { idempotencyKeyOf, type IdempotentReplies } from '../../kernel/http/idempotency.ts';
+import {
+  IdempotencyKeyHeader,
+  idempotencyKeyOf,
+  type IdempotentReplies,
+} from '../../kernel/http/idempotency.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
 import {
   EventsQuery,
@@ -32,6 +36,7 @@ export function registerServiceRoutes(
           '(`POST /billing/invoices/{id}/pay`). 402 when this deployment does not bill. An `Idempotency-Key` ' +
           'header makes a retry answer the first order; the same key with another body is 409.',
         body: OrderBody,
+        headers: IdempotencyKeyHeader,
         response: { 201: OrderResponse, ...errorResponses(401, 402, 403, 404, 409, 413, 415, 422, 429) },
       },
       config: { budget: freeOrderBudget, audit: 'services.service.order' },
