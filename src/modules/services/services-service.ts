@@ -63,7 +63,7 @@ export function serviceIdOf(ref: string): number | null {
 }
 
 /**
- * The services registry: ordering (free plans until billing exists), the lifecycle through each
+ * The services registry: ordering (free plans at once, priced ones once their invoice is paid), the lifecycle through each
  * product module's provisioner, listing, cancelling, the events of a service.
  */
 export class ServicesService {
