@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdempotencyTables } from '../../kernel/http/idempotency.ts';
 import { tablesOf } from '../../kernel/runtime/runtime.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
+import { createSeededRandom } from '../../testing/seeded-random.ts';
 import { addMember, createOrg } from '../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import type { BillingTables } from './billing-tables.ts';
@@ -309,6 +310,33 @@ describe('billing', () => {
     }
     await topUp(erin, '0.66');
     await pay(erin, (await order(erin)).body.invoice_id as number, { method: 'credit' });
+    expect((await get(erin, `${B}/credit`)).body.balance).toBe(1); // 12.34 + 0.66 - 3 × 4 (three invoices paid from credit)
+    // Then a seeded mix of orders, top-ups and payments (some declined, some short of credit), three
+    // at a time, by two accounts.
+    const helen = (await t.signUp()).token;
+    const random = createSeededRandom(34);
+    const step = async (token: string): Promise<void> => {
+      const action = random.int(4);
+      if (action === 0) await order(token);
+      else if (action === 1) await topUp(token, (1 + random.int(2000)) / 100);
+      else {
+        const open = (await get(token, `${B}/invoices?status_filter=open`)).body as { id: number }[];
+        if (open.length === 0) return;
+        const body = random.pick([
+          { method: 'credit' },
+          { method: 'card' },
+          { method: 'card', payment_method: 'pm_card_chargeDeclined' },
+        ]);
+        const res = await pay(token, random.pick(open).id, body);
+        expect([200, 402, 409], res.text).toContain(res.status);
+      }
+    };
+    for (let round = 0; round < 15; round++)
+      await Promise.all([step(erin), step(helen), step(random.int(2) === 0 ? erin : helen)]);
+    const helenCredit = (await get(helen, `${B}/credit`)).body.balance as number;
+    const helenRows = (await get(helen, `${B}/transactions`)).body as { balance_after: number }[];
+    expect(helenRows.length).toBeGreaterThan(0);
+    expect(helenRows[0]!.balance_after).toBe(helenCredit);
     const db = tablesOf<BillingTables>(t.node.runtime);
     const credit = (await get(erin, `${B}/credit`)).body.balance as number;
     const ledger = await db.selectFrom('billing_transactions').selectAll().execute();
@@ -324,7 +352,6 @@ describe('billing', () => {
       }
     }
     const erinRows = (await get(erin, `${B}/transactions`)).body as { balance_after: number }[];
-    expect(credit).toBe(1);
     expect(erinRows[0]!.balance_after).toBe(credit);
     const invoices = await db.selectFrom('billing_invoices').selectAll().execute();
     for (const inv of invoices) {
