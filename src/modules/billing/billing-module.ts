@@ -27,5 +27,6 @@ export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): 
     name: 'billing',
     prefix: '/billing',
     routes: (app) => registerBillingRoutes(app, billing, replies),
+    start: () => billing.catchUp(),
   };
 }

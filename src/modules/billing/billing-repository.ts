@@ -162,6 +162,21 @@ export class BillingRepository {
     return Number(done.numUpdatedRows) === 1;
   }
 
+  /** Services billed on invoices paid since `since` (the start-up catch-up of provisioning). */
+  async paidServiceIds(since: Date): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('billing_invoice_lines as l')
+      .innerJoin('billing_invoices as i', 'i.id', 'l.invoice_id')
+      .select('l.service_id')
+      .distinct()
+      .where('i.status', '=', 'paid')
+      .where('i.paid_at', '>=', since)
+      .where('l.service_id', 'is not', null)
+      .orderBy('l.service_id')
+      .execute();
+    return rows.map((r) => Number(r.service_id));
+  }
+
   async listTransactions(
     userId: number,
     types: readonly TransactionType[] | null,

@@ -255,6 +255,16 @@ export class BillingService implements Invoicer {
     });
   }
 
+  /**
+   * At start: services of invoices paid in the last 7 days that are still `pending` — their
+   * process stopped between the payment's commit and provisioning — are provisioned now (each is
+   * claimed once, so several processes starting together provision it once).
+   */
+  async catchUp(): Promise<void> {
+    const since = new Date(this.ctx.clock.now() - 7 * 24 * 3600_000);
+    await this.fulfilment.provisionPaid(await this.repo.paidServiceIds(since));
+  }
+
   async credit(owner: OwnerScope): Promise<{ balance: number; currency: string }> {
     return { balance: majorOf(await this.repo.balance(owner.userId)), currency: CREDIT_CURRENCY };
   }

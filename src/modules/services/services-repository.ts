@@ -108,6 +108,17 @@ export class ServicesRepository {
       .execute();
   }
 
+  /** pending → provisioning for one caller only: false when another took it (or it is not pending). */
+  async claimPending(id: number, at: Date): Promise<boolean> {
+    const done = await this.db
+      .updateTable('services')
+      .set({ status: 'provisioning', updated_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
   async addEvent(serviceId: number, type: string, message: string, at: Date): Promise<void> {
     await this.db
       .insertInto('services_events')

@@ -193,11 +193,15 @@ export class ServicesService {
     return { ...serviceView((await this.repo.find(service.row.id))!), invoice_id: service.invoiceId };
   }
 
-  /** Billing: an invoice is paid, its services still `pending` are provisioned now. */
+  /**
+   * Billing: an invoice is paid, its services still `pending` are provisioned now. Each is claimed
+   * (pending → provisioning) by one caller only, so a retried or repeated call provisions once.
+   */
   async provisionPaid(serviceIds: readonly number[]): Promise<void> {
     for (const id of serviceIds) {
       const row = await this.repo.find(id);
       if (row === null || row.status !== 'pending') continue;
+      if (!(await this.repo.claimPending(row.id, new Date(this.ctx.clock.now())))) continue;
       const provisioner = this.provisionerOf(row.module_name);
       if (provisioner === undefined) {
         await this.move(
