@@ -52,6 +52,10 @@ export interface CoreConfig {
    * API's own pages (identity serves the reset page).
    */
   readonly publicWebUrl: string | null;
+  /** Stripe secret (`sk_…`) or restricted (`rk_…`) key of the `stripe` payment adapter; null: none. */
+  readonly stripeSecretKey: string | null;
+  /** Base URL of Stripe's API (a local server in tests); null: https://api.stripe.com. */
+  readonly stripeApiBaseUrl: string | null;
 }
 
 export interface Config extends CoreConfig {

@@ -27,6 +27,14 @@ function busPrefix(env: EnvReader): string {
   return v;
 }
 
+/** Only a secret or restricted key charges; a publishable key (`pk_…`) is refused (not echoed). */
+function stripeSecretKey(env: EnvReader): string | null {
+  const v = env.optional('STRIPE_SECRET_KEY');
+  if (v !== null && !/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(v))
+    env.problem('STRIPE_SECRET_KEY must be a secret (sk_…) or restricted (rk_…) key');
+  return v;
+}
+
 function readCore(env: EnvReader): CoreConfig {
   const authSecret = env.optional('AUTH_SECRET');
   if (authSecret !== null && authSecret.length < 32)
@@ -61,6 +69,8 @@ function readCore(env: EnvReader): CoreConfig {
     outboundCaFile: env.optional('OUTBOUND_CA_FILE'),
     mailFrom: env.str('MAIL_FROM', 'Hosting Platform <no-reply@localhost>'),
     publicWebUrl: env.url('PUBLIC_WEB_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
+    stripeApiBaseUrl: env.url('STRIPE_API_BASE_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
+    stripeSecretKey: stripeSecretKey(env),
   };
 }
 
@@ -77,7 +87,10 @@ export function loadConfig(
   const values = new Map<ConfigSection<unknown>, unknown>();
   for (const section of sections) values.set(section, Object.freeze(section.read(env)));
   if (env.problems.length > 0) throw new ConfigError(env.problems);
-  const seen = Object.fromEntries([...env.seen].filter(([name]) => name !== 'AUTH_SECRET'));
+  // DNS workers get these settings; they need neither key.
+  const seen = Object.fromEntries(
+    [...env.seen].filter(([name]) => name !== 'AUTH_SECRET' && name !== 'STRIPE_SECRET_KEY'),
+  );
   const config: Config = {
     ...core,
     env: Object.freeze(seen),

@@ -19,6 +19,7 @@ const REDACT = [
   'databaseUrl',
   'redisUrl',
   'authSecret',
+  'stripeSecretKey',
 ];
 
 /** The product's logger: JSON lines on stdout, or into `destination` (tests read what was logged). */

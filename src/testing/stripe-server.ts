@@ -1,0 +1,412 @@
+/**
+ * Test helper: a local HTTP server speaking Stripe's v1 wire format for what the `stripe` payment
+ * adapter uses, so its tests run the official SDK end to end without the network. As Stripe
+ * documents it (https://docs.stripe.com/api): Bearer secret-key auth (401 otherwise),
+ * form-encoded bodies with bracket notation (`metadata[invoice_id]=…`, `a[0]=…`), JSON answers,
+ * a `Request-Id` on every answer, and idempotency keys (the first answer of a key is saved once
+ * the endpoint runs and replayed with `Idempotent-Replayed: true`; the same key with other
+ * parameters is a 400 `idempotency_error`). Test payment methods behave as in test mode
+ * (https://docs.stripe.com/testing): `pm_card_visa` succeeds, `pm_card_chargeDeclined…` is a
+ * 402 `card_error`, `pm_card_authenticationRequired` leaves the intent `requires_action`.
+ * The contract test (stripe-provider-contract.test.ts) runs the same cases against Stripe itself.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
+
+export type StripeParams = { [key: string]: string | StripeParams | StripeParams[] | string[] };
+
+export interface StripeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: http.IncomingHttpHeaders;
+  /** The raw form body as sent. */
+  readonly body: string;
+  /** The body decoded from bracket notation. */
+  readonly params: StripeParams;
+  readonly status: number;
+  readonly replayed: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+export interface StripeServer {
+  /** `http://127.0.0.1:<port>`: STRIPE_API_BASE_URL. */
+  readonly url: string;
+  readonly secretKey: string;
+  /** Every request answered, in order. */
+  readonly requests: StripeRequest[];
+  /** PaymentIntents by id, as the API would return them. */
+  readonly paymentIntents: Map<string, Json>;
+  readonly refunds: Map<string, Json>;
+  close(): Promise<void>;
+}
+
+interface Outcome {
+  readonly status: number;
+  readonly body: Json;
+}
+
+interface CardBehaviour {
+  readonly brand: string;
+  readonly last4: string;
+  readonly decline?: { code: string; declineCode: string | null; message: string };
+  readonly requiresAction?: boolean;
+}
+
+// https://docs.stripe.com/testing#cards and #declined-payments
+const CARDS: Readonly<Record<string, CardBehaviour>> = {
+  pm_card_visa: { brand: 'visa', last4: '4242' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444' },
+  pm_card_chargeDeclined: {
+    brand: 'visa',
+    last4: '0002',
+    decline: { code: 'card_declined', declineCode: 'generic_decline', message: 'Your card was declined.' },
+  },
+  pm_card_chargeDeclinedInsufficientFunds: {
+    brand: 'visa',
+    last4: '9995',
+    decline: {
+      code: 'card_declined',
+      declineCode: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    },
+  },
+  pm_card_chargeDeclinedLostCard: {
+    brand: 'visa',
+    last4: '9987',
+    decline: { code: 'card_declined', declineCode: 'lost_card', message: 'Your card was declined.' },
+  },
+  pm_card_chargeDeclinedExpiredCard: {
+    brand: 'visa',
+    last4: '0069',
+    decline: { code: 'expired_card', declineCode: null, message: 'Your card has expired.' },
+  },
+  pm_card_authenticationRequired: { brand: 'visa', last4: '3184', requiresAction: true },
+  pm_card_threeDSecure2Required: { brand: 'visa', last4: '3220', requiresAction: true },
+};
+
+/** `a[b][0]=x` → `{a: {b: ['x']}}`: Stripe's form encoding of nested parameters. */
+export function decodeStripeForm(body: string): StripeParams {
+  const root: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const path = name.match(/^[^[]+|\[[^\]]*\]/g)?.map((p) => p.replace(/^\[|\]$/g, '')) ?? [name];
+    let node = root;
+    path.forEach((key, i) => {
+      if (i === path.length - 1) node[key] = value;
+      else node = (node[key] ??= {}) as Record<string, unknown>;
+    });
+  }
+  // Objects whose keys are 0..n-1 were arrays.
+  const arrays = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    const fixed = Object.fromEntries(keys.map((k) => [k, arrays(o[k])]));
+    return keys.length > 0 && keys.every((k, i) => k === String(i)) ? keys.map((k) => fixed[k]) : fixed;
+  };
+  return arrays(root) as StripeParams;
+}
+
+function error(status: number, fields: Json): Outcome {
+  return { status, body: { error: fields } };
+}
+
+function maskKey(key: string): string {
+  // Stripe shows the prefix and the last four characters of a refused key.
+  const m = /^([a-z]+_(?:test|live)_)(.*)$/.exec(key);
+  const [prefix, rest] = m === null ? ['', key] : [m[1]!, m[2]!];
+  return `${prefix}${'*'.repeat(Math.max(0, rest.length - 4))}${rest.slice(-4)}`;
+}
+
+export async function startStripeServer(
+  options: { secretKey?: string; now?: () => number } = {},
+): Promise<StripeServer> {
+  const secretKey = options.secretKey ?? `sk_test_${randomBytes(12).toString('hex')}`;
+  const now = options.now ?? Date.now;
+  const requests: StripeRequest[] = [];
+  const paymentIntents = new Map<string, Json>();
+  const refunds = new Map<string, Json>();
+  /** By key: the first request's endpoint and parameters, and its saved answer. */
+  const idempotency = new Map<
+    string,
+    { endpoint: string; params: StripeParams; outcome: Outcome; requestId: string }
+  >();
+  const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('base64url')}`;
+  const created = (): number => Math.floor(now() / 1000);
+
+  function createPaymentIntent(p: StripeParams): Outcome {
+    const amount = typeof p.amount === 'string' ? p.amount : undefined;
+    if (amount === undefined)
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'parameter_missing',
+        param: 'amount',
+        message: 'Missing required param: amount.',
+      });
+    if (!/^\d+$/.test(amount) || Number(amount) < 1)
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'parameter_invalid_integer',
+        param: 'amount',
+        message: 'This value must be greater than or equal to 1.',
+      });
+    if (typeof p.currency !== 'string' || !/^[a-z]{3}$/i.test(p.currency))
+      return error(400, {
+        type: 'invalid_request_error',
+        code: p.currency === undefined ? 'parameter_missing' : 'parameter_invalid_string',
+        param: 'currency',
+        message:
+          p.currency === undefined
+            ? 'Missing required param: currency.'
+            : `Invalid currency: ${String(p.currency)}.`,
+      });
+    const pm = typeof p.payment_method === 'string' ? p.payment_method : null;
+    const card = pm === null ? undefined : CARDS[pm];
+    if (pm !== null && card === undefined)
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'payment_method',
+        message: `No such PaymentMethod: '${pm}'`,
+      });
+    const apm = p.automatic_payment_methods as StripeParams | undefined;
+    const intentId = id('pi');
+    const intent: Json = {
+      id: intentId,
+      object: 'payment_intent',
+      amount: Number(amount),
+      amount_capturable: 0,
+      amount_received: 0,
+      automatic_payment_methods:
+        apm === undefined
+          ? null
+          : { enabled: apm.enabled === 'true', allow_redirects: apm.allow_redirects ?? 'always' },
+      canceled_at: null,
+      capture_method: 'automatic_async',
+      client_secret: `${intentId}_secret_${randomBytes(12).toString('base64url')}`,
+      confirmation_method: 'automatic',
+      created: created(),
+      currency: p.currency.toLowerCase(),
+      customer: typeof p.customer === 'string' ? p.customer : null,
+      description: typeof p.description === 'string' ? p.description : null,
+      last_payment_error: null,
+      latest_charge: null,
+      livemode: false,
+      metadata: typeof p.metadata === 'object' && !Array.isArray(p.metadata) ? p.metadata : {},
+      next_action: null,
+      payment_method: pm,
+      payment_method_types: ['card'],
+      status: pm === null ? 'requires_payment_method' : 'requires_confirmation',
+    };
+    paymentIntents.set(intentId, intent);
+    if (p.confirm !== 'true' || card === undefined) return { status: 200, body: intent };
+    if (card.requiresAction) {
+      intent.status = 'requires_action';
+      intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+      return { status: 200, body: intent };
+    }
+    const chargeId = id('ch');
+    intent.latest_charge = chargeId;
+    if (card.decline !== undefined) {
+      const fields: Json = {
+        type: 'card_error',
+        code: card.decline.code,
+        ...(card.decline.declineCode === null ? {} : { decline_code: card.decline.declineCode }),
+        charge: chargeId,
+        doc_url: `https://stripe.com/docs/error-codes/${card.decline.code.replace(/_/g, '-')}`,
+        message: card.decline.message,
+      };
+      intent.status = 'requires_payment_method';
+      intent.payment_method = null;
+      intent.last_payment_error = { ...fields, payment_method: { id: pm, object: 'payment_method' } };
+      return error(402, {
+        ...fields,
+        payment_intent: intent,
+        payment_method: { id: pm, object: 'payment_method' },
+      });
+    }
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    return { status: 200, body: intent };
+  }
+
+  function createRefund(p: StripeParams): Outcome {
+    const piId = typeof p.payment_intent === 'string' ? p.payment_intent : null;
+    if (piId === null)
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'parameter_missing',
+        message: 'One of the following params should be provided for this request: payment_intent or charge.',
+      });
+    const intent = paymentIntents.get(piId);
+    if (intent === undefined)
+      return error(404, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'payment_intent',
+        message: `No such payment_intent: '${piId}'`,
+      });
+    if (intent.status !== 'succeeded')
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'charge_not_refundable',
+        message: `This PaymentIntent (${piId}) does not have a successful charge to refund.`,
+      });
+    const refunded = [...refunds.values()]
+      .filter((r) => r.payment_intent === piId)
+      .reduce((sum, r) => sum + (r.amount as number), 0);
+    const left = (intent.amount as number) - refunded;
+    const amount = typeof p.amount === 'string' ? Number(p.amount) : left;
+    if (!Number.isInteger(amount) || amount < 1 || amount > left)
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'amount_too_large',
+        param: 'amount',
+        message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+      });
+    const refund: Json = {
+      id: id('re'),
+      object: 'refund',
+      amount,
+      charge: intent.latest_charge,
+      created: created(),
+      currency: intent.currency,
+      metadata: typeof p.metadata === 'object' && !Array.isArray(p.metadata) ? p.metadata : {},
+      payment_intent: piId,
+      reason: typeof p.reason === 'string' ? p.reason : null,
+      status: 'succeeded',
+    };
+    refunds.set(refund.id as string, refund);
+    return { status: 200, body: refund };
+  }
+
+  function route(method: string, path: string, params: StripeParams): Outcome | null {
+    if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(params);
+    if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
+    const get = /^\/v1\/(payment_intents|refunds)\/([^/]+)$/.exec(path);
+    if (method === 'GET' && get !== null) {
+      const objectId = decodeURIComponent(get[2]!);
+      const found = (get[1] === 'refunds' ? refunds : paymentIntents).get(objectId);
+      return found === undefined
+        ? error(404, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: get[1] === 'refunds' ? 'refund' : 'intent',
+            message: `No such ${get[1] === 'refunds' ? 'refund' : 'payment_intent'}: '${objectId}'`,
+          })
+        : { status: 200, body: found };
+    }
+    return null;
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const method = req.method ?? 'GET';
+      const params = decodeStripeForm(method === 'GET' ? url.search.slice(1) : body);
+      const requestId = `req_${randomBytes(7).toString('base64url')}`;
+      const send = (outcome: Outcome, headers: Record<string, string> = {}, replayed = false): void => {
+        requests.push({
+          method,
+          path: url.pathname,
+          headers: req.headers,
+          body,
+          params,
+          status: outcome.status,
+          replayed,
+        });
+        res.writeHead(outcome.status, {
+          'content-type': 'application/json',
+          'request-id': requestId,
+          'stripe-version': String(req.headers['stripe-version'] ?? '2026-10-28.endive'),
+          ...headers,
+        });
+        res.end(JSON.stringify(outcome.body, null, 2));
+      };
+
+      const auth = req.headers.authorization ?? '';
+      const bearer = /^Bearer (.+)$/.exec(auth)?.[1];
+      // `curl -u sk_…:` sends the key as the Basic user name.
+      const basic = /^Basic (.+)$/.exec(auth)?.[1];
+      const given =
+        bearer ?? (basic === undefined ? undefined : Buffer.from(basic, 'base64').toString().split(':')[0]);
+      if (given === undefined || given === '') {
+        send(
+          error(401, {
+            type: 'invalid_request_error',
+            message:
+              "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
+          }),
+        );
+        return;
+      }
+      if (given !== secretKey) {
+        send(
+          error(401, {
+            type: 'invalid_request_error',
+            message: `Invalid API Key provided: ${maskKey(given)}`,
+          }),
+        );
+        return;
+      }
+
+      const key = method === 'POST' ? req.headers['idempotency-key'] : undefined;
+      const endpoint = `${method} ${url.pathname}`;
+      if (typeof key === 'string') {
+        const saved = idempotency.get(key);
+        if (saved !== undefined) {
+          if (saved.endpoint !== endpoint || !isDeepStrictEqual(saved.params, params)) {
+            send(
+              error(400, {
+                type: 'idempotency_error',
+                message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+              }),
+              { 'idempotency-key': key },
+            );
+            return;
+          }
+          send(
+            saved.outcome,
+            { 'idempotency-key': key, 'idempotent-replayed': 'true', 'original-request': saved.requestId },
+            true,
+          );
+          return;
+        }
+      }
+      const outcome =
+        route(method, url.pathname, params) ??
+        error(404, {
+          type: 'invalid_request_error',
+          message: `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+        });
+      // Stripe saves an answer only once the endpoint ran: a parameter error is not kept.
+      const ran = outcome.status < 400 || outcome.status === 402;
+      if (typeof key === 'string' && ran) idempotency.set(key, { endpoint, params, outcome, requestId });
+      send(outcome, typeof key === 'string' ? { 'idempotency-key': key, 'original-request': requestId } : {});
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    secretKey,
+    requests,
+    paymentIntents,
+    refunds,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // The SDK keeps connections alive; close them with the listener.
+        server.close((err) => (err === undefined ? resolve() : reject(err)));
+        server.closeAllConnections();
+      }),
+  };
+}
