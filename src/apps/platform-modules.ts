@@ -67,7 +67,10 @@ export function platformModules(
     invoicers,
   });
   const billing = createBillingModule(runtime, {
-    payments: createPaymentProvider(),
+    payments: createPaymentProvider({
+      stripeSecretKey: runtime.config.stripeSecretKey,
+      stripeApiBaseUrl: runtime.config.stripeApiBaseUrl,
+    }),
     services: services.fulfilment,
     invoicers,
   });

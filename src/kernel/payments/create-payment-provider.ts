@@ -1,15 +1,26 @@
 import { ManualPaymentProvider } from './manual-provider.ts';
 import type { PaymentProvider } from './payment-provider.ts';
+import { createStripeProvider } from './stripe-provider.ts';
 
 export interface PaymentProviderSettings {
+  /** `STRIPE_SECRET_KEY`: with it, charges go to Stripe; without it, to the manual adapter. */
+  readonly stripeSecretKey?: string | null;
+  /** `STRIPE_API_BASE_URL`: another host speaking Stripe's API (a local server in tests). */
+  readonly stripeApiBaseUrl?: string | null;
   /** Source of the manual adapter's references (tests pass a counter). */
   readonly random?: () => string;
 }
 
 /**
- * The deployment's payment provider. This is the one place an adapter is chosen: `manual` (the
- * embedded default) unless a provider's settings name another.
+ * The deployment's payment provider. This is the one place an adapter is chosen: `stripe` when a
+ * Stripe key is set, otherwise `manual` (the embedded default).
  */
 export function createPaymentProvider(settings: PaymentProviderSettings = {}): PaymentProvider {
+  if (settings.stripeSecretKey != null) {
+    return createStripeProvider({
+      secretKey: settings.stripeSecretKey,
+      apiBaseUrl: settings.stripeApiBaseUrl ?? null,
+    });
+  }
   return new ManualPaymentProvider(settings.random);
 }
