@@ -5,7 +5,7 @@ import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
-import { createBillingModule } from '../modules/billing/index.ts';
+import { createBillingModule, billingConfig } from '../modules/billing/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
   createServicesModule,
@@ -33,6 +33,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   certificatesConfig,
   platformDomainsConfig,
   mailConfig,
+  billingConfig,
 ];
 
 /**
@@ -73,6 +74,7 @@ export function platformModules(
     }),
     services: services.fulfilment,
     invoicers,
+    accounts: identity.accounts,
   });
   const dns = createDnsModule(runtime, {
     orgs: orgs.directory,

@@ -5,6 +5,7 @@ import {
   type IdempotentReplies,
 } from '../../kernel/http/idempotency.ts';
 import type { ModuleApp } from '../../kernel/module/platform-module.ts';
+import { Type } from 'typebox';
 import {
   CreditResponse,
   Filter422,
@@ -20,6 +21,13 @@ import {
 } from './billing-schemas.ts';
 import type { BillingService } from './billing-service.ts';
 import type { InvoiceView, TransactionView } from './billing-view.ts';
+import type { InvoicePdfs } from './invoice-pdf.ts';
+
+const PdfResponse = {
+  description: 'The invoice as a PDF document',
+  // Bytes, sent as they are: OpenAPI's binary string (not serialized as JSON).
+  content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+};
 
 const IDEMPOTENCY =
   ' An `Idempotency-Key` header makes a retry answer the first reply; the same key with another body is 409.';
@@ -29,6 +37,7 @@ export function registerBillingRoutes(
   app: ModuleApp,
   billing: BillingService,
   replies: IdempotentReplies,
+  pdfs: InvoicePdfs,
 ): void {
   app.get(
     '/invoices',
@@ -55,6 +64,27 @@ export function registerBillingRoutes(
       },
     },
     async (request) => billing.invoice(await request.owner(), request.params.id),
+  );
+
+  app.get(
+    '/invoices/:id/pdf',
+    {
+      schema: {
+        summary: 'One invoice as a PDF (seller, buyer, lines, totals, amount due)',
+        description:
+          "Read as `GET /invoices/{id}` reads: the caller's own invoices and their organizations'; another " +
+          "tenant's is 404. Shown inline, named after the invoice's number (`INV-000001.pdf`).",
+        params: InvoiceParams,
+        response: { 200: PdfResponse, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await pdfs.pdf(await request.owner(), request.params.id);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${pdf.number}.pdf"`)
+        .send(pdf.body);
+    },
   );
 
   app.post(
