@@ -93,6 +93,14 @@ describe('invoice PDF', () => {
     expect(after).toContain('Status: paid');
   });
 
+  it('is described in the OpenAPI document as a binary application/pdf answer', async () => {
+    const doc = (await t.request('GET', '/api/v1/openapi.json')).body as {
+      paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
+    const ok = doc.paths['/api/v1/billing/invoices/{id}/pdf']?.get?.responses['200'];
+    expect(ok?.content).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
+  });
+
   it("reads as the JSON read does: the organization's members, not another tenant (404)", async () => {
     const owner = await t.signUp();
     const member = await t.signUp();
