@@ -12,8 +12,10 @@ import {
   renderInvoicePdf,
   type InvoiceDocument,
 } from '../../kernel/documents/invoice-pdf-renderer.ts';
+import { ConfigError, loadConfig } from '../../kernel/config/load-config.ts';
 import { addMember, createOrg } from '../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { billingConfig } from './billing-config.ts';
 
 const run = promisify(execFile);
 const DNS_PRO = { product_id: 2, pricing_id: 2 };
@@ -164,3 +166,20 @@ describe('renderInvoicePdf', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('billing settings', () => {
+  const read = (env: Record<string, string>) => loadConfig(env, [billingConfig]).section(billingConfig);
+
+  it('default to a seller name and no address; split the address on ";"', () => {
+    expect(read({})).toEqual({ sellerName: 'Hosting Platform', sellerAddress: [] });
+    expect(read({ BILLING_SELLER_ADDRESS: ' 1 Rue Neuve ;; 1000 Brussels ' }).sellerAddress).toEqual([
+      '1 Rue Neuve',
+      '1000 Brussels',
+    ]);
+  });
+
+  it('refuse a name above 200 characters and an address of more than 6 lines', () => {
+    expect(() => read({ BILLING_SELLER_NAME: 'x'.repeat(201) })).toThrow(ConfigError);
+    expect(() => read({ BILLING_SELLER_ADDRESS: 'a;b;c;d;e;f;g' })).toThrow(/BILLING_SELLER_ADDRESS/);
+  });
+});
