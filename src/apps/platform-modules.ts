@@ -6,6 +6,7 @@ import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
 import { createBillingModule } from '../modules/billing/index.ts';
+import { createResellersModule } from '../modules/resellers/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
   createServicesModule,
@@ -74,6 +75,7 @@ export function platformModules(
     services: services.fulfilment,
     invoicers,
   });
+  const resellers = createResellersModule({ services: services.directory, lifecycle: services.lifecycle });
   const dns = createDnsModule(runtime, {
     orgs: orgs.directory,
     services: services.directory,
@@ -123,6 +125,7 @@ export function platformModules(
     catalog,
     services,
     billing,
+    resellers,
     tags,
     dns,
     loadBalancing,
