@@ -6,6 +6,7 @@ import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
 import { createBillingModule, billingConfig } from '../modules/billing/index.ts';
+import { createResellersModule } from '../modules/resellers/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
   createServicesModule,
@@ -76,6 +77,7 @@ export function platformModules(
     invoicers,
     accounts: identity.accounts,
   });
+  const resellers = createResellersModule({ services: services.directory, lifecycle: services.lifecycle });
   const dns = createDnsModule(runtime, {
     orgs: orgs.directory,
     services: services.directory,
@@ -125,6 +127,7 @@ export function platformModules(
     catalog,
     services,
     billing,
+    resellers,
     tags,
     dns,
     loadBalancing,

@@ -39,6 +39,13 @@ export interface RealmSignIn {
     ip: string,
   ): Promise<void>;
   resetCustomerPassword(orgId: number, token: string, password: string): Promise<void>;
+  /** An organization's customers, newest first, ties on id (`q` matches the email address). */
+  customersOf(
+    orgId: number,
+    query: { readonly q?: string; readonly limit: number; readonly offset: number },
+  ): Promise<{ items: PublicCustomer[]; total: number; all: number }>;
+  /** One customer of the organization, or null (another organization's is null too). */
+  customerOf(orgId: number, customerId: number): Promise<PublicCustomer | null>;
   /** An organization was deleted: every staff and storefront session into it ends. */
   endOrgSessions(orgId: number): Promise<void>;
   /** A member left: their staff sessions into the organization end. */

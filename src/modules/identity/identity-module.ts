@@ -51,6 +51,8 @@ export function createIdentityModule(
     registerCustomer: (orgId, email, password) => signIn.registerCustomer(orgId, email, password),
     loginCustomer: (orgId, email, password) => signIn.loginCustomer(orgId, email, password),
     customer: (customerId) => signIn.customer(customerId),
+    customersOf: (orgId, query) => signIn.customersOf(orgId, query),
+    customerOf: (orgId, customerId) => signIn.customerOf(orgId, customerId),
     loginStaff: (orgId, email, password, admit) => signIn.loginUser('staff', orgId, email, password, admit),
     refresh: (realm, orgId, token) => sessions.refresh(realm, orgId, token),
     logout: (token) => sessions.logout(token),

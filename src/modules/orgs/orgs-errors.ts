@@ -21,3 +21,4 @@ export const ownerCannotLeave = defineError(
   409,
   'The owner cannot be removed or demoted; make another member the owner first',
 );
+export const customerNotFound = defineError('orgs.customer_not_found', 404, 'Customer not found');

@@ -6,6 +6,7 @@ import { OrgAccess } from './org-access/org-access.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
 import type { LiveProductSource, OrgDirectory } from './orgs-interfaces.ts';
 import { OrgMembersRepository } from './org-members/org-members-repository.ts';
+import { registerOrgCustomerRoutes } from './org-customers/org-customers-routes.ts';
 import { registerOrgMemberRoutes } from './org-members/org-members-routes.ts';
 import { OrgMembersService } from './org-members/org-members-service.ts';
 import { registerOrgSignInRoutes } from './org-sign-in/org-sign-in-routes.ts';
@@ -49,6 +50,7 @@ export function createOrgsModule(runtime: Runtime, deps: OrgsModuleDeps): OrgsMo
       registerOrganizationRoutes(app, organizations, ctx.audit);
       registerOrgMemberRoutes(app, memberService);
       registerOrgSignInRoutes(app, access, deps.realms, members);
+      registerOrgCustomerRoutes(app, deps.realms);
     },
   };
 }

@@ -78,6 +78,47 @@ export class AccountsRepository {
     );
   }
 
+  /**
+   * An organization's customers, newest first (ties on id, newest id first); `q` matches the email
+   * address (case-insensitive substring). `all` counts every customer of the organization.
+   */
+  async customersOfOrg(
+    orgId: number,
+    q: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: CustomerRow[]; total: number; all: number }> {
+    const pattern =
+      q === undefined || q === '' ? null : `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    let filtered = this.db.selectFrom('identity_customers').where('org_id', '=', orgId);
+    if (pattern !== null) filtered = filtered.where(sql<boolean>`lower(email) like ${pattern} escape '\\'`);
+    const rows = await filtered
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const total = await filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const all = await this.db
+      .selectFrom('identity_customers')
+      .where('org_id', '=', orgId)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(total.n), all: Number(all.n) };
+  }
+
+  async findCustomerOfOrg(orgId: number, id: number): Promise<CustomerRow | null> {
+    return (
+      (await this.db
+        .selectFrom('identity_customers')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst()) ?? null
+    );
+  }
+
   async setCustomerPassword(id: number, passwordHash: string): Promise<void> {
     await this.db
       .updateTable('identity_customers')

@@ -104,6 +104,19 @@ export class SignInService {
     return view(row);
   }
 
+  async customersOf(
+    orgId: number,
+    query: { readonly q?: string; readonly limit: number; readonly offset: number },
+  ): Promise<{ items: PublicCustomer[]; total: number; all: number }> {
+    const page = await this.accounts.customersOfOrg(orgId, query.q, query.limit, query.offset);
+    return { items: page.rows.map(view), total: page.total, all: page.all };
+  }
+
+  async customerOf(orgId: number, customerId: number): Promise<PublicCustomer | null> {
+    const row = await this.accounts.findCustomerOfOrg(orgId, customerId);
+    return row === null ? null : view(row);
+  }
+
   async me(userId: number): Promise<PublicUser> {
     const user = await this.accounts.findUser(userId);
     if (!user) throw notAuthenticated();
