@@ -5,7 +5,7 @@ import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
-import { createBillingModule } from '../modules/billing/index.ts';
+import { billingConfig, createBillingModule } from '../modules/billing/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
   createServicesModule,
@@ -33,6 +33,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   certificatesConfig,
   platformDomainsConfig,
   mailConfig,
+  billingConfig,
 ];
 
 /**
@@ -72,6 +73,7 @@ export function platformModules(
       stripeApiBaseUrl: runtime.config.stripeApiBaseUrl,
     }),
     services: services.fulfilment,
+    serviceBilling: services.billing,
     invoicers,
   });
   const dns = createDnsModule(runtime, {
