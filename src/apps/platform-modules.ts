@@ -74,6 +74,7 @@ export function platformModules(
     }),
     services: services.fulfilment,
     serviceBilling: services.billing,
+    accounts: identity.accounts,
     invoicers,
   });
   const dns = createDnsModule(runtime, {

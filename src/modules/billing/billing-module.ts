@@ -3,6 +3,7 @@ import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
 import type { PaymentProvider } from '../../kernel/payments/payment-provider.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import type { AccountsDirectory } from '../identity/index.ts';
 import type { Invoicer, ServiceBilling, ServiceFulfilment } from '../services/index.ts';
 import { billingContext } from './billing-context.ts';
 import { registerBillingRoutes } from './billing-routes.ts';
@@ -17,6 +18,8 @@ export interface BillingModuleDeps {
   readonly services: ServiceFulfilment;
   /** The services registry as the daily run uses it: due dates and dunning. */
   readonly serviceBilling: ServiceBilling;
+  /** Payers' addresses, for the run's reminder mails. */
+  readonly accounts: AccountsDirectory;
   /** Where billing offers the services registry its invoicing of priced orders. */
   readonly invoicers: Registry<Invoicer>;
 }
@@ -33,7 +36,13 @@ const SCHEDULER_INTERVAL_MS = 5 * 60_000;
 export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): BillingModule {
   const ctx = billingContext(runtime);
   const billing = new BillingService(ctx, deps.payments, deps.services);
-  const run = new BillingRun(ctx, billing, deps.serviceBilling, runtime.config.section(billingConfig));
+  const run = new BillingRun(
+    ctx,
+    billing,
+    deps.serviceBilling,
+    runtime.config.section(billingConfig),
+    deps.accounts,
+  );
   billing.onPaid = (invoiceId) => run.renewalPaid(invoiceId);
   deps.invoicers.add(billing);
   const replies = idempotentReplies(runtime);

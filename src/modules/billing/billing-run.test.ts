@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../testing/manual-clock.ts';
+import { mailTo, startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import type { BillingModule } from './billing-module.ts';
 
@@ -23,6 +24,7 @@ describe('the daily billing run', () => {
   const emails: Record<string, string> = {};
   const svc: Record<string, number> = {};
   let zoneId = 0;
+  let smtp: SmtpSink;
 
   const get = (token: string, path: string) => t.request('GET', path, { token });
   const service = async (who: string) => (await get(users[who]!, `/api/v1/services/${svc[who]}`)).body;
@@ -39,7 +41,8 @@ describe('the daily billing run', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ROLE: 'api' }, clock });
+    smtp = await startSmtpSink();
+    t = await startTestApp({ env: { ROLE: 'api', SMTP_URL: smtp.url }, clock });
     billing = t.node.modules.find((m) => m.name === 'billing') as BillingModule;
     for (const who of ['alice', 'bob', 'carol', 'dave']) {
       const account = await t.signUp();
@@ -61,7 +64,10 @@ describe('the daily billing run', () => {
     expect(zone.status, zone.text).toBe(201);
     zoneId = zone.body.id as number;
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
 
   it('sets next_due_date one cycle after the paid plan is provisioned', async () => {
     expect(await service('alice')).toMatchObject({
@@ -99,6 +105,11 @@ describe('the daily billing run', () => {
       due_at: '2026-02-10T12:00:00.000Z',
     });
     expect(await invoices('dave')).toHaveLength(1);
+    // A reminder to the payer of an unpaid renewal; none for one paid from credit.
+    const bobsInvoice = (await invoices('bob'))[0]!;
+    const reminder = await smtp.waitFor((m) => mailTo(m) === emails.bob && /is due/.test(m.subject ?? ''));
+    expect(reminder.subject).toBe(`Invoice ${bobsInvoice.number} is due`);
+    expect(smtp.messages.filter((m) => mailTo(m) === emails.alice)).toEqual([]);
 
     expect(await run('2026-02-03')).toMatchObject({ ran: false, invoiced: 0 });
     expect(await invoices('alice')).toHaveLength(2);
@@ -116,6 +127,7 @@ describe('the daily billing run', () => {
     expect((await invoices('bob'))[0]!.status).toBe('unpaid');
     await run('2026-02-11');
     expect((await invoices('bob'))[0]!.status).toBe('overdue');
+    await smtp.waitFor((m) => mailTo(m) === emails.bob && /is overdue/.test(m.subject ?? ''));
     expect((await service('bob')).status).toBe('active');
     await run('2026-02-12');
     expect((await service('bob')).status).toBe('active');

@@ -1,8 +1,9 @@
 import type { BillingContext } from './billing-context.ts';
 import type { BillingService } from './billing-service.ts';
 import { BillingRepository } from './billing-repository.ts';
+import type { AccountsDirectory } from '../identity/index.ts';
 import type { ServiceBilling } from '../services/index.ts';
-import { minorOf } from './money.ts';
+import { majorOf, minorOf } from './money.ts';
 
 const DAY = 24 * 3600_000;
 /** How long one process holds a day before another may resume it. */
@@ -45,6 +46,7 @@ export class BillingRun {
     private readonly billing: BillingService,
     private readonly services: ServiceBilling,
     private readonly settings: BillingRunSettings,
+    private readonly accounts: AccountsDirectory,
   ) {
     this.repo = new BillingRepository(ctx.db);
   }
@@ -78,6 +80,8 @@ export class BillingRun {
       if (await this.billing.payFromCreditIfCovered(invoiceId)) {
         result.paidFromCredit++;
         await this.renewalPaid(invoiceId);
+      } else {
+        await this.remind(s.userId, invoiceId, 'is due');
       }
     }
     // (c) Cancelled at the end of the period: ended at next_due_date.
@@ -88,7 +92,10 @@ export class BillingRun {
     }
     // (b) Dunning: unpaid renewals due before this day.
     for (const { invoice, serviceId } of await this.repo.openRenewalsDueBefore(new Date(start))) {
-      if (await this.repo.setInvoiceStatus(invoice.id, ['unpaid'], 'overdue')) result.overdue++;
+      if (await this.repo.setInvoiceStatus(invoice.id, ['unpaid'], 'overdue')) {
+        result.overdue++;
+        await this.remind(invoice.user_id, invoice.id, 'is overdue');
+      }
       const late = Math.floor((start - midnight(dayOf(new Date(invoice.due_at)))) / DAY);
       if (late >= this.settings.terminateAfterDays) {
         await this.services.terminateNow(serviceId, `Service terminated: invoice ${invoice.number} unpaid`);
@@ -101,6 +108,29 @@ export class BillingRun {
     }
     await this.repo.finishDay(day, new Date(this.ctx.clock.now()));
     return { ...result, ran: true };
+  }
+
+  /**
+   * A reminder to the payer through the mail port. Best effort: a mail that cannot be sent is
+   * logged, and the run goes on (the invoice is in the account's list whatever happens to mail).
+   */
+  private async remind(userId: number, invoiceId: number, state: string): Promise<void> {
+    try {
+      const [account] = await this.accounts.usersByIds([userId]);
+      const invoice = await this.repo.findById(invoiceId);
+      if (account === undefined || invoice === null) return;
+      const due = majorOf(invoice.total_minor - invoice.amount_paid_minor);
+      await this.ctx.mail.send({
+        to: String(account.email),
+        subject: `Invoice ${invoice.number} ${state}`,
+        text:
+          `Invoice ${invoice.number} of ${due} ${invoice.currency} ${state} ` +
+          `(due ${new Date(invoice.due_at).toISOString().slice(0, 10)}).\n` +
+          `Pay it from your account: POST /api/v1/billing/invoices/${invoice.id}/pay\n`,
+      });
+    } catch (error) {
+      this.ctx.log.warn({ err: error, invoiceId }, 'billing reminder not sent');
+    }
   }
 
   /** A renewal invoice is paid (by the run or by its payer): the due date moves on, a suspension lifts. */
