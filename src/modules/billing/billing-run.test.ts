@@ -157,4 +157,10 @@ describe('the daily billing run', () => {
     expect((await invoices('bob'))[0]!.status).toBe('cancelled');
     expect((await service('carol')).status).toBe('active');
   });
+
+  it('runs a day once when two callers start it together (one per deployment)', async () => {
+    await moveTo('2026-02-25');
+    const both = await Promise.all([1, 2].map(() => billing.runDay(new Date(at('2026-02-25')))));
+    expect(both.map((r) => r.ran).sort()).toEqual([false, true]);
+  });
 });
