@@ -5,7 +5,7 @@ import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
-import { createBillingModule, billingConfig } from '../modules/billing/index.ts';
+import { billingConfig, createBillingModule } from '../modules/billing/index.ts';
 import { createResellersModule } from '../modules/resellers/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
@@ -74,8 +74,9 @@ export function platformModules(
       stripeApiBaseUrl: runtime.config.stripeApiBaseUrl,
     }),
     services: services.fulfilment,
-    invoicers,
+    serviceBilling: services.billing,
     accounts: identity.accounts,
+    invoicers,
   });
   const resellers = createResellersModule({ services: services.directory, lifecycle: services.lifecycle });
   const dns = createDnsModule(runtime, {

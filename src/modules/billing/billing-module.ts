@@ -4,12 +4,13 @@ import type { Registry } from '../../kernel/module/registry.ts';
 import type { PaymentProvider } from '../../kernel/payments/payment-provider.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
-import type { Invoicer, ServiceFulfilment } from '../services/index.ts';
+import type { Invoicer, ServiceBilling, ServiceFulfilment } from '../services/index.ts';
 import { billingContext } from './billing-context.ts';
 import { BillingRepository } from './billing-repository.ts';
 import { registerBillingRoutes } from './billing-routes.ts';
-import { BillingService } from './billing-service.ts';
 import { billingConfig } from './billing-config.ts';
+import { BillingRun, type BillingRunResult } from './billing-run.ts';
+import { BillingService } from './billing-service.ts';
 import { InvoicePdfs } from './invoice-pdf.ts';
 
 export interface BillingModuleDeps {
@@ -17,16 +18,34 @@ export interface BillingModuleDeps {
   readonly payments: PaymentProvider;
   /** The services registry, told when an invoice is paid. */
   readonly services: ServiceFulfilment;
+  /** The services registry as the daily run uses it: due dates and dunning. */
+  readonly serviceBilling: ServiceBilling;
+  /** Payers' addresses: the run's reminder mails, the buyer on an invoice PDF. */
+  readonly accounts: AccountsDirectory;
   /** Where billing offers the services registry its invoicing of priced orders. */
   readonly invoicers: Registry<Invoicer>;
-  /** Main-site accounts: the buyer's email on an invoice PDF. */
-  readonly accounts: AccountsDirectory;
 }
 
+export interface BillingModule extends PlatformModule {
+  /** The daily billing run for the UTC day of `asOf` (a day already run does nothing). */
+  runDay(asOf: Date): Promise<BillingRunResult>;
+}
+
+/** How often the scheduler looks whether today has been run. */
+const SCHEDULER_INTERVAL_MS = 5 * 60_000;
+
 /** Account billing (base /api/v1/billing): invoices of priced orders, payments, credit, the ledger. */
-export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): PlatformModule {
+export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): BillingModule {
   const ctx = billingContext(runtime);
   const billing = new BillingService(ctx, deps.payments, deps.services);
+  const run = new BillingRun(
+    ctx,
+    billing,
+    deps.serviceBilling,
+    runtime.config.section(billingConfig),
+    deps.accounts,
+  );
+  billing.onPaid = (invoiceId) => run.renewalPaid(invoiceId);
   deps.invoicers.add(billing);
   const replies = idempotentReplies(runtime);
   const pdfs = new InvoicePdfs(
@@ -34,10 +53,27 @@ export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): 
     deps.accounts,
     runtime.config.section(billingConfig),
   );
+  let timer: NodeJS.Timeout | undefined;
+  const today = async (): Promise<void> => {
+    try {
+      await run.run(new Date(runtime.clock.now()));
+    } catch (error) {
+      ctx.log.error({ err: error }, 'daily billing run failed; the next check resumes it');
+    }
+  };
   return {
     name: 'billing',
     prefix: '/billing',
     routes: (app) => registerBillingRoutes(app, billing, replies, pdfs),
-    start: () => billing.catchUp(),
+    runDay: (asOf) => run.run(asOf),
+    start: async () => {
+      await billing.catchUp();
+      // The scheduler: every few minutes, today's run (a day already run does nothing).
+      timer = setInterval(() => void today(), SCHEDULER_INTERVAL_MS);
+      timer.unref();
+    },
+    stop: async () => {
+      if (timer !== undefined) clearInterval(timer);
+    },
   };
 }

@@ -80,6 +80,15 @@ export class BillingRepository {
     return row === undefined ? null : invoiceOf(row as InvoiceRow);
   }
 
+  async findById(id: number): Promise<InvoiceRow | null> {
+    const row = await this.db
+      .selectFrom('billing_invoices')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? null : invoiceOf(row as InvoiceRow);
+  }
+
   async lines(invoiceId: number): Promise<InvoiceLineRow[]> {
     const rows = await this.db
       .selectFrom('billing_invoice_lines')
@@ -202,5 +211,79 @@ export class BillingRepository {
       .groupBy('type')
       .execute();
     return new Map(rows.map((r) => [r.type, Number(r.n)]));
+  }
+
+  // The daily run: the days run and the renewal invoices made.
+
+  /**
+   * Takes the day for one process: a day not run yet, or whose last taker's lease lapsed without
+   * finishing (it stopped: the run resumes). False when it is finished or another process holds it.
+   */
+  async claimDay(day: string, now: Date, until: Date): Promise<boolean> {
+    const row = await sql<{ day: string }>`
+      INSERT INTO billing_runs (day, claimed_until) VALUES (${day}::date, ${until})
+      ON CONFLICT (day) DO UPDATE SET claimed_until = excluded.claimed_until
+        WHERE billing_runs.finished_at IS NULL AND billing_runs.claimed_until < ${now}
+      RETURNING day`.execute(this.db);
+    return row.rows.length === 1;
+  }
+
+  async finishDay(day: string, at: Date): Promise<void> {
+    await sql`UPDATE billing_runs SET finished_at = ${at} WHERE day = ${day}::date`.execute(this.db);
+  }
+
+  async renewalExists(serviceId: number, periodStart: Date): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('billing_renewals')
+      .select('invoice_id')
+      .where('service_id', '=', serviceId)
+      .where('period_start', '=', periodStart)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertRenewal(serviceId: number, periodStart: Date, invoiceId: number): Promise<void> {
+    await this.db
+      .insertInto('billing_renewals')
+      .values({ service_id: serviceId, period_start: periodStart, invoice_id: invoiceId })
+      .execute();
+  }
+
+  async renewalOf(invoiceId: number): Promise<{ serviceId: number; periodStart: Date } | null> {
+    const row = await this.db
+      .selectFrom('billing_renewals')
+      .selectAll()
+      .where('invoice_id', '=', invoiceId)
+      .executeTakeFirst();
+    return row === undefined
+      ? null
+      : { serviceId: Number(row.service_id), periodStart: new Date(row.period_start) };
+  }
+
+  /** Open renewal invoices due before `before`, with their service. */
+  async openRenewalsDueBefore(before: Date): Promise<{ invoice: InvoiceRow; serviceId: number }[]> {
+    const rows = await this.db
+      .selectFrom('billing_renewals as r')
+      .innerJoin('billing_invoices as i', 'i.id', 'r.invoice_id')
+      .selectAll('i')
+      .select('r.service_id')
+      .where('i.status', 'in', ['unpaid', 'overdue'])
+      .where('i.due_at', '<', before)
+      .orderBy('i.id')
+      .execute();
+    return rows.map((r) => ({
+      invoice: { ...(r as unknown as InvoiceRow), id: Number(r.id), total_minor: Number(r.total_minor) },
+      serviceId: Number(r.service_id),
+    }));
+  }
+
+  async setInvoiceStatus(id: number, from: readonly string[], to: string): Promise<boolean> {
+    const done = await this.db
+      .updateTable('billing_invoices')
+      .set({ status: to } as never)
+      .where('id', '=', id)
+      .where('status', 'in', [...from] as never)
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
   }
 }

@@ -3,9 +3,9 @@ import type { Transaction } from 'kysely';
 import { orgRoleAllows, type OwnerScope } from '../../kernel/auth/owner-scope.ts';
 import { forbiddenRole } from '../../kernel/errors/kernel-errors.ts';
 import { joinTransaction } from '../../kernel/db/unit-of-work.ts';
-import { invalidField } from '../../kernel/errors/app-error.ts';
+import { AppError, invalidField } from '../../kernel/errors/app-error.ts';
 import { PaymentProviderError, type PaymentProvider } from '../../kernel/payments/payment-provider.ts';
-import type { Invoicer, OrderToInvoice, ServiceFulfilment } from '../services/index.ts';
+import type { BilledService, Invoicer, OrderToInvoice, ServiceFulfilment } from '../services/index.ts';
 import type { BillingContext } from './billing-context.ts';
 import {
   currencyMismatch,
@@ -73,6 +73,8 @@ export interface PayBody {
  */
 export class BillingService implements Invoicer {
   private readonly repo: BillingRepository;
+  /** Told once an invoice is paid (the daily run moves a renewed service's due date on). */
+  onPaid: (invoiceId: number) => Promise<void> = async () => {};
 
   constructor(
     private readonly ctx: BillingContext,
@@ -193,7 +195,70 @@ export class BillingService implements Invoicer {
     const lines = await this.repo.lines(invoice.id);
     const serviceIds = [...new Set(lines.flatMap((l) => (l.service_id === null ? [] : [l.service_id])))];
     await this.fulfilment.provisionPaid(serviceIds);
+    await this.onPaid(invoice.id);
     return this.invoice(owner, invoice.id);
+  }
+
+  /**
+   * The daily run: an `unpaid` renewal invoice of one cycle of `service`, due at its next_due_date;
+   * `link` records it in the same transaction (null when it was made meanwhile by another run).
+   */
+  async invoiceRenewal(
+    service: BilledService,
+    unitMinor: number,
+    link: (trx: Transaction<BillingTables>, invoiceId: number) => Promise<void>,
+  ): Promise<number | null> {
+    const at = new Date(this.ctx.clock.now());
+    try {
+      return await this.ctx.transaction(async (uow) => {
+        const repo = this.repo.withTx(uow.trx);
+        const invoice = await repo.insertInvoice(
+          {
+            user_id: service.userId,
+            org_id: service.orgId,
+            status: 'unpaid',
+            currency: service.currency,
+            subtotal_minor: unitMinor,
+            tax_minor: 0,
+            total_minor: unitMinor,
+            due_at: service.nextDueDate,
+          },
+          [
+            {
+              description: `${service.productName} (${service.billingCycle}, renewal)`,
+              quantity: 1,
+              unit_amount_minor: unitMinor,
+              amount_minor: unitMinor,
+              service_id: service.id,
+            },
+          ],
+          at,
+        );
+        await link(uow.trx, invoice.id);
+        return invoice.id;
+      });
+    } catch (error) {
+      // The renewal's key (service, period) was taken by another run: its invoice stands.
+      if (/duplicate key|unique/i.test(String((error as Error).message))) return null;
+      throw error;
+    }
+  }
+
+  /** The daily run: pays an open invoice from its payer's credit when the balance covers it. */
+  async payFromCreditIfCovered(invoiceId: number): Promise<boolean> {
+    const invoice = await this.repo.findById(invoiceId);
+    if (invoice === null || (invoice.status !== 'unpaid' && invoice.status !== 'overdue')) return false;
+    if (invoice.currency !== CREDIT_CURRENCY) return false;
+    const due = invoice.total_minor - invoice.amount_paid_minor;
+    if ((await this.repo.balance(invoice.user_id)) < due) return false;
+    try {
+      await this.settle(invoice.user_id, invoice, due, 'credit', null);
+    } catch (error) {
+      // Spent or paid meanwhile: the invoice stays open for its payer.
+      if (error instanceof AppError) return false;
+      throw error;
+    }
+    return true;
   }
 
   private async charge(

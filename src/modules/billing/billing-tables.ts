@@ -49,8 +49,24 @@ export interface TransactionRow {
   created_at: Date;
 }
 
+/** A day of the daily run: claimed by one process until `claimed_until`, done at `finished_at`. */
+export interface BillingRunRow {
+  day: string;
+  claimed_until: Date;
+  finished_at: Date | null;
+}
+
+/** A renewal invoice: one per service and period (the next_due_date it renews from). */
+export interface BillingRenewalRow {
+  service_id: number;
+  period_start: Date;
+  invoice_id: number;
+}
+
 export interface BillingTables {
   billing_invoices: InvoiceRow;
   billing_invoice_lines: InvoiceLineRow;
   billing_transactions: TransactionRow;
+  billing_runs: BillingRunRow;
+  billing_renewals: BillingRenewalRow;
 }

@@ -6,6 +6,8 @@ export {
   type OrderInvoiceLine,
   type OrderToInvoice,
   type ServiceFulfilment,
+  type ServiceBilling,
+  type BilledService,
   type ProvisionedService,
   type ServiceActor,
   type ServiceDirectory,

@@ -111,3 +111,34 @@ export interface Invoicer {
 export interface ServiceFulfilment {
   provisionPaid(serviceIds: readonly number[]): Promise<void>;
 }
+
+/** A service as billing's daily run sees it: what it renews, and when. */
+export interface BilledService {
+  readonly id: number;
+  readonly userId: number;
+  readonly orgId: number | null;
+  readonly productName: string;
+  readonly billingCycle: string;
+  /** The price per cycle, a decimal string. */
+  readonly price: string;
+  readonly currency: string;
+  readonly status: string;
+  readonly nextDueDate: Date;
+}
+
+/**
+ * What billing's daily run uses of the registry: services due by a date, their due date moved on
+ * when a renewal is paid, and the dunning steps through the lifecycle (and the provisioners).
+ */
+export interface ServiceBilling {
+  /** Services `active`, `suspended` or `pending_termination` whose next_due_date is at or before `until`. */
+  dueBy(until: Date): Promise<BilledService[]>;
+  /** next_due_date `from` → one cycle later; false when it was not `from` any more (already moved). */
+  advanceDueDate(serviceId: number, from: Date): Promise<boolean>;
+  /** active → suspended (the provisioner's suspend); nothing when it is not active. */
+  suspendUnpaid(serviceId: number, reason: string): Promise<void>;
+  /** suspended → active once its invoice is paid; nothing when it is not suspended. */
+  unsuspendPaid(serviceId: number): Promise<void>;
+  /** → terminated, what it holds released by its provisioner; nothing when already terminated. */
+  terminateNow(serviceId: number, message: string): Promise<void>;
+}

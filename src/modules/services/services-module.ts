@@ -8,6 +8,7 @@ import { servicesContext } from './services-context.ts';
 import type {
   Invoicer,
   ServiceDirectory,
+  ServiceBilling,
   ServiceFulfilment,
   ServiceLifecycle,
   ServiceProvisioner,
@@ -21,6 +22,8 @@ export interface ServicesModule extends PlatformModule {
   readonly directory: ServiceDirectory;
   /** Billing provisions the services of a paid invoice through it. */
   readonly fulfilment: ServiceFulfilment;
+  /** Billing's daily run: due dates, renewals and dunning. */
+  readonly billing: ServiceBilling;
 }
 
 export interface ServicesModuleDeps {
@@ -55,6 +58,7 @@ export function createServicesModule(runtime: Runtime, deps: ServicesModuleDeps)
     directory: service,
     lifecycle: service,
     fulfilment: service,
+    billing: service,
     routes: (app) => registerServiceRoutes(app, service, replies),
   };
 }

@@ -108,6 +108,29 @@ export class ServicesRepository {
       .execute();
   }
 
+  /** Services billed by due date: active, suspended or ending at period end, due at or before `until`. */
+  async dueBy(until: Date): Promise<ServiceRow[]> {
+    return (await this.db
+      .selectFrom('services')
+      .selectAll()
+      .where('status', 'in', ['active', 'suspended', 'pending_termination'])
+      .where('next_due_date', 'is not', null)
+      .where('next_due_date', '<=', until)
+      .orderBy('id')
+      .execute()) as ServiceRow[];
+  }
+
+  /** Sets next_due_date to `to` when it is `from` (null: not set yet); false when it was not. */
+  async moveDueDate(id: number, from: Date | null, to: Date, at: Date): Promise<boolean> {
+    const done = await this.db
+      .updateTable('services')
+      .set({ next_due_date: to, updated_at: at })
+      .where('id', '=', id)
+      .where('next_due_date', from === null ? 'is' : '=', from)
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
   /** pending → provisioning for one caller only: false when another took it (or it is not pending). */
   async claimPending(id: number, at: Date): Promise<boolean> {
     const done = await this.db

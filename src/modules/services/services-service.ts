@@ -6,6 +6,7 @@ import { freeOrderBudget } from './services-budgets.ts';
 import { invalidField, invalidFields } from '../../kernel/errors/app-error.ts';
 import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
+import { oneCycleAfter } from './billing-cycle.ts';
 import { checkOrderConfig, optionPriceLines } from './order-config.ts';
 import { resourceTypeOfModule, resourceTypeOfWord } from './service-resource-types.ts';
 import type { ServicesContext } from './services-context.ts';
@@ -22,10 +23,12 @@ import {
 } from './services-errors.ts';
 import {
   ProvisioningFailed,
+  type BilledService,
   type Invoicer,
   type OrderInvoiceLine,
   type ProvisionedService,
   type ServiceActor,
+  type ServiceBilling,
   type ServiceProvisioner,
   type ServiceSummary,
   type ServiceTagLookup,
@@ -54,6 +57,9 @@ export interface ListQuery {
 }
 
 /** A decimal string that is zero ("0", "0.00"): compared as text, never through a float. */
+/** The daily billing run, as the audit log names who suspended a service. */
+const BILLING_ACTOR: ServiceActor = { userId: null, realm: 'billing', ip: null };
+
 const isZero = (decimal: string): boolean => /^0*(\.0*)?$/.test(decimal.replace(/^-/, ''));
 
 /** `svc_<id>` or the bare id. */
@@ -66,7 +72,7 @@ export function serviceIdOf(ref: string): number | null {
  * The services registry: ordering (free plans at once, priced ones once their invoice is paid), the lifecycle through each
  * product module's provisioner, listing, cancelling, the events of a service.
  */
-export class ServicesService {
+export class ServicesService implements ServiceBilling {
   private readonly repo: ServicesRepository;
 
   constructor(
@@ -223,6 +229,11 @@ export class ServicesService {
     try {
       await provisioner.provision(provisionedOf(service));
       await this.move(service, 'active', null, 'activated', 'Service is active');
+      // A priced plan that renews is paid up to one cycle from now; the daily billing run invoices it then.
+      const due = isZero(service.price)
+        ? null
+        : oneCycleAfter(new Date(this.ctx.clock.now()), service.billing_cycle);
+      if (due !== null) await this.repo.moveDueDate(service.id, null, due, new Date(this.ctx.clock.now()));
     } catch (error) {
       const reason = error instanceof ProvisioningFailed ? error.reason : 'Provisioning failed';
       if (!(error instanceof ProvisioningFailed))
@@ -245,6 +256,56 @@ export class ServicesService {
       await repo.setStatus(service.id, status, reason, at, extra);
       await repo.addEvent(service.id, event, message, at);
     });
+  }
+
+  /** Billing's daily run: the services due at or before `until`. */
+  async dueBy(until: Date): Promise<BilledService[]> {
+    return (await this.repo.dueBy(until)).map((s) => ({
+      id: Number(s.id),
+      userId: Number(s.user_id),
+      orgId: s.org_id === null ? null : Number(s.org_id),
+      productName: s.product_name,
+      billingCycle: s.billing_cycle,
+      price: String(s.price),
+      currency: s.currency,
+      status: s.status,
+      nextDueDate: new Date(s.next_due_date!),
+    }));
+  }
+
+  /** A renewal is paid: next_due_date moves one cycle on from `from`, once. */
+  async advanceDueDate(serviceId: number, from: Date): Promise<boolean> {
+    const service = await this.repo.find(serviceId);
+    if (service === null) return false;
+    const to = oneCycleAfter(from, service.billing_cycle);
+    if (to === null) return false;
+    const at = new Date(this.ctx.clock.now());
+    if (!(await this.repo.moveDueDate(service.id, from, to, at))) return false;
+    await this.repo.addEvent(service.id, 'renewed', `Renewed until ${to.toISOString()}`, at);
+    return true;
+  }
+
+  async suspendUnpaid(serviceId: number, reason: string): Promise<void> {
+    const service = await this.repo.find(serviceId);
+    if (service?.status !== 'active') return;
+    await this.suspend(serviceId, reason, BILLING_ACTOR);
+  }
+
+  async unsuspendPaid(serviceId: number): Promise<void> {
+    const service = await this.repo.find(serviceId);
+    if (service?.status !== 'suspended') return;
+    await this.unsuspend(serviceId, BILLING_ACTOR);
+  }
+
+  /** Ends a service now (unpaid, or cancelled at the end of its period): its provisioner releases what it holds. */
+  async terminateNow(serviceId: number, message: string): Promise<void> {
+    const service = await this.repo.find(serviceId);
+    if (service === null || service.status === 'terminated') return;
+    if (service.status !== 'failed' && service.status !== 'pending')
+      await this.provisionerOf(service.module_name)?.terminate(provisionedOf(service));
+    const at = new Date(this.ctx.clock.now());
+    await this.move(service, 'terminated', null, 'terminated', message, { terminated_at: at });
+    await this.catalog.holdStock(Number(service.product_id), -1);
   }
 
   async list(owner: OwnerScope, q: ListQuery): Promise<ServiceView[]> {
