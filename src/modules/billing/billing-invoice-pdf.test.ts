@@ -171,7 +171,13 @@ describe('billing settings', () => {
   const read = (env: Record<string, string>) => loadConfig(env, [billingConfig]).section(billingConfig);
 
   it('default to a seller name and no address; split the address on ";"', () => {
-    expect(read({})).toEqual({ sellerName: 'Hosting Platform', sellerAddress: [] });
+    expect(read({})).toEqual({
+      invoiceDaysBefore: 7,
+      suspendAfterDays: 3,
+      terminateAfterDays: 14,
+      sellerName: 'Hosting Platform',
+      sellerAddress: [],
+    });
     expect(read({ BILLING_SELLER_ADDRESS: ' 1 Rue Neuve ;; 1000 Brussels ' }).sellerAddress).toEqual([
       '1 Rue Neuve',
       '1000 Brussels',
