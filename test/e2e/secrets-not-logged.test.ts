@@ -86,11 +86,11 @@ describe('secrets never reach the log', () => {
       expect((await call('POST', '/auth/forgot-password', { email: 'logs@example.com' })).status).toBe(200);
       // Without SMTP_URL the mail is an .eml file in DATA_DIR/mail (its path is logged, not its text).
       let eml = '';
-      for (let i = 0; i < 100 && eml === ''; i++) {
+      for (let i = 0; i < 400 && eml === ''; i++) {
         const dir = path.join(dataDir, 'mail');
         const files = (() => {
           try {
-            return readdirSync(dir);
+            return readdirSync(dir).filter((f) => f.endsWith('.eml'));
           } catch {
             return [];
           }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter, TransportOptions } from 'nodemailer';
 import type { Logger } from '../log/logger.ts';
@@ -93,7 +93,10 @@ class FileMailPort implements MailPort {
       this.dir,
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`,
     );
-    await writeFile(file, info.message as Buffer, { mode: 0o600 });
+    // Written aside, then renamed: a reader of the folder never sees a message half written.
+    const partial = path.join(this.dir, `.${path.basename(file)}.partial`);
+    await writeFile(partial, info.message as Buffer, { mode: 0o600 });
+    await rename(partial, file);
     // The path only: the message may carry a reset token.
     this.log.info({ file }, 'mail written (no SMTP_URL set)');
   }
