@@ -9,11 +9,18 @@ export interface OrgSummary {
   readonly name: string;
   readonly status: OrgRow['status'];
   readonly commerceEnabled: boolean;
+  /** The owner's account: it holds the services the organization keeps for its customers. */
+  readonly ownerUserId: number;
+  /** `platform_mor`, `hybrid` or `merchant_of_record`: who invoices the organization's customers. */
+  readonly billingMode: string;
+  /** The platform's share of customer payments under `platform_mor`, a decimal string ("10.00"). */
+  readonly platformFeePercent: string;
 }
 
 /** Organizations by slug, and a user's role in one (modules whose objects an organization may own). */
 export interface OrgDirectory {
   bySlug(slug: string): Promise<OrgSummary | null>;
+  byId(id: number): Promise<OrgSummary | null>;
   /** The user's role in the organization, or null when not a member. */
   roleOf(orgId: number, userId: number): Promise<OrgRole | null>;
 }

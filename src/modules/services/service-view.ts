@@ -35,10 +35,12 @@ export function serviceView(s: ServiceRow): ServiceView {
     currency: s.currency,
     location_code: s.location_code,
     org_id: s.org_id === null ? null : Number(s.org_id),
+    customer_id: s.customer_id === null ? null : Number(s.customer_id),
     config: s.config,
     created_at: iso(s.created_at),
     updated_at: iso(s.updated_at),
     next_due_date: s.next_due_date === null ? null : iso(s.next_due_date),
+    activated_at: s.activated_at === null ? null : iso(s.activated_at),
     terminated_at: s.terminated_at === null ? null : iso(s.terminated_at),
   };
 }

@@ -93,6 +93,9 @@ export interface OrderInvoiceLine {
 export interface OrderToInvoice {
   readonly userId: number;
   readonly orgId: number | null;
+  /** The organization's storefront customer the service is for (orgId set): the customer pays. */
+  readonly customerId: number | null;
+  readonly productId: number;
   readonly serviceId: number;
   readonly currency: string;
   readonly lines: readonly OrderInvoiceLine[];
@@ -117,6 +120,9 @@ export interface BilledService {
   readonly id: number;
   readonly userId: number;
   readonly orgId: number | null;
+  /** The organization's storefront customer it is held for, else null. */
+  readonly customerId: number | null;
+  readonly productId: number;
   readonly productName: string;
   readonly billingCycle: string;
   /** The price per cycle, a decimal string. */

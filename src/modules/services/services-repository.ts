@@ -13,7 +13,14 @@ export interface ServiceFilter {
 
 export type NewService = Omit<
   ServiceRow,
-  'id' | 'created_at' | 'updated_at' | 'terminated_at' | 'next_due_date' | 'status_reason' | 'config'
+  | 'id'
+  | 'created_at'
+  | 'updated_at'
+  | 'terminated_at'
+  | 'activated_at'
+  | 'next_due_date'
+  | 'status_reason'
+  | 'config'
 > & {
   readonly config: Record<string, unknown>;
 };
@@ -22,6 +29,7 @@ const COLUMNS = [
   'id',
   'user_id',
   'org_id',
+  'customer_id',
   'product_id',
   'product_name',
   'pricing_id',
@@ -35,6 +43,7 @@ const COLUMNS = [
   'billing_cycle',
   'currency',
   'next_due_date',
+  'activated_at',
   'terminated_at',
   'created_at',
   'updated_at',
@@ -99,7 +108,7 @@ export class ServicesRepository {
     status: ServiceStatus,
     reason: string | null,
     at: Date,
-    extra: { terminated_at?: Date } = {},
+    extra: { terminated_at?: Date; activated_at?: Date } = {},
   ): Promise<void> {
     await this.db
       .updateTable('services')

@@ -58,10 +58,12 @@ describe('services registry', () => {
       currency: 'EUR',
       location_code: null,
       org_id: null,
+      customer_id: null,
       config: { max_zones: 3 },
       created_at: expect.any(String),
       updated_at: expect.any(String),
       next_due_date: null,
+      activated_at: expect.any(String),
       terminated_at: null,
     });
     expect((await get(alice, `/svc_${res.body.id}`)).body).toEqual(view);

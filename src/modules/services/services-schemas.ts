@@ -60,10 +60,14 @@ export const ServiceResponse = describes<ServiceView>()(
     currency: Type.String(),
     location_code: Nullable(Type.String()),
     org_id: Nullable(Type.Integer()),
+    customer_id: Nullable(
+      Type.Integer({ description: 'The organization’s storefront customer it is held for, else null' }),
+    ),
     config: Type.Record(Type.String(), Type.Unknown()),
     created_at: IsoTime,
     updated_at: IsoTime,
     next_due_date: Nullable(IsoTime),
+    activated_at: Nullable(IsoTime),
     terminated_at: Nullable(IsoTime),
   }),
 );

@@ -145,6 +145,7 @@ export class ServicesService implements ServiceBilling {
         {
           user_id: owner.userId,
           org_id: orgId,
+          customer_id: null,
           product_id: offer.product.id,
           product_name: offer.product.name,
           pricing_id: pricing.id,
@@ -180,6 +181,8 @@ export class ServicesService implements ServiceBilling {
         ({ invoiceId } = await invoicer.invoiceOrder(uow.trx as unknown as Transaction<unknown>, {
           userId: owner.userId,
           orgId,
+          customerId: null,
+          productId: offer.product.id,
           serviceId: Number(row.id),
           currency: pricing.currency,
           lines,
@@ -228,7 +231,9 @@ export class ServicesService implements ServiceBilling {
     await this.move(service, 'provisioning', null, 'provisioning', 'Provisioning started');
     try {
       await provisioner.provision(provisionedOf(service));
-      await this.move(service, 'active', null, 'activated', 'Service is active');
+      await this.move(service, 'active', null, 'activated', 'Service is active', {
+        activated_at: new Date(this.ctx.clock.now()),
+      });
       // A priced plan that renews is paid up to one cycle from now; the daily billing run invoices it then.
       const due = isZero(service.price)
         ? null
@@ -248,7 +253,7 @@ export class ServicesService implements ServiceBilling {
     reason: string | null,
     event: string,
     message: string,
-    extra: { terminated_at?: Date } = {},
+    extra: { terminated_at?: Date; activated_at?: Date } = {},
   ): Promise<void> {
     const at = new Date(this.ctx.clock.now());
     await this.ctx.transaction(async (uow) => {
@@ -264,6 +269,8 @@ export class ServicesService implements ServiceBilling {
       id: Number(s.id),
       userId: Number(s.user_id),
       orgId: s.org_id === null ? null : Number(s.org_id),
+      customerId: s.customer_id === null ? null : Number(s.customer_id),
+      productId: Number(s.product_id),
       productName: s.product_name,
       billingCycle: s.billing_cycle,
       price: String(s.price),

@@ -7,6 +7,8 @@ export interface ServiceRow {
   id: number;
   user_id: number;
   org_id: number | null;
+  /** The organization's storefront customer it is held for (org_id set), else null. */
+  customer_id: number | null;
   product_id: number;
   /** The product's name when ordered. */
   product_name: string;
@@ -27,6 +29,8 @@ export interface ServiceRow {
   price: string;
   currency: string;
   next_due_date: Date | null;
+  /** When it first became active (hourly plans are billed in arrears from it). */
+  activated_at: Date | null;
   terminated_at: Date | null;
   created_at: Date;
   updated_at: Date;

@@ -6,7 +6,7 @@ import { forbiddenRole, notAuthenticated } from '../../../kernel/errors/kernel-e
 import type { OrganizationsRepository } from '../organizations/organizations-repository.ts';
 import type { OrgMembersRepository } from '../org-members/org-members-repository.ts';
 import { orgNotFound } from '../orgs-errors.ts';
-import type { OrgDirectory } from '../orgs-interfaces.ts';
+import type { OrgDirectory, OrgSummary } from '../orgs-interfaces.ts';
 import type { OrgRow } from '../orgs-tables.ts';
 
 function slugOf(request: FastifyRequest): string {
@@ -28,18 +28,8 @@ export class OrgAccess {
   ) {}
 
   readonly directory: OrgDirectory = {
-    bySlug: async (slug) => {
-      const org = await this.orgs.bySlug(slug);
-      return org === null
-        ? null
-        : {
-            id: Number(org.id),
-            slug: org.slug,
-            name: org.name,
-            status: org.status,
-            commerceEnabled: org.commerce_enabled,
-          };
-    },
+    bySlug: async (slug) => summaryOf(await this.orgs.bySlug(slug)),
+    byId: async (id) => summaryOf(await this.orgs.byId(id)),
     roleOf: (orgId, userId) => this.members.roleOf(orgId, userId),
   };
 
@@ -88,4 +78,18 @@ export class OrgAccess {
     }
     return principal;
   }
+}
+
+function summaryOf(org: OrgRow | null): OrgSummary | null {
+  if (org === null) return null;
+  return {
+    id: Number(org.id),
+    slug: org.slug,
+    name: org.name,
+    status: org.status,
+    commerceEnabled: org.commerce_enabled,
+    ownerUserId: Number(org.owner_user_id),
+    billingMode: org.billing_mode,
+    platformFeePercent: String(org.platform_fee_percent),
+  };
 }
