@@ -67,6 +67,7 @@ export function platformModules(
     provisioners,
     serviceTags,
     invoicers,
+    customers: identity.realms,
   });
   const billing = createBillingModule(runtime, {
     payments: createPaymentProvider({

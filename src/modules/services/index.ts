@@ -2,7 +2,14 @@
 export { createServicesModule, type ServicesModule, type ServicesModuleDeps } from './services-module.ts';
 export {
   ProvisioningFailed,
+  type CustomerOrder,
+  type CustomerServices,
+  type CustomerServicesQuery,
+  type CustomerServiceView,
   type Invoicer,
+  type OrderedService,
+  type PortalCustomer,
+  type StorefrontCustomers,
   type OrderInvoiceLine,
   type OrderToInvoice,
   type ServiceFulfilment,
@@ -16,3 +23,11 @@ export {
   type ServiceSummary,
   type ServiceTagLookup,
 } from './services-interfaces.ts';
+/** The order's budget and schemas, for the organizations' portal routes (the resellers module). */
+export { freeOrderBudget } from './services-budgets.ts';
+export {
+  CustomerOrderBody,
+  OrderResponse,
+  ServiceResponse,
+  ServiceStatusWord,
+} from './services-schemas.ts';

@@ -148,3 +148,54 @@ export interface ServiceBilling {
   /** → terminated, what it holds released by its provisioner; nothing when already terminated. */
   terminateNow(serviceId: number, message: string): Promise<void>;
 }
+
+/**
+ * The organizations' storefront customers as the registry checks an order names one (identity's
+ * storefront realm answers it): the customer when it is one of the organization's, else null.
+ */
+export interface StorefrontCustomers {
+  customerOf(orgId: number, customerId: number): Promise<{ readonly id: number } | null>;
+}
+
+/** A service as an order answers it: the service, and the invoice to pay for a priced plan (else null). */
+export type OrderedService = ServiceView & { invoice_id: number | null };
+
+/** A service held for a customer, as the organization's portal shows it. */
+export type CustomerServiceView = ServiceView;
+
+/** A signed-in storefront customer of an organization (the portal's caller). */
+export interface PortalCustomer {
+  readonly orgId: number;
+  readonly customerId: number;
+}
+
+/** A customer's own order: the plan, where, its config, a label. */
+export interface CustomerOrder {
+  readonly product_id: number;
+  readonly pricing_id: number;
+  readonly location_id?: number;
+  readonly config?: Readonly<Record<string, unknown>>;
+  readonly label?: string;
+}
+
+/** A page of a customer's services, newest first; `status` one of the services' statuses. */
+export interface CustomerServicesQuery {
+  readonly status?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * The services an organization holds for its storefront customers, for the organization's portal
+ * (the resellers module): held by the organization's owner, named by the customer.
+ */
+export interface CustomerServices {
+  /**
+   * Orders as `POST /services/order` does, for the customer: a free plan counts against the
+   * customer's `storefront.free_order` budget; the organization's webhooks hear `order.created`.
+   */
+  orderForCustomer(customer: PortalCustomer, order: CustomerOrder): Promise<OrderedService>;
+  customerServices(customer: PortalCustomer, query: CustomerServicesQuery): Promise<CustomerServiceView[]>;
+  /** One service of the customer's, else null (another customer's too). */
+  customerService(customer: PortalCustomer, serviceId: number): Promise<CustomerServiceView | null>;
+}

@@ -6,6 +6,7 @@ import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import { servicesContext } from './services-context.ts';
 import type {
+  CustomerServices,
   Invoicer,
   ServiceDirectory,
   ServiceBilling,
@@ -13,6 +14,7 @@ import type {
   ServiceLifecycle,
   ServiceProvisioner,
   ServiceTagLookup,
+  StorefrontCustomers,
 } from './services-interfaces.ts';
 import { registerServiceRoutes } from './services-routes.ts';
 import { ServicesService } from './services-service.ts';
@@ -24,6 +26,8 @@ export interface ServicesModule extends PlatformModule {
   readonly fulfilment: ServiceFulfilment;
   /** Billing's daily run: due dates, renewals and dunning. */
   readonly billing: ServiceBilling;
+  /** The organizations' portals: what their storefront customers order and hold. */
+  readonly customerServices: CustomerServices;
 }
 
 export interface ServicesModuleDeps {
@@ -35,6 +39,8 @@ export interface ServicesModuleDeps {
   readonly serviceTags: Registry<ServiceTagLookup>;
   /** The billing module adds itself here: priced orders are invoiced through it. */
   readonly invoicers: Registry<Invoicer>;
+  /** Identity's storefront realm: whether an order's `customer_id` is the organization's customer. */
+  readonly customers: StorefrontCustomers;
 }
 
 /**
@@ -50,6 +56,7 @@ export function createServicesModule(runtime: Runtime, deps: ServicesModuleDeps)
     deps.provisioners,
     deps.serviceTags,
     deps.invoicers,
+    deps.customers,
   );
   const replies = idempotentReplies(runtime);
   return {
@@ -59,6 +66,7 @@ export function createServicesModule(runtime: Runtime, deps: ServicesModuleDeps)
     lifecycle: service,
     fulfilment: service,
     billing: service,
+    customerServices: service,
     routes: (app) => registerServiceRoutes(app, service, replies),
   };
 }

@@ -103,6 +103,31 @@ export class ServicesRepository {
       .execute()) as ServiceRow[];
   }
 
+  /** A storefront customer's services held by the organization, newest first (ties on id). */
+  async listForCustomer(
+    orgId: number,
+    customerId: number,
+    q: { readonly status?: string; readonly limit: number; readonly offset: number },
+  ): Promise<ServiceRow[]> {
+    let query = this.select().where('org_id', '=', orgId).where('customer_id', '=', customerId);
+    if (q.status !== undefined) query = query.where('status', '=', q.status as ServiceStatus);
+    return (await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute()) as ServiceRow[];
+  }
+
+  async findForCustomer(orgId: number, customerId: number, id: number): Promise<ServiceRow | null> {
+    const row = await this.select()
+      .where('id', '=', id)
+      .where('org_id', '=', orgId)
+      .where('customer_id', '=', customerId)
+      .executeTakeFirst();
+    return (row as ServiceRow | undefined) ?? null;
+  }
+
   async setStatus(
     id: number,
     status: ServiceStatus,

@@ -4,19 +4,45 @@ import { describes, IsoTime, Nullable } from '../../kernel/http/view-schemas.ts'
 import { limitOffsetQuery } from '../../kernel/paging/paging.ts';
 import type { ServiceEventView, ServiceView } from './service-view.ts';
 
+/** What any order names: the plan, where, its config, a label. */
+const ORDER_FIELDS = {
+  product_id: Type.Integer({ minimum: 1 }),
+  pricing_id: Type.Integer({ minimum: 1 }),
+  location_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** A name of the caller's; the product's name by default. */
+  label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+};
+
+/** An order from the organization's portal: the customer orders for themself. */
+export const CustomerOrderBody = Type.Object(ORDER_FIELDS, { additionalProperties: false });
+
 export const OrderBody = Type.Object(
   {
-    product_id: Type.Integer({ minimum: 1 }),
-    pricing_id: Type.Integer({ minimum: 1 }),
-    location_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    ...ORDER_FIELDS,
     /** Order for this organization (owner or admin). */
     org_slug: Type.Optional(Type.String({ maxLength: 64 })),
-    /** A name of the caller's; the product's name by default. */
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    customer_id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2 ** 53 - 1,
+        description: 'Order for this storefront customer of the organization `org_slug` (owner or admin)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+/** A service's status, as the list's `status` filter and a service's answer name it. */
+export const ServiceStatusWord = Type.Enum([
+  'pending',
+  'provisioning',
+  'active',
+  'suspended',
+  'pending_termination',
+  'terminated',
+  'failed',
+]);
 
 /** Services by `limit`/`offset` 100/500, newest first; `status`, `resource_type`, `tag`. */
 export const ListServicesQuery = Type.Object({
@@ -40,15 +66,7 @@ export const ServiceResponse = describes<ServiceView>()(
     service_id: Type.Integer(),
     ref: Type.String(),
     label: Type.String(),
-    status: Type.Enum([
-      'pending',
-      'provisioning',
-      'active',
-      'suspended',
-      'pending_termination',
-      'terminated',
-      'failed',
-    ]),
+    status: ServiceStatusWord,
     status_reason: Nullable(Type.String()),
     product_id: Type.Integer(),
     product_name: Type.String(),

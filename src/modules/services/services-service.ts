@@ -24,7 +24,14 @@ import {
 import {
   ProvisioningFailed,
   type BilledService,
+  type CustomerOrder,
+  type CustomerServices,
+  type CustomerServicesQuery,
+  type CustomerServiceView,
   type Invoicer,
+  type OrderedService,
+  type PortalCustomer,
+  type StorefrontCustomers,
   type OrderInvoiceLine,
   type ProvisionedService,
   type ServiceActor,
@@ -42,11 +49,22 @@ export interface OrderBody {
   readonly location_id?: number;
   readonly config?: Readonly<Record<string, unknown>>;
   readonly org_slug?: string;
+  /** A storefront customer of `org_slug` the service is for. */
+  readonly customer_id?: number;
   readonly label?: string;
 }
 
-/** An order's answer: the service, and the invoice to pay for a priced plan (else null). */
-export type OrderedService = ServiceView & { invoice_id: number | null };
+export type { OrderedService };
+
+/** Who holds an ordered service, and whose `storefront.free_order` budget a free plan counts against. */
+interface OrderHolder {
+  readonly userId: number;
+  readonly orgId: number | null;
+  readonly customerId: number | null;
+  readonly budgetKey: string;
+  /** The customer's own order from the organization's portal: its webhooks hear `order.created`. */
+  readonly portal: boolean;
+}
 
 export interface ListQuery {
   readonly status?: string;
@@ -72,7 +90,7 @@ export function serviceIdOf(ref: string): number | null {
  * The services registry: ordering (free plans at once, priced ones once their invoice is paid), the lifecycle through each
  * product module's provisioner, listing, cancelling, the events of a service.
  */
-export class ServicesService implements ServiceBilling {
+export class ServicesService implements ServiceBilling, CustomerServices {
   private readonly repo: ServicesRepository;
 
   constructor(
@@ -85,6 +103,8 @@ export class ServicesService implements ServiceBilling {
     private readonly tags: Registry<ServiceTagLookup>,
     /** Billing, which invoices priced orders (none: a priced plan answers 402). */
     private readonly invoicers: Registry<Invoicer>,
+    /** The organizations' storefront customers, for an order naming `customer_id`. */
+    private readonly customers: StorefrontCustomers,
   ) {
     this.repo = new ServicesRepository(ctx.db);
   }
@@ -98,7 +118,36 @@ export class ServicesService implements ServiceBilling {
    * and provisioned when billing says the invoice is paid (provisionPaid).
    */
   async order(owner: OwnerScope, body: OrderBody): Promise<OrderedService> {
+    return this.place(await this.holderOf(owner, body), body);
+  }
+
+  /** The organization's portal: the customer's order, held by the organization's owner for them. */
+  async orderForCustomer(customer: PortalCustomer, order: CustomerOrder): Promise<OrderedService> {
+    const org = await this.orgs.byId(customer.orgId);
+    if (org === null || org.status === 'deleted') throw serviceOrgNotFound();
+    const holder = {
+      userId: org.ownerUserId,
+      orgId: org.id,
+      customerId: customer.customerId,
+      budgetKey: `customer:${customer.customerId}`,
+      portal: true,
+    };
+    return this.place(holder, order);
+  }
+
+  /** The caller's own order, or (owner or admin) one for an organization and maybe one of its customers. */
+  private async holderOf(owner: OwnerScope, body: OrderBody): Promise<OrderHolder> {
+    const customerId = body.customer_id ?? null;
+    if (customerId !== null && body.org_slug === undefined)
+      throw invalidField(['body', 'customer_id'], 'Needs org_slug, the customer’s organization', customerId);
     const orgId = body.org_slug === undefined ? null : await this.orgOf(owner, body.org_slug);
+    if (customerId !== null && (await this.customers.customerOf(orgId!, customerId)) === null)
+      throw invalidField(['body', 'customer_id'], 'Not a customer of this organization', customerId);
+    return { userId: owner.userId, orgId, customerId, budgetKey: `user:${owner.userId}`, portal: false };
+  }
+
+  private async place(holder: OrderHolder, body: CustomerOrder): Promise<OrderedService> {
+    const { orgId, customerId } = holder;
     const offer = await this.catalog.offer(body.product_id, body.pricing_id);
     if (offer === null) throw productNotFound();
     const pricing = offer.pricing;
@@ -136,16 +185,16 @@ export class ServicesService implements ServiceBilling {
     const invoicer = priced ? (this.invoicers.one() ?? undefined) : undefined;
     if (priced && invoicer === undefined) throw paymentRequired();
     // A zero-cost order counts against its budget (the route declares it; counted here).
-    if (!priced) await this.ctx.budgets.charge(freeOrderBudget, `user:${owner.userId}`);
+    if (!priced) await this.ctx.budgets.charge(freeOrderBudget, holder.budgetKey);
 
     const at = new Date(this.ctx.clock.now());
     const service = await this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
       const row = await repo.insert(
         {
-          user_id: owner.userId,
+          user_id: holder.userId,
           org_id: orgId,
-          customer_id: null,
+          customer_id: customerId,
           product_id: offer.product.id,
           product_name: offer.product.name,
           pricing_id: pricing.id,
@@ -179,9 +228,9 @@ export class ServicesService implements ServiceBilling {
             unitPrice: pricing.setup_fee,
           });
         ({ invoiceId } = await invoicer.invoiceOrder(uow.trx as unknown as Transaction<unknown>, {
-          userId: owner.userId,
+          userId: holder.userId,
           orgId,
-          customerId: null,
+          customerId,
           productId: offer.product.id,
           serviceId: Number(row.id),
           currency: pricing.currency,
@@ -189,11 +238,19 @@ export class ServicesService implements ServiceBilling {
         }));
         await repo.addEvent(row.id, 'invoiced', `Awaiting payment of invoice ${invoiceId}`, at);
       }
+      const serviceId = Number(row.id);
+      const productId = offer.product.id;
       if (orgId !== null)
         await uow.record({
           orgId,
           name: 'service.ordered',
-          data: { service_id: Number(row.id), customer_id: null, product_id: offer.product.id },
+          data: { service_id: serviceId, customer_id: customerId, product_id: productId },
+        });
+      if (holder.portal && orgId !== null)
+        await uow.record({
+          orgId,
+          name: 'order.created',
+          data: { service_id: serviceId, customer_id: customerId, product_id: productId, invoice_id: invoiceId },
         });
       return { row, invoiceId };
     });
@@ -329,6 +386,20 @@ export class ServicesService implements ServiceBilling {
     return rows.map(serviceView);
   }
 
+  /** The portal: the customer's services, newest first (ties on id). */
+  async customerServices(
+    customer: PortalCustomer,
+    q: CustomerServicesQuery,
+  ): Promise<CustomerServiceView[]> {
+    const rows = await this.repo.listForCustomer(customer.orgId, customer.customerId, q);
+    return rows.map(serviceView);
+  }
+
+  async customerService(customer: PortalCustomer, serviceId: number): Promise<CustomerServiceView | null> {
+    const row = await this.repo.findForCustomer(customer.orgId, customer.customerId, serviceId);
+    return row === null ? null : serviceView(row);
+  }
+
   async get(owner: OwnerScope, ref: string): Promise<ServiceView> {
     return serviceView(await this.owned(owner, ref, 'read'));
   }
@@ -405,7 +476,10 @@ export class ServicesService implements ServiceBilling {
         await uow.record({
           orgId,
           name: step.webhook,
-          data: { service_id: Number(service.id), customer_id: null },
+          data: {
+            service_id: Number(service.id),
+            customer_id: service.customer_id === null ? null : Number(service.customer_id),
+          },
         });
     });
     await this.ctx.audit.record({
