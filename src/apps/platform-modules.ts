@@ -79,7 +79,11 @@ export function platformModules(
     accounts: identity.accounts,
     invoicers,
   });
-  const resellers = createResellersModule({ services: services.directory, lifecycle: services.lifecycle });
+  const resellers = createResellersModule(runtime, {
+    services: services.directory,
+    lifecycle: services.lifecycle,
+    customerServices: services.customerServices,
+  });
   const dns = createDnsModule(runtime, {
     orgs: orgs.directory,
     services: services.directory,

@@ -25,9 +25,4 @@ export {
 } from './services-interfaces.ts';
 /** The order's budget and schemas, for the organizations' portal routes (the resellers module). */
 export { freeOrderBudget } from './services-budgets.ts';
-export {
-  CustomerOrderBody,
-  OrderResponse,
-  ServiceResponse,
-  ServiceStatusWord,
-} from './services-schemas.ts';
+export { CustomerOrderBody, OrderResponse, ServiceResponse, ServiceStatusWord } from './services-schemas.ts';

@@ -250,7 +250,12 @@ export class ServicesService implements ServiceBilling, CustomerServices {
         await uow.record({
           orgId,
           name: 'order.created',
-          data: { service_id: serviceId, customer_id: customerId, product_id: productId, invoice_id: invoiceId },
+          data: {
+            service_id: serviceId,
+            customer_id: customerId,
+            product_id: productId,
+            invoice_id: invoiceId,
+          },
         });
       return { row, invoiceId };
     });
@@ -387,10 +392,7 @@ export class ServicesService implements ServiceBilling, CustomerServices {
   }
 
   /** The portal: the customer's services, newest first (ties on id). */
-  async customerServices(
-    customer: PortalCustomer,
-    q: CustomerServicesQuery,
-  ): Promise<CustomerServiceView[]> {
+  async customerServices(customer: PortalCustomer, q: CustomerServicesQuery): Promise<CustomerServiceView[]> {
     const rows = await this.repo.listForCustomer(customer.orgId, customer.customerId, q);
     return rows.map(serviceView);
   }
