@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../kernel/runtime/runtime.ts';
-import { addMember, createOrg } from '../../testing/org-fixture.ts';
+import { addMember, createOrg, storefrontCustomer } from '../../testing/org-fixture.ts';
 import type { ServicesModule } from './index.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -299,6 +299,94 @@ describe('services registry', () => {
       { action: 'services.service.suspend', actor_realm: 'staff' },
       { action: 'services.service.unsuspend', actor_realm: 'staff' },
     ]);
+  });
+
+  it("owners and admins order for one of the organization's customers: customer_id on the service, service.ordered and the invoice", async () => {
+    const owner = await t.signUp();
+    const admin = await t.signUp();
+    const slug = `svc-cust-${Date.now().toString(36)}`;
+    const org = await createOrg(t, owner.token, slug);
+    await addMember(t, owner.token, slug, admin.email, 'admin');
+    const ann = await storefrontCustomer(t, slug, `ann-${slug}@example.com`);
+    const free = await order(admin.token, { ...DNS_FREE, org_slug: slug, customer_id: ann.id });
+    expect(free.status, free.text).toBe(201);
+    expect(free.body).toMatchObject({
+      status: 'active',
+      org_id: org.id,
+      customer_id: ann.id,
+      invoice_id: null,
+    });
+    const priced = await order(owner.token, {
+      product_id: 2,
+      pricing_id: 2,
+      org_slug: slug,
+      customer_id: ann.id,
+    });
+    expect(priced.status, priced.text).toBe(201);
+    expect(priced.body).toMatchObject({ status: 'pending', org_id: org.id, customer_id: ann.id });
+    const db = tablesOf<{
+      events: { id: number; name: string; org_id: number; payload: unknown };
+      services: { id: number; user_id: number };
+      billing_invoice_lines: { invoice_id: number; service_id: number };
+    }>(t.node.runtime);
+    const line = await db
+      .selectFrom('billing_invoice_lines')
+      .select('invoice_id')
+      .where('service_id', '=', priced.body.id)
+      .executeTakeFirst();
+    expect(Number(line?.invoice_id)).toBe(priced.body.invoice_id);
+    // The ordering member's account holds it.
+    const holder = await db
+      .selectFrom('services')
+      .select('user_id')
+      .where('id', '=', free.body.id)
+      .executeTakeFirst();
+    const members = await t.request('GET', `/api/v1/orgs/${slug}/members`, { token: owner.token });
+    const adminMember = (members.body as { user_id: number; role: string }[]).find(
+      (m) => m.role === 'admin',
+    )!;
+    expect(Number(holder?.user_id)).toBe(adminMember.user_id);
+    const outbox = await db
+      .selectFrom('events')
+      .select('payload')
+      .where('name', '=', 'service.ordered')
+      .where('org_id', '=', org.id)
+      .orderBy('id')
+      .execute();
+    const payloads = outbox.map((e) => (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload));
+    expect(payloads).toEqual([
+      { service_id: free.body.id, customer_id: ann.id, product_id: 1 },
+      { service_id: priced.body.id, customer_id: ann.id, product_id: 2 },
+    ]);
+  });
+
+  it('customer_id needs org_slug and a customer of that organization (422 naming it), a plain member is 403; nothing is made', async () => {
+    const owner = await t.signUp();
+    const member = await t.signUp();
+    const slug = `svc-c422-${Date.now().toString(36)}`;
+    await createOrg(t, owner.token, slug);
+    await createOrg(t, owner.token, `${slug}-b`);
+    await addMember(t, owner.token, slug, member.email, 'member');
+    const ann = await storefrontCustomer(t, slug, `ann-${slug}@example.com`);
+    const stranger = await storefrontCustomer(t, `${slug}-b`, `bo-${slug}@example.com`);
+    const before = (await get(owner.token, '/')).body.length;
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await order(owner.token, { ...DNS_FREE, ...body });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual(['body.customer_id']);
+      return res.body.detail[0].msg as string;
+    };
+    expect(await refused({ customer_id: ann.id })).toBe('Needs org_slug, the customer’s organization');
+    expect(await refused({ org_slug: slug, customer_id: stranger.id })).toBe(
+      'Not a customer of this organization',
+    );
+    expect(await refused({ org_slug: slug, customer_id: 987654321 })).toBe(
+      'Not a customer of this organization',
+    );
+    expect((await order(owner.token, { ...DNS_FREE, org_slug: slug, customer_id: 0 })).status).toBe(422);
+    const plain = await order(member.token, { ...DNS_FREE, org_slug: slug, customer_id: ann.id });
+    expect(plain.status).toBe(403);
+    expect((await get(owner.token, '/')).body.length).toBe(before);
   });
 
   it('the 13th free order in 10 minutes answers 429 in the budget shape', async () => {
