@@ -25,7 +25,7 @@ const CONTRACT_BUDGETS: Readonly<
     scope: 'account',
   },
   'storefront.free_order': {
-    routes: ['POST /api/v1/services/order'],
+    routes: ['POST /api/v1/orgs/:org_slug/portal/services/order', 'POST /api/v1/services/order'],
     count: 12,
     windowS: 600,
     scope: 'account',
