@@ -11,7 +11,7 @@ import { orgServiceNotFound } from '../resellers-errors.ts';
 /** How long an `eventual` read may answer an earlier read of the same query. */
 export const EVENTUAL_TTL_MS = 5_000;
 /** Beyond this many kept answers the oldest go: the cache stays small whatever the traffic. */
-const CACHE_ENTRIES_MAX = 10_000;
+const CACHE_ENTRIES_MAX = 1_000;
 
 export interface PortalListQuery {
   readonly page: number;
