@@ -240,7 +240,8 @@ export class ServicesService implements ServiceBilling, CustomerServices {
       }
       const serviceId = Number(row.id);
       const productId = offer.product.id;
-      if (orgId !== null)
+      // A member's order is `service.ordered`; a customer's own, from the portal, `order.created`.
+      if (orgId !== null && !holder.portal)
         await uow.record({
           orgId,
           name: 'service.ordered',

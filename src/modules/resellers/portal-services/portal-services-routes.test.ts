@@ -124,6 +124,14 @@ describe('the portal: a storefront customer orders and reads services the organi
     await engine.runOnce();
     const heard = receiver.requests.map((r) => JSON.parse(r.body) as { event: string; data: unknown });
     expect(heard.map((e) => e.event)).toEqual(['order.created', 'order.created']);
+    // The customer's own order is not a member's: no `service.ordered` is recorded for it.
+    const memberOrders = await db()
+      .selectFrom('events')
+      .select('name')
+      .where('org_id', '=', orgId)
+      .where('name', '=', 'service.ordered')
+      .execute();
+    expect(memberOrders).toEqual([]);
     expect(heard.map((e) => e.data)).toEqual([
       { service_id: free.id, customer_id: ann.id, product_id: 1, invoice_id: null },
       { service_id: priced.id, customer_id: ann.id, product_id: 2, invoice_id: priced.invoice_id },
