@@ -11,22 +11,32 @@ import type {
 
 type Db = Kysely<BillingTables> | Transaction<BillingTables>;
 
-export type NewInvoice = Omit<InvoiceRow, 'id' | 'number' | 'amount_paid_minor' | 'paid_at' | 'created_at'>;
+/** customer_id and seller default to an account's own invoice (null, platform). */
+export type NewInvoice = Omit<
+  InvoiceRow,
+  'id' | 'number' | 'amount_paid_minor' | 'paid_at' | 'created_at' | 'customer_id' | 'seller'
+> &
+  Partial<Pick<InvoiceRow, 'customer_id' | 'seller'>>;
 export type NewLine = Omit<InvoiceLineRow, 'id' | 'invoice_id'>;
-export type NewTransaction = Omit<TransactionRow, 'id' | 'created_at'>;
+/** org_id and customer_id default to null: a row of the account's own ledger. */
+export type NewTransaction = Omit<TransactionRow, 'id' | 'created_at' | 'org_id' | 'customer_id'> &
+  Partial<Pick<TransactionRow, 'org_id' | 'customer_id'>>;
+
+const idOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 /** bigint columns come back as strings from PostgreSQL: every row is read through these. */
-const invoiceOf = (r: InvoiceRow): InvoiceRow => ({
+export const invoiceOf = (r: InvoiceRow): InvoiceRow => ({
   ...r,
   id: Number(r.id),
   user_id: Number(r.user_id),
-  org_id: r.org_id === null ? null : Number(r.org_id),
+  org_id: idOrNull(r.org_id),
+  customer_id: idOrNull(r.customer_id),
   subtotal_minor: Number(r.subtotal_minor),
   tax_minor: Number(r.tax_minor),
   total_minor: Number(r.total_minor),
   amount_paid_minor: Number(r.amount_paid_minor),
 });
-const lineOf = (r: InvoiceLineRow): InvoiceLineRow => ({
+export const lineOf = (r: InvoiceLineRow): InvoiceLineRow => ({
   ...r,
   id: Number(r.id),
   invoice_id: Number(r.invoice_id),
@@ -34,10 +44,12 @@ const lineOf = (r: InvoiceLineRow): InvoiceLineRow => ({
   amount_minor: Number(r.amount_minor),
   service_id: r.service_id === null ? null : Number(r.service_id),
 });
-const transactionOf = (r: TransactionRow): TransactionRow => ({
+export const transactionOf = (r: TransactionRow): TransactionRow => ({
   ...r,
   id: Number(r.id),
   user_id: Number(r.user_id),
+  org_id: idOrNull(r.org_id),
+  customer_id: idOrNull(r.customer_id),
   amount_minor: Number(r.amount_minor),
   credit_delta_minor: Number(r.credit_delta_minor),
   balance_after_minor: Number(r.balance_after_minor),
@@ -76,6 +88,7 @@ export class BillingRepository {
       .selectAll()
       .where('id', '=', id)
       .where(ownedRows(owner, access))
+      .where('customer_id', 'is', null)
       .executeTakeFirst();
     return row === undefined ? null : invoiceOf(row as InvoiceRow);
   }
@@ -105,7 +118,11 @@ export class BillingRepository {
     limit: number,
     offset: number,
   ): Promise<InvoiceRow[]> {
-    let q = this.db.selectFrom('billing_invoices').selectAll().where(ownedRows(owner, 'read'));
+    let q = this.db
+      .selectFrom('billing_invoices')
+      .selectAll()
+      .where(ownedRows(owner, 'read'))
+      .where('customer_id', 'is', null);
     if (statuses !== null) q = q.where('status', 'in', [...statuses]);
     const rows = await q
       .orderBy('created_at', 'desc')
@@ -122,6 +139,7 @@ export class BillingRepository {
       .selectFrom('billing_invoices')
       .select(['status', sql<string>`count(*)`.as('n')])
       .where(ownedRows(owner, 'read'))
+      .where('customer_id', 'is', null)
       .groupBy('status')
       .execute();
     return new Map(rows.map((r) => [r.status, Number(r.n)]));
@@ -143,6 +161,7 @@ export class BillingRepository {
       .selectFrom('billing_transactions')
       .select(sql<string>`coalesce(sum(credit_delta_minor), 0)`.as('balance'))
       .where('user_id', '=', userId)
+      .where('customer_id', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.balance);
   }
@@ -192,7 +211,11 @@ export class BillingRepository {
     limit: number,
     offset: number,
   ): Promise<TransactionRow[]> {
-    let q = this.db.selectFrom('billing_transactions').selectAll().where('user_id', '=', userId);
+    let q = this.db
+      .selectFrom('billing_transactions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('customer_id', 'is', null);
     if (types !== null) q = q.where('type', 'in', [...types]);
     const rows = await q
       .orderBy('created_at', 'desc')
@@ -208,6 +231,7 @@ export class BillingRepository {
       .selectFrom('billing_transactions')
       .select(['type', sql<string>`count(*)`.as('n')])
       .where('user_id', '=', userId)
+      .where('customer_id', 'is', null)
       .groupBy('type')
       .execute();
     return new Map(rows.map((r) => [r.type, Number(r.n)]));

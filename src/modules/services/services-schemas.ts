@@ -12,6 +12,8 @@ export const OrderBody = Type.Object(
     config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** Order for this organization (owner or admin). */
     org_slug: Type.Optional(Type.String({ maxLength: 64 })),
+    /** With org_slug: the organization's storefront customer the service is for. */
+    customer_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 })),
     /** A name of the caller's; the product's name by default. */
     label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   },

@@ -42,6 +42,7 @@ export interface OrderBody {
   readonly location_id?: number;
   readonly config?: Readonly<Record<string, unknown>>;
   readonly org_slug?: string;
+  readonly customer_id?: number;
   readonly label?: string;
 }
 
@@ -99,6 +100,8 @@ export class ServicesService implements ServiceBilling {
    */
   async order(owner: OwnerScope, body: OrderBody): Promise<OrderedService> {
     const orgId = body.org_slug === undefined ? null : await this.orgOf(owner, body.org_slug);
+    const customerId = orgId === null ? null : (body.customer_id ?? null);
+    const org = customerId === null || orgId === null ? undefined : ((await this.orgs.byId(orgId)) ?? undefined);
     const offer = await this.catalog.offer(body.product_id, body.pricing_id);
     if (offer === null) throw productNotFound();
     const pricing = offer.pricing;
@@ -145,7 +148,7 @@ export class ServicesService implements ServiceBilling {
         {
           user_id: owner.userId,
           org_id: orgId,
-          customer_id: null,
+          customer_id: customerId,
           product_id: offer.product.id,
           product_name: offer.product.name,
           pricing_id: pricing.id,
@@ -178,15 +181,20 @@ export class ServicesService implements ServiceBilling {
             quantity: 1,
             unitPrice: pricing.setup_fee,
           });
-        ({ invoiceId } = await invoicer.invoiceOrder(uow.trx as unknown as Transaction<unknown>, {
-          userId: owner.userId,
-          orgId,
-          customerId: null,
-          productId: offer.product.id,
-          serviceId: Number(row.id),
-          currency: pricing.currency,
-          lines,
-        }));
+        ({ invoiceId } = await invoicer.invoiceOrder(
+          uow.trx as unknown as Transaction<unknown>,
+          {
+            userId: owner.userId,
+            orgId,
+            customerId,
+            productId: offer.product.id,
+            serviceId: Number(row.id),
+            currency: pricing.currency,
+            lines,
+            ...(org === undefined ? {} : { org }),
+          },
+          (work) => uow.afterCommit(work),
+        ));
         await repo.addEvent(row.id, 'invoiced', `Awaiting payment of invoice ${invoiceId}`, at);
       }
       if (orgId !== null)
