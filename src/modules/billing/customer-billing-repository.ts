@@ -147,7 +147,10 @@ export class CustomerBillingRepository {
   }
 
   async insertSettlement(values: Omit<SettlementRow, 'id'>): Promise<void> {
-    await this.db.insertInto('billing_settlements').values(values as never).execute();
+    await this.db
+      .insertInto('billing_settlements')
+      .values(values as never)
+      .execute();
   }
 
   async productMode(orgId: number, productId: number): Promise<ProductMode | null> {

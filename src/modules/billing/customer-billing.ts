@@ -1,6 +1,11 @@
 import { invalidField } from '../../kernel/errors/app-error.ts';
 import type { PaymentProvider } from '../../kernel/payments/payment-provider.ts';
-import type { CustomerBilling, CustomerListQuery, CustomerPaged, ProductModeName } from './billing-interfaces.ts';
+import type {
+  CustomerBilling,
+  CustomerListQuery,
+  CustomerPaged,
+  ProductModeName,
+} from './billing-interfaces.ts';
 import type { BillingContext } from './billing-context.ts';
 import { invalidFilter, invoiceNotFound, invoiceNotRefundable } from './billing-errors.ts';
 import { BillingRepository } from './billing-repository.ts';
@@ -19,7 +24,13 @@ import { majorOf, minorOf } from './money.ts';
 
 /** The largest page of a customer list; a larger `limit` answers this many. */
 export const CUSTOMER_LIST_MAX = 500;
-export const CUSTOMER_TYPE_FILTERS = ['payment', 'refund', 'chargeback', 'credit_add', 'credit_deduct'] as const;
+export const CUSTOMER_TYPE_FILTERS = [
+  'payment',
+  'refund',
+  'chargeback',
+  'credit_add',
+  'credit_deduct',
+] as const;
 const STATUSES: readonly InvoiceStatus[] = ['draft', 'unpaid', 'paid', 'cancelled', 'refunded', 'overdue'];
 
 const clamp = (limit: number): number => Math.min(limit, CUSTOMER_LIST_MAX);
@@ -27,7 +38,8 @@ const iso = (d: Date | string): string => new Date(d).toISOString();
 
 function statusesOf(filter: string | undefined): InvoiceStatus[] | null {
   if (filter === undefined) return null;
-  if (!(STATUS_FILTERS as readonly string[]).includes(filter)) throw invalidFilter('status_filter', STATUS_FILTERS);
+  if (!(STATUS_FILTERS as readonly string[]).includes(filter))
+    throw invalidFilter('status_filter', STATUS_FILTERS);
   return filter === 'open' ? ['unpaid', 'overdue'] : [filter as InvoiceStatus];
 }
 
@@ -69,7 +81,9 @@ export class CustomerBillingService implements CustomerBilling {
   ): Promise<InvoiceSummaryView[] | CustomerPaged<InvoiceSummaryView>> {
     const statuses = statusesOf(query.status_filter);
     const limit = clamp(query.limit);
-    const items = (await this.repo.listInvoices(scope, statuses, limit, query.offset)).map(invoiceSummaryView);
+    const items = (await this.repo.listInvoices(scope, statuses, limit, query.offset)).map(
+      invoiceSummaryView,
+    );
     if (query.with_total !== true) return items;
     const per = await this.repo.invoiceCounts(scope);
     const counts: Record<string, number> = {

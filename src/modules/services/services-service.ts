@@ -101,7 +101,8 @@ export class ServicesService implements ServiceBilling {
   async order(owner: OwnerScope, body: OrderBody): Promise<OrderedService> {
     const orgId = body.org_slug === undefined ? null : await this.orgOf(owner, body.org_slug);
     const customerId = orgId === null ? null : (body.customer_id ?? null);
-    const org = customerId === null || orgId === null ? undefined : ((await this.orgs.byId(orgId)) ?? undefined);
+    const org =
+      customerId === null || orgId === null ? undefined : ((await this.orgs.byId(orgId)) ?? undefined);
     const offer = await this.catalog.offer(body.product_id, body.pricing_id);
     if (offer === null) throw productNotFound();
     const pricing = offer.pricing;

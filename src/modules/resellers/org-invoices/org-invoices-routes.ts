@@ -21,7 +21,11 @@ const SEARCHED_CUSTOMERS = 500;
  * An organization's view of its customers' invoices (base /api/v1/orgs/{org_slug}): the list, a
  * refund, and which products it sells itself under the hybrid billing mode.
  */
-export function registerOrgInvoiceRoutes(app: ModuleApp, billing: CustomerBilling, realms: RealmSignIn): void {
+export function registerOrgInvoiceRoutes(
+  app: ModuleApp,
+  billing: CustomerBilling,
+  realms: RealmSignIn,
+): void {
   app.get(
     '/:org_slug/invoices',
     {
@@ -55,7 +59,7 @@ export function registerOrgInvoiceRoutes(app: ModuleApp, billing: CustomerBillin
     '/:org_slug/invoices/:id/refund',
     {
       schema: {
-        summary: "Refund a paid customer invoice, all of it or `amount`",
+        summary: 'Refund a paid customer invoice, all of it or `amount`',
         description:
           'A card payment is refunded through the payment provider, a payment from credit back to the ' +
           "customer's credit; a `refund` row in the customer's ledger. The invoice is `refunded` once all of " +

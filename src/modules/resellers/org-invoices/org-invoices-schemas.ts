@@ -37,7 +37,10 @@ export const PortalInvoicesQuery = Type.Object({
 export const PortalTransactionsQuery = Type.Object({
   ...clampedPaging,
   type_filter: Type.Optional(
-    Type.String({ maxLength: 32, description: '`payment`, `refund`, `chargeback`, `credit_add`, `credit_deduct`' }),
+    Type.String({
+      maxLength: 32,
+      description: '`payment`, `refund`, `chargeback`, `credit_add`, `credit_deduct`',
+    }),
   ),
 });
 
