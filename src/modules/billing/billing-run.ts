@@ -1,10 +1,9 @@
 import type { BillingContext } from './billing-context.ts';
 import type { BillingService } from './billing-service.ts';
-import { BillingRepository } from './billing-repository.ts';
+import { BillingRepository, CustomerBillingRepository } from './billing-repository.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
 import type { ServiceBilling } from '../services/index.ts';
 import { majorOf, minorOf } from './money.ts';
-import { CustomerBillingRepository } from './customer-billing-repository.ts';
 import type { CustomerSales } from './customer-sales.ts';
 
 const DAY = 24 * 3600_000;

@@ -16,8 +16,7 @@ import {
   paymentDeclined,
   paymentProviderUnavailable,
 } from './billing-errors.ts';
-import { BillingRepository } from './billing-repository.ts';
-import { CustomerBillingRepository } from './customer-billing-repository.ts';
+import { BillingRepository, CustomerBillingRepository } from './billing-repository.ts';
 import type { CustomerSales } from './customer-sales.ts';
 import type { BillingTables, InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
 import {

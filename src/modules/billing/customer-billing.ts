@@ -8,10 +8,13 @@ import type {
 } from './billing-interfaces.ts';
 import type { BillingContext } from './billing-context.ts';
 import { invalidFilter, invoiceNotFound, invoiceNotRefundable } from './billing-errors.ts';
-import { BillingRepository } from './billing-repository.ts';
+import {
+  BillingRepository,
+  CustomerBillingRepository,
+  type CustomerInvoiceScope,
+} from './billing-repository.ts';
 import { CREDIT_CURRENCY, STATUS_FILTERS, type BillingService } from './billing-service.ts';
 import type { InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
-import { CustomerBillingRepository, type CustomerInvoiceScope } from './customer-billing-repository.ts';
 import {
   invoiceSummaryView,
   invoiceView,

@@ -1,8 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { OrgDirectory, OrgSummary } from '../orgs/index.ts';
-import { BillingRepository, type NewInvoice, type NewLine } from './billing-repository.ts';
+import {
+  BillingRepository,
+  CustomerBillingRepository,
+  type NewInvoice,
+  type NewLine,
+} from './billing-repository.ts';
 import type { BillingTables, InvoiceRow, ProductMode } from './billing-tables.ts';
-import { CustomerBillingRepository } from './customer-billing-repository.ts';
 
 /** A sale to an organization's storefront customer, as invoiced. */
 export interface CustomerSale {
