@@ -15,7 +15,7 @@ export interface CustomerListQuery {
   readonly customerIds?: readonly number[];
 }
 
-/** `with_total=true`: the page, the total under the filter, counts per word as if it were unset. */
+/** A page with its total under the filter and counts per word as if it were unset (`with_total=true`). */
 export interface CustomerPaged<T> {
   readonly items: T[];
   readonly total: number;

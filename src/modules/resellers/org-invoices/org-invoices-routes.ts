@@ -80,7 +80,7 @@ export function registerOrgInvoiceRoutes(
     '/:org_slug/billing/product-modes',
     {
       schema: {
-        summary: 'Products the organization set a billing mode for (hybrid mode)',
+        summary: 'Products the organization set a billing mode for (hybrid mode), ordered by product id',
         description: 'A product not listed is sold by the platform (`platform_mor`).',
         params: OrgParams,
         response: { 200: ProductModesResponse, ...errorResponses(401, 403, 404, 422, 429) },

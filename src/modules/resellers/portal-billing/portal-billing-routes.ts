@@ -59,7 +59,7 @@ export function registerPortalBillingRoutes(
     '/:org_slug/portal/invoices/:id',
     {
       schema: {
-        summary: "One of the customer's invoices and its lines",
+        summary: "One of the customer's invoices and its lines (in the order they were written)",
         params: OrgInvoiceParams,
         response: { 200: InvoiceResponse, ...errorResponses(401, 404, 422, 429) },
       },
