@@ -141,7 +141,9 @@ export class BillingRun {
     try {
       const [account] = await this.accounts.usersByIds([userId]);
       const invoice = await this.repo.findById(invoiceId);
-      if (account === undefined || invoice === null) return;
+      // A customer's invoice is the customer's to pay, in the organization's portal: the account holding
+      // the service is not reminded of it.
+      if (account === undefined || invoice === null || invoice.customer_id !== null) return;
       const due = majorOf(invoice.total_minor - invoice.amount_paid_minor);
       await this.ctx.mail.send({
         to: String(account.email),
