@@ -214,6 +214,19 @@ describe("billing of an organization's customers", () => {
     expect(service.body.status).toBe('active');
     const rows = await db().selectFrom('billing_settlements').select('invoice_id').execute();
     expect(rows.map((r) => Number(r.invoice_id))).not.toContain(invoiceId);
+    await engine.runOnce();
+    const paid = receiver.requests.filter(
+      (r) => r.path === '/mor-m' && JSON.parse(r.body).event === 'invoice.paid',
+    );
+    expect(paid.map((r) => JSON.parse(r.body).data)).toEqual([
+      {
+        invoice_id: wholesale.id,
+        invoice_number: wholesale.number,
+        amount: 4,
+        customer_id: null,
+        gateway: 'credit',
+      },
+    ]);
   });
 
   it('hybrid: platform_mor by default, merchant_of_record for a product the organization set', async () => {
@@ -267,6 +280,39 @@ describe("billing of an organization's customers", () => {
     const byNumber = await list(`q=${all.body.items[1].number}`);
     expect(byNumber.body.map((i: { id: number }) => i.id)).toEqual([ids[1]]);
     expect((await list('q=nobody-at-all')).body).toEqual([]);
+  });
+
+  it('clamps a list of more than 500 invoices to 500 rows, 50 by default', async () => {
+    await createOrg(t, owner.token, 'mor-many');
+    const many = await storefrontCustomer(t, 'mor-many', `many-${stamp}@example.com`);
+    // 501 invoices written at once (ordering them one by one would take the test's time, not the rule's).
+    await sql`INSERT INTO billing_invoices (number, user_id, org_id, customer_id, status, currency,
+        subtotal_minor, total_minor, due_at, created_at)
+      SELECT 'MANY-' || n, owner_user_id, id, ${many.id}, 'unpaid', 'EUR', 100, 100, ${new Date(clock.now())},
+        ${new Date(clock.now())}
+      FROM orgs, generate_series(1, 501) AS n WHERE slug = 'mor-many'`.execute(db());
+    const customer = { ...many, email: '' };
+    for (const [query, size] of [
+      ['', 50],
+      ['limit=500', 500],
+      ['limit=501', 500],
+      ['limit=10000', 500],
+      ['limit=500&offset=500', 1],
+    ] as const) {
+      const org = await t.request('GET', `${ORGS}/mor-many/invoices?${query}`, { token: owner.token });
+      const own = await portal(customer, 'mor-many', `/invoices?${query}`);
+      expect([org.status, org.body.length, own.status, own.body.length], query).toEqual([
+        200,
+        size,
+        200,
+        size,
+      ]);
+    }
+    const total = await t.request('GET', `${ORGS}/mor-many/invoices?with_total=true&limit=501`, {
+      token: owner.token,
+    });
+    expect(total.body).toMatchObject({ total: 501, limit: 500, outstanding: { EUR: 501 } });
+    expect(total.body.items).toHaveLength(500);
   });
 
   it("the portal's lists: clamped, with_total without outstanding, type_filter 422", async () => {
