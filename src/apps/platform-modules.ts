@@ -3,6 +3,7 @@ import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
+import { idempotentReplies } from '../kernel/http/idempotency.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
 import { billingConfig, createBillingModule } from '../modules/billing/index.ts';
@@ -78,11 +79,14 @@ export function platformModules(
     serviceBilling: services.billing,
     accounts: identity.accounts,
     invoicers,
+    orgs: orgs.directory,
   });
   const resellers = createResellersModule(runtime, {
     services: services.directory,
     lifecycle: services.lifecycle,
     customerServices: services.customerServices,
+    billing: billing.customers,
+    realms: identity.realms,
   });
   const dns = createDnsModule(runtime, {
     orgs: orgs.directory,

@@ -28,3 +28,9 @@ export const invalidFilter = (
   allowed: readonly string[],
 ): BareBodyError =>
   new BareBodyError(422, { error: `invalid_${field}`, allowed: [...allowed] }, `billing.invalid_${field}`);
+
+export const invoiceNotRefundable = defineError(
+  'billing.invoice_not_refundable',
+  409,
+  (status: string) => `Invoice is ${status}, only a paid invoice is refunded`,
+);

@@ -4,6 +4,11 @@ import type { Registry } from '../../kernel/module/registry.ts';
 import type { PaymentProvider } from '../../kernel/payments/payment-provider.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
+import type { OrgDirectory } from '../orgs/index.ts';
+import type { CustomerBilling } from './billing-interfaces.ts';
+import { CustomerBillingService } from './customer-billing.ts';
+import { CustomerSales } from './customer-sales.ts';
+import { randomUUID } from 'node:crypto';
 import type { Invoicer, ServiceBilling, ServiceFulfilment } from '../services/index.ts';
 import { billingContext } from './billing-context.ts';
 import { BillingRepository } from './billing-repository.ts';
@@ -24,11 +29,15 @@ export interface BillingModuleDeps {
   readonly accounts: AccountsDirectory;
   /** Where billing offers the services registry its invoicing of priced orders. */
   readonly invoicers: Registry<Invoicer>;
+  /** Organizations' owners, billing modes and fees: who sells to their storefront customers. */
+  readonly orgs: OrgDirectory;
 }
 
 export interface BillingModule extends PlatformModule {
   /** The daily billing run for the UTC day of `asOf` (a day already run does nothing). */
   runDay(asOf: Date): Promise<BillingRunResult>;
+  /** Billing of organizations' storefront customers, for the resellers module's routes. */
+  readonly customers: CustomerBilling;
 }
 
 /** How often the scheduler looks whether today has been run. */
@@ -37,13 +46,15 @@ const SCHEDULER_INTERVAL_MS = 5 * 60_000;
 /** Account billing (base /api/v1/billing): invoices of priced orders, payments, credit, the ledger. */
 export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): BillingModule {
   const ctx = billingContext(runtime);
-  const billing = new BillingService(ctx, deps.payments, deps.services);
+  const sales = new CustomerSales(deps.orgs);
+  const billing = new BillingService(ctx, deps.payments, deps.services, randomUUID, sales);
   const run = new BillingRun(
     ctx,
     billing,
     deps.serviceBilling,
     runtime.config.section(billingConfig),
     deps.accounts,
+    sales,
   );
   billing.onPaid = (invoiceId) => run.renewalPaid(invoiceId);
   deps.invoicers.add(billing);
@@ -66,6 +77,7 @@ export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): 
     prefix: '/billing',
     routes: (app) => registerBillingRoutes(app, billing, replies, pdfs),
     runDay: (asOf) => run.run(asOf),
+    customers: new CustomerBillingService(ctx, billing, deps.payments),
     start: async () => {
       await billing.catchUp();
       // The scheduler: every few minutes, today's run (a day already run does nothing).

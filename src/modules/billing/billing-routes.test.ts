@@ -79,6 +79,8 @@ describe('billing', () => {
       amount_due: 4,
       due_at: new Date(clock.now()).toISOString(),
       paid_at: null,
+      customer_id: null,
+      seller: 'platform',
       service_ids: [ordered.body.id],
       created_at: new Date(clock.now()).toISOString(),
     });

@@ -1,9 +1,10 @@
 import type { BillingContext } from './billing-context.ts';
 import type { BillingService } from './billing-service.ts';
-import { BillingRepository } from './billing-repository.ts';
+import { BillingRepository, CustomerBillingRepository } from './billing-repository.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
 import type { ServiceBilling } from '../services/index.ts';
 import { majorOf, minorOf } from './money.ts';
+import type { CustomerSales } from './customer-sales.ts';
 
 const DAY = 24 * 3600_000;
 /** How long one process holds a day before another may resume it. */
@@ -47,6 +48,8 @@ export class BillingRun {
     private readonly services: ServiceBilling,
     private readonly settings: BillingRunSettings,
     private readonly accounts: AccountsDirectory,
+    /** Organizations' billing modes (absent: no organization is told of its customers' invoices). */
+    private readonly sales: CustomerSales | null = null,
   ) {
     this.repo = new BillingRepository(ctx.db);
   }
@@ -84,6 +87,7 @@ export class BillingRun {
         await this.remind(s.userId, invoiceId, 'is due');
       }
     }
+    await this.announceCustomerInvoices(start);
     // (c) Cancelled at the end of the period: ended at next_due_date.
     for (const s of await this.services.dueBy(new Date(start + DAY - 1))) {
       if (s.status !== 'pending_termination') continue;
@@ -111,6 +115,25 @@ export class BillingRun {
   }
 
   /**
+   * `invoice.created` {count, generated_at} to each organization whose customers got renewal
+   * invoices this day from the platform (platform_mor or hybrid; a merchant_of_record organization
+   * invoices its customers itself and is told nothing).
+   */
+  private async announceCustomerInvoices(start: number): Promise<void> {
+    if (this.sales === null) return;
+    const repo = new CustomerBillingRepository(this.ctx.db);
+    const perOrg = await repo.renewalsPerOrg(new Date(start), new Date(start + DAY));
+    const generatedAt = new Date(this.ctx.clock.now()).toISOString();
+    for (const [orgId, count] of perOrg) {
+      const org = await this.sales.org(orgId);
+      if (org === null || org.billingMode === 'merchant_of_record') continue;
+      await this.ctx.transaction(async (uow) => {
+        await uow.record({ orgId, name: 'invoice.created', data: { count, generated_at: generatedAt } });
+      });
+    }
+  }
+
+  /**
    * A reminder to the payer through the mail port. Best effort: a mail that cannot be sent is
    * logged, and the run goes on (the invoice is in the account's list whatever happens to mail).
    */
@@ -118,7 +141,9 @@ export class BillingRun {
     try {
       const [account] = await this.accounts.usersByIds([userId]);
       const invoice = await this.repo.findById(invoiceId);
-      if (account === undefined || invoice === null) return;
+      // A customer's invoice is the customer's to pay, in the organization's portal: the account holding
+      // the service is not reminded of it.
+      if (account === undefined || invoice === null || invoice.customer_id !== null) return;
       const due = majorOf(invoice.total_minor - invoice.amount_paid_minor);
       await this.ctx.mail.send({
         to: String(account.email),

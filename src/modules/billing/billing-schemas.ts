@@ -56,6 +56,12 @@ export const TopUpBody = Type.Object(
 const summaryFields = {
   id: Type.Integer(),
   number: Type.String(),
+  customer_id: Nullable(
+    Type.Integer({ description: "The organization's storefront customer who pays it, else null" }),
+  ),
+  seller: Type.Enum(['platform', 'organization'], {
+    description: '`organization` when the organization sells to its customer (merchant_of_record)',
+  }),
   status: Type.Enum(['draft', 'unpaid', 'paid', 'cancelled', 'refunded', 'overdue']),
   currency: Type.String(),
   subtotal: Type.Number(),
@@ -89,7 +95,7 @@ export const InvoiceResponse = describes<InvoiceView>()(
 export const TransactionResponse = describes<TransactionView>()(
   Type.Object({
     id: Type.Integer(),
-    type: Type.Enum(['payment', 'refund', 'credit_add', 'credit_deduct']),
+    type: Type.Enum(['payment', 'refund', 'chargeback', 'credit_add', 'credit_deduct']),
     amount: Type.Number(),
     currency: Type.String(),
     balance_after: Type.Number(),

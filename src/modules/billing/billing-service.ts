@@ -16,7 +16,8 @@ import {
   paymentDeclined,
   paymentProviderUnavailable,
 } from './billing-errors.ts';
-import { BillingRepository } from './billing-repository.ts';
+import { BillingRepository, CustomerBillingRepository } from './billing-repository.ts';
+import type { CustomerSales } from './customer-sales.ts';
 import type { BillingTables, InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
 import {
   invoiceSummaryView,
@@ -81,6 +82,8 @@ export class BillingService implements Invoicer {
     private readonly provider: PaymentProvider,
     private readonly fulfilment: ServiceFulfilment,
     private readonly random: () => string = randomUUID,
+    /** Who sells to organizations' customers (absent: every invoice is an account's). */
+    private readonly sales: CustomerSales | null = null,
   ) {
     this.repo = new BillingRepository(ctx.db);
   }
@@ -89,8 +92,10 @@ export class BillingService implements Invoicer {
   async invoiceOrder(
     trx: Transaction<unknown>,
     order: OrderToInvoice,
+    afterCommit?: (work: () => Promise<void>) => void,
   ): Promise<{ readonly invoiceId: number }> {
-    const repo = this.repo.withTx(joinTransaction<BillingTables>(trx));
+    const own = joinTransaction<BillingTables>(trx);
+    const repo = this.repo.withTx(own);
     const lines = order.lines.map((l) => {
       const unit = minorOf(l.unitPrice);
       if (unit === null) throw new Error(`not a price: ${l.unitPrice}`);
@@ -104,21 +109,32 @@ export class BillingService implements Invoicer {
     });
     const subtotal = lines.reduce((sum, l) => sum + l.amount_minor, 0);
     const at = new Date(this.ctx.clock.now());
-    const invoice = await repo.insertInvoice(
-      {
-        user_id: order.userId,
-        org_id: order.orgId,
-        status: 'unpaid',
-        currency: order.currency,
-        subtotal_minor: subtotal,
-        tax_minor: 0,
-        total_minor: subtotal,
-        due_at: at,
-      },
-      lines,
-      at,
-    );
+    const values = {
+      user_id: order.userId,
+      org_id: order.orgId,
+      status: 'unpaid' as const,
+      currency: order.currency,
+      subtotal_minor: subtotal,
+      tax_minor: 0,
+      total_minor: subtotal,
+      due_at: at,
+    };
+    if (order.customerId !== null && order.orgId !== null) {
+      if (this.sales === null || order.org === undefined)
+        throw new Error('an order for a customer names its organization');
+      const sale = { org: order.org, customerId: order.customerId, productId: order.productId };
+      const made = await this.sales.invoice(own, { ...sale, invoice: values, lines, at });
+      const wholesaleId = made.wholesaleId;
+      if (wholesaleId !== null) afterCommit?.(() => this.payWholesale(wholesaleId));
+      return { invoiceId: made.invoiceId };
+    }
+    const invoice = await repo.insertInvoice(values, lines, at);
     return { invoiceId: invoice.id };
+  }
+
+  /** A wholesale invoice is paid at once from the organization owner's credit when it covers it. */
+  async payWholesale(invoiceId: number): Promise<void> {
+    if (await this.payFromCreditIfCovered(invoiceId)) await this.afterPaid(invoiceId);
   }
 
   async invoices(
@@ -164,24 +180,38 @@ export class BillingService implements Invoicer {
     // An organization's members see its invoices; its owners and admins pay them.
     if (invoice.org_id !== null && !orgRoleAllows(owner.orgRoles.get(invoice.org_id), 'write'))
       throw forbiddenRole();
+    await this.payOpen(invoice, body, key, { userId: owner.userId, payer: `user:${owner.userId}` });
+    return this.invoice(owner, invoice.id);
+  }
+
+  /**
+   * Pays what is due on an open invoice (an account's, or a customer's: its own ledger), then
+   * provisions the services it pays for.
+   */
+  async payOpen(
+    invoice: InvoiceRow,
+    body: PayBody,
+    key: string | undefined,
+    by: { readonly userId: number; readonly payer: string },
+  ): Promise<void> {
     if (invoice.status !== 'unpaid' && invoice.status !== 'overdue') throw invoiceNotPayable(invoice.status);
     const due = invoice.total_minor - invoice.amount_paid_minor;
     if (body.method === 'credit') {
       if (invoice.currency !== CREDIT_CURRENCY) throw currencyMismatch(CREDIT_CURRENCY);
-      await this.settle(owner.userId, invoice, due, 'credit', null);
+      await this.settle(by.userId, invoice, due, 'credit', null);
     } else {
       const charge = await this.charge({
         amountMinor: due,
         currency: invoice.currency.toLowerCase(),
         paymentMethod: body.payment_method ?? null,
-        payer: `user:${owner.userId}`,
+        payer: by.payer,
         description: `Invoice ${invoice.number}`,
         // A corrected retry under the same key (another card) is another charge at the provider.
         idempotencyKey: `billing.invoice:${invoice.id}:${key ?? this.random()}:${body.payment_method ?? ''}`,
         metadata: { invoice_id: String(invoice.id), invoice_number: invoice.number },
       });
       try {
-        await this.settle(owner.userId, invoice, due, charge.gateway, charge.reference);
+        await this.settle(by.userId, invoice, due, charge.gateway, charge.reference);
       } catch (error) {
         // Paid meanwhile by another request: give this charge back rather than take it twice.
         await this.provider.refund({
@@ -192,11 +222,15 @@ export class BillingService implements Invoicer {
         throw error;
       }
     }
-    const lines = await this.repo.lines(invoice.id);
+    await this.afterPaid(invoice.id);
+  }
+
+  /** A paid invoice: its pending services are provisioned, a renewal moves its due date on. */
+  private async afterPaid(invoiceId: number): Promise<void> {
+    const lines = await this.repo.lines(invoiceId);
     const serviceIds = [...new Set(lines.flatMap((l) => (l.service_id === null ? [] : [l.service_id])))];
     await this.fulfilment.provisionPaid(serviceIds);
-    await this.onPaid(invoice.id);
-    return this.invoice(owner, invoice.id);
+    await this.onPaid(invoiceId);
   }
 
   /**
@@ -209,33 +243,44 @@ export class BillingService implements Invoicer {
     link: (trx: Transaction<BillingTables>, invoiceId: number) => Promise<void>,
   ): Promise<number | null> {
     const at = new Date(this.ctx.clock.now());
+    const values = {
+      user_id: service.userId,
+      org_id: service.orgId,
+      status: 'unpaid' as const,
+      currency: service.currency,
+      subtotal_minor: unitMinor,
+      tax_minor: 0,
+      total_minor: unitMinor,
+      due_at: service.nextDueDate,
+    };
+    const lines = [
+      {
+        description: `${service.productName} (${service.billingCycle}, renewal)`,
+        quantity: 1,
+        unit_amount_minor: unitMinor,
+        amount_minor: unitMinor,
+        service_id: service.id,
+      },
+    ];
+    // A customer's service is renewed under the organization's seller rules (read before the transaction).
+    const org =
+      service.customerId !== null && service.orgId !== null && this.sales !== null
+        ? await this.sales.org(service.orgId)
+        : null;
     try {
       return await this.ctx.transaction(async (uow) => {
-        const repo = this.repo.withTx(uow.trx);
-        const invoice = await repo.insertInvoice(
-          {
-            user_id: service.userId,
-            org_id: service.orgId,
-            status: 'unpaid',
-            currency: service.currency,
-            subtotal_minor: unitMinor,
-            tax_minor: 0,
-            total_minor: unitMinor,
-            due_at: service.nextDueDate,
-          },
-          [
-            {
-              description: `${service.productName} (${service.billingCycle}, renewal)`,
-              quantity: 1,
-              unit_amount_minor: unitMinor,
-              amount_minor: unitMinor,
-              service_id: service.id,
-            },
-          ],
-          at,
-        );
-        await link(uow.trx, invoice.id);
-        return invoice.id;
+        let invoiceId: number;
+        if (org !== null && this.sales !== null) {
+          const sale = { org, customerId: service.customerId!, productId: service.productId };
+          const made = await this.sales.invoice(uow.trx, { ...sale, invoice: values, lines, at });
+          invoiceId = made.invoiceId;
+          const wholesaleId = made.wholesaleId;
+          if (wholesaleId !== null) uow.afterCommit(() => this.payWholesale(wholesaleId));
+        } else {
+          invoiceId = (await this.repo.withTx(uow.trx).insertInvoice(values, lines, at)).id;
+        }
+        await link(uow.trx, invoiceId);
+        return invoiceId;
       });
     } catch (error) {
       // The renewal's key (service, period) was taken by another run: its invoice stands.
@@ -250,7 +295,11 @@ export class BillingService implements Invoicer {
     if (invoice === null || (invoice.status !== 'unpaid' && invoice.status !== 'overdue')) return false;
     if (invoice.currency !== CREDIT_CURRENCY) return false;
     const due = invoice.total_minor - invoice.amount_paid_minor;
-    if ((await this.repo.balance(invoice.user_id)) < due) return false;
+    const balance =
+      invoice.customer_id === null
+        ? await this.repo.balance(invoice.user_id)
+        : await new CustomerBillingRepository(this.ctx.db).balance(invoice.customer_id);
+    if (balance < due) return false;
     try {
       await this.settle(invoice.user_id, invoice, due, 'credit', null);
     } catch (error) {
@@ -284,10 +333,19 @@ export class BillingService implements Invoicer {
     reference: string | null,
   ): Promise<void> {
     const at = new Date(this.ctx.clock.now());
+    const customerId = invoice.customer_id;
+    // The organization's fee, read before the transaction (which may hold the only connection).
+    const org =
+      customerId !== null && invoice.org_id !== null && this.sales !== null
+        ? await this.sales.org(invoice.org_id)
+        : null;
     await this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
-      await repo.lockAccount(userId);
-      const balance = await repo.balance(userId);
+      // A customer's invoice moves the customer's own ledger, under the customer's lock.
+      const customers = new CustomerBillingRepository(uow.trx);
+      if (customerId === null) await repo.lockAccount(userId);
+      else await customers.lockCustomer(customerId);
+      const balance = customerId === null ? await repo.balance(userId) : await customers.balance(customerId);
       const fromCredit = gateway === 'credit';
       if (fromCredit && balance < due) throw insufficientCredit();
       // Paid meanwhile by another request: this one must not take the money twice.
@@ -295,6 +353,8 @@ export class BillingService implements Invoicer {
       await repo.insertTransaction(
         {
           user_id: userId,
+          org_id: invoice.org_id,
+          customer_id: customerId,
           type: fromCredit ? 'credit_deduct' : 'payment',
           amount_minor: due,
           credit_delta_minor: fromCredit ? -due : 0,
@@ -306,6 +366,7 @@ export class BillingService implements Invoicer {
         },
         at,
       );
+      await this.sales?.settle(uow.trx, invoice, org, due, at);
       await uow.record({
         orgId: invoice.org_id,
         name: 'invoice.paid',
@@ -313,7 +374,7 @@ export class BillingService implements Invoicer {
           invoice_id: invoice.id,
           invoice_number: invoice.number,
           amount: majorOf(due),
-          customer_id: null,
+          customer_id: customerId,
           gateway,
         },
       });

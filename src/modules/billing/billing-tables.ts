@@ -1,7 +1,11 @@
 /** The billing module's tables as Kysely sees them (migrations/*_billing.sql). Money: integer minor units. */
 
 export type InvoiceStatus = 'draft' | 'unpaid' | 'paid' | 'cancelled' | 'refunded' | 'overdue';
-export type TransactionType = 'payment' | 'refund' | 'credit_add' | 'credit_deduct';
+export type TransactionType = 'payment' | 'refund' | 'chargeback' | 'credit_add' | 'credit_deduct';
+/** Who sells on an invoice: the platform, or (merchant_of_record) the organization to its customer. */
+export type InvoiceSeller = 'platform' | 'organization';
+/** Who sells a product to an organization's customers under the hybrid mode. */
+export type ProductMode = 'platform_mor' | 'merchant_of_record';
 
 export interface InvoiceRow {
   id: number;
@@ -9,6 +13,9 @@ export interface InvoiceRow {
   number: string;
   user_id: number;
   org_id: number | null;
+  /** The organization's storefront customer who pays it (org_id set), else null. */
+  customer_id: number | null;
+  seller: InvoiceSeller;
   status: InvoiceStatus;
   currency: string;
   subtotal_minor: number;
@@ -37,6 +44,9 @@ export interface InvoiceLineRow {
 export interface TransactionRow {
   id: number;
   user_id: number;
+  org_id: number | null;
+  /** Set: a row of the customer's own ledger, never counted in the account's balance. */
+  customer_id: number | null;
   type: TransactionType;
   amount_minor: number;
   credit_delta_minor: number;
@@ -63,10 +73,31 @@ export interface BillingRenewalRow {
   invoice_id: number;
 }
 
+/** The organization's share of a customer payment under platform_mor. */
+export interface SettlementRow {
+  id: number;
+  invoice_id: number;
+  org_id: number;
+  gross_minor: number;
+  fee_minor: number;
+  net_minor: number;
+  currency: string;
+  created_at: Date;
+}
+
+export interface ProductModeRow {
+  org_id: number;
+  product_id: number;
+  mode: ProductMode;
+  updated_at: Date;
+}
+
 export interface BillingTables {
   billing_invoices: InvoiceRow;
   billing_invoice_lines: InvoiceLineRow;
   billing_transactions: TransactionRow;
   billing_runs: BillingRunRow;
   billing_renewals: BillingRenewalRow;
+  billing_settlements: SettlementRow;
+  billing_product_modes: ProductModeRow;
 }

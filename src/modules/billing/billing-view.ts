@@ -36,7 +36,13 @@ export type InvoiceView = JsonView<Omit<InvoiceRow, Hidden>> &
 export type TransactionView = JsonView<
   Omit<
     TransactionRow,
-    'user_id' | 'amount_minor' | 'credit_delta_minor' | 'balance_after_minor' | 'reference'
+    | 'user_id'
+    | 'org_id'
+    | 'customer_id'
+    | 'amount_minor'
+    | 'credit_delta_minor'
+    | 'balance_after_minor'
+    | 'reference'
   >
 > & { amount: number; balance_after: number };
 
@@ -44,6 +50,8 @@ export function invoiceSummaryView(r: InvoiceRow): InvoiceSummaryView {
   return {
     id: r.id,
     number: r.number,
+    customer_id: r.customer_id,
+    seller: r.seller,
     status: r.status,
     currency: r.currency,
     subtotal: majorOf(r.subtotal_minor),

@@ -6,6 +6,10 @@ import { registerOrgServiceRoutes } from './org-services/org-services-routes.ts'
 import { registerPortalServiceRoutes } from './portal-services/portal-services-routes.ts';
 import { PortalServicesService } from './portal-services/portal-services-service.ts';
 import { resellersContext } from './resellers-context.ts';
+import type { CustomerBilling } from '../billing/index.ts';
+import type { RealmSignIn } from '../identity/index.ts';
+import { registerOrgInvoiceRoutes } from './org-invoices/org-invoices-routes.ts';
+import { registerPortalBillingRoutes } from './portal-billing/portal-billing-routes.ts';
 
 export interface ResellersModuleDeps {
   /** The services registry's lookup: which services the organization holds. */
@@ -14,12 +18,17 @@ export interface ResellersModuleDeps {
   readonly lifecycle: ServiceLifecycle;
   /** The registry's services held for storefront customers, for the organization's portal. */
   readonly customerServices: CustomerServices;
+  /** Billing of the organization's customers: their invoices, payments, refunds and ledgers. */
+  readonly billing: CustomerBilling;
+  /** Customers by email, for the invoice list's search. */
+  readonly realms: RealmSignIn;
 }
 
 /**
  * A reseller's routes (base /api/v1/orgs/{org_slug}/...) over the services its organization holds
- * for its customers: members suspend and lift a suspension; customers order and read theirs in
- * the portal. It keeps no table: the services registry does the work.
+ * for its customers (suspend and lift a suspension), its customers' invoices (list, refund, the
+ * hybrid mode's products), and the portal where customers order and pay. It keeps no table: the services
+ * registry and billing do the work.
  */
 export function createResellersModule(runtime: Runtime, deps: ResellersModuleDeps): PlatformModule {
   const ctx = resellersContext(runtime);
@@ -31,6 +40,8 @@ export function createResellersModule(runtime: Runtime, deps: ResellersModuleDep
     routes: (app) => {
       registerOrgServiceRoutes(app, deps.services, deps.lifecycle);
       registerPortalServiceRoutes(app, portal, replies);
+      registerOrgInvoiceRoutes(app, deps.billing, deps.realms);
+      registerPortalBillingRoutes(app, deps.billing, replies);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { OwnerScope } from '../../kernel/auth/owner-scope.ts';
+import type { OrgSummary } from '../orgs/index.ts';
 import type { ServiceView } from './service-view.ts';
 
 /*
@@ -99,6 +100,12 @@ export interface OrderToInvoice {
   readonly serviceId: number;
   readonly currency: string;
   readonly lines: readonly OrderInvoiceLine[];
+  /**
+   * The organization as read before the order's transaction, when customerId is set: its billing
+   * mode says who sells (billing cannot read it inside the transaction: the embedded database has
+   * one connection, which the transaction holds).
+   */
+  readonly org?: OrgSummary;
 }
 
 /**
@@ -107,7 +114,12 @@ export interface OrderToInvoice {
  * one, a priced plan cannot be ordered (402).
  */
 export interface Invoicer {
-  invoiceOrder(trx: Transaction<unknown>, order: OrderToInvoice): Promise<{ readonly invoiceId: number }>;
+  /** `afterCommit` runs work once the order's transaction has committed (paying a wholesale invoice). */
+  invoiceOrder(
+    trx: Transaction<unknown>,
+    order: OrderToInvoice,
+    afterCommit?: (work: () => Promise<void>) => void,
+  ): Promise<{ readonly invoiceId: number }>;
 }
 
 /** What billing tells the registry once an invoice is paid: its pending services are provisioned. */

@@ -148,6 +148,9 @@ export class ServicesService implements ServiceBilling, CustomerServices {
 
   private async place(holder: OrderHolder, body: CustomerOrder): Promise<OrderedService> {
     const { orgId, customerId } = holder;
+    // Billing reads the organization's billing mode of a customer's order before the transaction.
+    const org =
+      customerId === null || orgId === null ? undefined : ((await this.orgs.byId(orgId)) ?? undefined);
     const offer = await this.catalog.offer(body.product_id, body.pricing_id);
     if (offer === null) throw productNotFound();
     const pricing = offer.pricing;
@@ -227,15 +230,20 @@ export class ServicesService implements ServiceBilling, CustomerServices {
             quantity: 1,
             unitPrice: pricing.setup_fee,
           });
-        ({ invoiceId } = await invoicer.invoiceOrder(uow.trx as unknown as Transaction<unknown>, {
-          userId: holder.userId,
-          orgId,
-          customerId,
-          productId: offer.product.id,
-          serviceId: Number(row.id),
-          currency: pricing.currency,
-          lines,
-        }));
+        ({ invoiceId } = await invoicer.invoiceOrder(
+          uow.trx as unknown as Transaction<unknown>,
+          {
+            userId: holder.userId,
+            orgId,
+            customerId,
+            productId: offer.product.id,
+            serviceId: Number(row.id),
+            currency: pricing.currency,
+            lines,
+            ...(org === undefined ? {} : { org }),
+          },
+          (work) => uow.afterCommit(work),
+        ));
         await repo.addEvent(row.id, 'invoiced', `Awaiting payment of invoice ${invoiceId}`, at);
       }
       const serviceId = Number(row.id);

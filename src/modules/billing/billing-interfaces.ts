@@ -1,0 +1,65 @@
+import type { InvoiceSummaryView, InvoiceView, TransactionView } from './billing-view.ts';
+
+export type { InvoiceSummaryView, InvoiceView, TransactionView };
+
+/** Who sells a product to an organization's customers under the hybrid mode. */
+export type ProductModeName = 'platform_mor' | 'merchant_of_record';
+
+/** A clamped list (`limit`/`offset`) with an optional filter and search. */
+export interface CustomerListQuery {
+  readonly limit: number;
+  readonly offset: number;
+  readonly with_total?: boolean;
+  /** An invoice number fragment; with `customerIds`, the customers whose email matched it too. */
+  readonly q?: string;
+  readonly customerIds?: readonly number[];
+}
+
+/** A page with its total under the filter and counts per word as if it were unset (`with_total=true`). */
+export interface CustomerPaged<T> {
+  readonly items: T[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+  readonly counts: Record<string, number>;
+  /** What is due on open invoices, per currency (the organization's list). */
+  readonly outstanding?: Record<string, number>;
+}
+
+/**
+ * Billing of an organization's storefront customers, for the resellers module's routes: the
+ * organization's list of its customers' invoices and their refunds, a customer's own invoices,
+ * payments, ledger and credit (each customer's ledger is its own), and the hybrid mode's products.
+ */
+export interface CustomerBilling {
+  orgInvoices(
+    orgId: number,
+    query: CustomerListQuery & { readonly status_filter?: string },
+  ): Promise<InvoiceSummaryView[] | CustomerPaged<InvoiceSummaryView>>;
+  /** Refunds a paid customer invoice (all that is left by default; `amount` in major units). */
+  refund(orgId: number, invoiceId: number, amount: string | number | undefined): Promise<InvoiceView>;
+  customerInvoices(
+    orgId: number,
+    customerId: number,
+    query: CustomerListQuery & { readonly status_filter?: string },
+  ): Promise<InvoiceSummaryView[] | CustomerPaged<InvoiceSummaryView>>;
+  customerInvoice(orgId: number, customerId: number, invoiceId: number): Promise<InvoiceView>;
+  pay(
+    orgId: number,
+    customerId: number,
+    invoiceId: number,
+    body: { readonly method: 'credit' | 'card'; readonly payment_method?: string },
+    key: string | undefined,
+  ): Promise<InvoiceView>;
+  transactions(
+    customerId: number,
+    query: CustomerListQuery & { readonly type_filter?: string },
+  ): Promise<TransactionView[] | CustomerPaged<TransactionView>>;
+  credit(customerId: number): Promise<{ balance: number; currency: string }>;
+  productModes(orgId: number): Promise<{ product_id: number; mode: ProductModeName; updated_at: string }[]>;
+  setProductMode(
+    orgId: number,
+    productId: number,
+    mode: ProductModeName,
+  ): Promise<{ product_id: number; mode: ProductModeName; updated_at: string }>;
+}
