@@ -28,3 +28,10 @@ export const invalidFilter = (
   allowed: readonly string[],
 ): BareBodyError =>
   new BareBodyError(422, { error: `invalid_${field}`, allowed: [...allowed] }, `billing.invalid_${field}`);
+
+/** A refund of an invoice with nothing (more) paid to give back, or refunded meanwhile. */
+export const invoiceNotRefundable = defineError(
+  'billing.invoice_not_refundable',
+  409,
+  (why: string) => `Invoice cannot be refunded: ${why}`,
+);

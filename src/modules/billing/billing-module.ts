@@ -10,7 +10,9 @@ import { BillingRepository } from './billing-repository.ts';
 import { registerBillingRoutes } from './billing-routes.ts';
 import { billingConfig } from './billing-config.ts';
 import { BillingRun, type BillingRunResult } from './billing-run.ts';
+import type { RefundTarget } from './billing-refunds.ts';
 import { BillingService } from './billing-service.ts';
+import type { InvoiceView } from './billing-view.ts';
 import { InvoicePdfs } from './invoice-pdf.ts';
 
 export interface BillingModuleDeps {
@@ -29,6 +31,8 @@ export interface BillingModuleDeps {
 export interface BillingModule extends PlatformModule {
   /** The daily billing run for the UTC day of `asOf` (a day already run does nothing). */
   runDay(asOf: Date): Promise<BillingRunResult>;
+  /** An operator's refund of a paid invoice (`npm run billing -- refund`); null amount: all that is left. */
+  refund(invoiceId: number, amountMinor: number | null, to: RefundTarget): Promise<InvoiceView>;
 }
 
 /** How often the scheduler looks whether today has been run. */
@@ -66,6 +70,7 @@ export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): 
     prefix: '/billing',
     routes: (app) => registerBillingRoutes(app, billing, replies, pdfs),
     runDay: (asOf) => run.run(asOf),
+    refund: (invoiceId, amountMinor, to) => billing.refund(invoiceId, amountMinor, to),
     start: async () => {
       await billing.catchUp();
       // The scheduler: every few minutes, today's run (a day already run does nothing).

@@ -11,7 +11,10 @@ import type {
 
 type Db = Kysely<BillingTables> | Transaction<BillingTables>;
 
-export type NewInvoice = Omit<InvoiceRow, 'id' | 'number' | 'amount_paid_minor' | 'paid_at' | 'created_at'>;
+export type NewInvoice = Omit<
+  InvoiceRow,
+  'id' | 'number' | 'amount_paid_minor' | 'amount_refunded_minor' | 'paid_at' | 'created_at'
+>;
 export type NewLine = Omit<InvoiceLineRow, 'id' | 'invoice_id'>;
 export type NewTransaction = Omit<TransactionRow, 'id' | 'created_at'>;
 
@@ -25,6 +28,7 @@ const invoiceOf = (r: InvoiceRow): InvoiceRow => ({
   tax_minor: Number(r.tax_minor),
   total_minor: Number(r.total_minor),
   amount_paid_minor: Number(r.amount_paid_minor),
+  amount_refunded_minor: Number(r.amount_refunded_minor),
 });
 const lineOf = (r: InvoiceLineRow): InvoiceLineRow => ({
   ...r,
@@ -260,10 +264,14 @@ export class BillingRepository {
       : { serviceId: Number(row.service_id), periodStart: new Date(row.period_start) };
   }
 
-  /** Open renewal invoices due before `before`, with their service. */
+  /** Open renewal and hourly (in arrears) invoices due before `before`, with their service: the dunning. */
   async openRenewalsDueBefore(before: Date): Promise<{ invoice: InvoiceRow; serviceId: number }[]> {
+    const billed = this.db
+      .selectFrom('billing_renewals')
+      .select(['invoice_id', 'service_id'])
+      .unionAll(this.db.selectFrom('billing_hourly_invoices').select(['invoice_id', 'service_id']));
     const rows = await this.db
-      .selectFrom('billing_renewals as r')
+      .selectFrom(billed.as('r'))
       .innerJoin('billing_invoices as i', 'i.id', 'r.invoice_id')
       .selectAll('i')
       .select('r.service_id')

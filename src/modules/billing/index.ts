@@ -2,3 +2,4 @@
 export { createBillingModule, type BillingModule, type BillingModuleDeps } from './billing-module.ts';
 export { billingConfig } from './billing-config.ts';
 export type { BillingRunResult, BillingRunSettings } from './billing-run.ts';
+export type { RefundTarget } from './billing-refunds.ts';
