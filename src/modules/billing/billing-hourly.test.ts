@@ -7,8 +7,8 @@
  * day with the renewals' dunning (overdue, suspended on day 3, lifted once paid; cancelled with
  * the service on day 14).
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productsWithPricing } from '../../testing/catalog-fixture.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { importCatalogFileText } from '../catalog/index.ts';
@@ -18,24 +18,6 @@ const B = '/api/v1/billing';
 const HOURLY_PRICING = 90;
 const DNS_PRO_HOURLY = { product_id: 2, pricing_id: HOURLY_PRICING };
 const at = (day: string, time = '09:00:00') => Date.parse(`${day}T${time}.000Z`);
-
-/** The shipped products file with an hourly price on DNS Hosting Pro, as an operator would import it. */
-export function productsWithHourlyDnsPro(price: string): string {
-  const file = JSON.parse(readFileSync(new URL('../../../catalog/products.json', import.meta.url), 'utf8'));
-  const pro = file.products.find((p: { id: number }) => p.id === 2);
-  pro.pricing.push({
-    id: HOURLY_PRICING,
-    name: 'Hourly',
-    billing_cycle: 'hourly',
-    price,
-    setup_fee: '0.00',
-    currency: 'EUR',
-    is_active: true,
-    sort_order: 2,
-    metadata: null,
-  });
-  return JSON.stringify(file);
-}
 
 describe('hourly plans billed in arrears', () => {
   const clock = new ManualClock(at('2026-01-10', '10:30:00'));
@@ -60,7 +42,12 @@ describe('hourly plans billed in arrears', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { ROLE: 'api' }, clock });
     billing = t.node.modules.find((m) => m.name === 'billing') as BillingModule;
-    expect(await importCatalogFileText(t.node.runtime, productsWithHourlyDnsPro('0.0125'))).toMatchObject({
+    expect(
+      await importCatalogFileText(
+        t.node.runtime,
+        productsWithPricing(2, { id: HOURLY_PRICING, billing_cycle: 'hourly', price: '0.0125' }),
+      ),
+    ).toMatchObject({
       ok: true,
     });
     for (const who of ['alice', 'bob', 'carol']) {
