@@ -5,7 +5,7 @@ import { loadConfig } from '../kernel/config/load-config.ts';
 import { AppError } from '../kernel/errors/app-error.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { closeRuntime, openRuntime } from '../kernel/runtime/open-runtime.ts';
-import type { BillingModule, RefundTarget } from '../modules/billing/index.ts';
+import type { BillingModule } from '../modules/billing/index.ts';
 import { loadEnvFile } from './env-file.ts';
 import { CONFIG_SECTIONS, platformModules } from './platform-modules.ts';
 
@@ -28,7 +28,7 @@ type Command =
       readonly name: 'refund';
       readonly invoiceId: number;
       readonly amountMinor: number | null;
-      readonly to: RefundTarget;
+      readonly to: 'credit' | 'original';
     };
 
 /** `--name value` pairs; null when a flag repeats, lacks its value or is not one of `allowed`. */

@@ -1,6 +1,5 @@
 import type { HourlyService, ServiceBilling } from '../services/index.ts';
 import type { BillingContext } from './billing-context.ts';
-import { HourlyInvoiceRepository } from './billing-hourly-repository.ts';
 import { BillingRepository } from './billing-repository.ts';
 import { activeHours, arrearsMinor, monthBefore } from './hourly-arrears.ts';
 
@@ -16,21 +15,19 @@ export interface HourlyInvoiceMade {
  * first day run after it), due that day. A service terminated mid-month is billed for its hours then.
  */
 export class HourlyBilling {
-  private readonly invoices: BillingRepository;
-  private readonly hourly: HourlyInvoiceRepository;
+  private readonly repo: BillingRepository;
 
   constructor(
     private readonly ctx: BillingContext,
     private readonly services: ServiceBilling,
   ) {
-    this.invoices = new BillingRepository(ctx.db);
-    this.hourly = new HourlyInvoiceRepository(ctx.db);
+    this.repo = new BillingRepository(ctx.db);
   }
 
   /** The previous month's invoices not made yet, made now and due at `dayStart`. */
   async invoicePreviousMonth(dayStart: Date): Promise<HourlyInvoiceMade[]> {
     const period = monthBefore(dayStart);
-    const done = await this.hourly.servicesInvoiced(period.start);
+    const done = await this.repo.hourlyInvoicedServices(period.start);
     const made: HourlyInvoiceMade[] = [];
     for (const s of await this.services.hourlyServicesActiveBetween(period.start, period.end)) {
       if (done.has(s.id)) continue;
@@ -45,7 +42,7 @@ export class HourlyBilling {
 
   /** The service of an hourly invoice (its payment lifts a suspension), or null. */
   serviceOf(invoiceId: number): Promise<number | null> {
-    return this.hourly.serviceOf(invoiceId);
+    return this.repo.hourlyServiceOf(invoiceId);
   }
 
   /** One invoice and its (service, month) row together; null when another run made it meanwhile. */
@@ -59,7 +56,8 @@ export class HourlyBilling {
     const month = periodStart.toISOString().slice(0, 7);
     try {
       return await this.ctx.transaction(async (uow) => {
-        const invoice = await this.invoices.withTx(uow.trx).insertInvoice(
+        const repo = this.repo.withTx(uow.trx);
+        const invoice = await repo.insertInvoice(
           {
             user_id: s.userId,
             org_id: s.orgId,
@@ -81,7 +79,7 @@ export class HourlyBilling {
           ],
           new Date(this.ctx.clock.now()),
         );
-        await this.hourly.withTx(uow.trx).insert(s.id, periodStart, hours, invoice.id);
+        await repo.insertHourlyInvoice(s.id, periodStart, hours, invoice.id);
         return invoice.id;
       });
     } catch (error) {

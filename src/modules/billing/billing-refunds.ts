@@ -7,7 +7,6 @@ import {
   invoiceNotRefundable,
   paymentProviderUnavailable,
 } from './billing-errors.ts';
-import { RefundRepository } from './billing-refund-repository.ts';
 import { BillingRepository } from './billing-repository.ts';
 import type { InvoiceRow } from './billing-tables.ts';
 import { invoiceView, type InvoiceView } from './billing-view.ts';
@@ -26,7 +25,6 @@ export type RefundTarget = 'original' | 'credit';
  */
 export class InvoiceRefunds {
   private readonly invoices: BillingRepository;
-  private readonly refunds: RefundRepository;
 
   constructor(
     private readonly ctx: BillingContext,
@@ -35,7 +33,6 @@ export class InvoiceRefunds {
     private readonly creditCurrency: string,
   ) {
     this.invoices = new BillingRepository(ctx.db);
-    this.refunds = new RefundRepository(ctx.db);
   }
 
   async refund(invoiceId: number, amountMinor: number | null, to: RefundTarget): Promise<InvoiceView> {
@@ -50,7 +47,7 @@ export class InvoiceRefunds {
         `Should be greater than 0 and at most ${majorOf(left)} (paid minus refunded)`,
         amountMinor === null ? null : majorOf(amountMinor),
       );
-    const paidBy = (await this.refunds.movementsOf(invoice.id)).find(
+    const paidBy = (await this.invoices.ledgerOf(invoice.id)).find(
       (r) => r.type === 'payment' || r.type === 'credit_deduct',
     );
     const toCard = to === 'original' && paidBy?.type === 'payment';
@@ -99,9 +96,7 @@ export class InvoiceRefunds {
     await this.ctx.transaction(async (uow) => {
       const repo = this.invoices.withTx(uow.trx);
       await repo.lockAccount(invoice.user_id);
-      if (
-        !(await this.refunds.withTx(uow.trx).addRefunded(invoice.id, invoice.amount_refunded_minor, amount))
-      )
+      if (!(await repo.addRefunded(invoice.id, invoice.amount_refunded_minor, amount)))
         throw invoiceNotRefundable('refunded meanwhile');
       const balance = await repo.balance(invoice.user_id);
       await repo.insertTransaction(

@@ -294,4 +294,69 @@ export class BillingRepository {
       .executeTakeFirst();
     return Number(done.numUpdatedRows) === 1;
   }
+
+  // Hourly plans in arrears: one invoice per service and month.
+
+  /** The services already invoiced for the month starting at `periodStart`. */
+  async hourlyInvoicedServices(periodStart: Date): Promise<Set<number>> {
+    const rows = await this.db
+      .selectFrom('billing_hourly_invoices')
+      .select('service_id')
+      .where('period_start', '=', periodStart)
+      .execute();
+    return new Set(rows.map((r) => Number(r.service_id)));
+  }
+
+  async insertHourlyInvoice(
+    serviceId: number,
+    periodStart: Date,
+    hours: number,
+    invoiceId: number,
+  ): Promise<void> {
+    await this.db
+      .insertInto('billing_hourly_invoices')
+      .values({ service_id: serviceId, period_start: periodStart, hours, invoice_id: invoiceId })
+      .execute();
+  }
+
+  /** The service an hourly invoice bills, or null when `invoiceId` is no hourly invoice. */
+  async hourlyServiceOf(invoiceId: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('billing_hourly_invoices')
+      .select('service_id')
+      .where('invoice_id', '=', invoiceId)
+      .executeTakeFirst();
+    return row === undefined ? null : Number(row.service_id);
+  }
+
+  // Refunds.
+
+  /** The ledger rows of one invoice (what paid it, what went back), oldest first. */
+  async ledgerOf(invoiceId: number): Promise<TransactionRow[]> {
+    const rows = await this.db
+      .selectFrom('billing_transactions')
+      .selectAll()
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => transactionOf(r as TransactionRow));
+  }
+
+  /**
+   * amount_refunded `before` → `before + amount`, `refunded` once it is all amount_paid; false when
+   * another refund moved it meanwhile (the caller's reading is stale).
+   */
+  async addRefunded(id: number, before: number, amount: number): Promise<boolean> {
+    const done = await this.db
+      .updateTable('billing_invoices')
+      .set({
+        amount_refunded_minor: sql`amount_refunded_minor + ${amount}`,
+        status: sql`CASE WHEN amount_refunded_minor + ${amount} = amount_paid_minor THEN 'refunded' ELSE status END`,
+      } as never)
+      .where('id', '=', id)
+      .where('amount_refunded_minor', '=', before)
+      .where('status', '=', 'paid')
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
 }

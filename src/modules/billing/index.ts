@@ -2,4 +2,3 @@
 export { createBillingModule, type BillingModule, type BillingModuleDeps } from './billing-module.ts';
 export { billingConfig } from './billing-config.ts';
 export type { BillingRunResult, BillingRunSettings } from './billing-run.ts';
-export type { RefundTarget } from './billing-refunds.ts';
