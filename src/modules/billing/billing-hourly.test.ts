@@ -5,7 +5,7 @@
  * of the next month the daily run invoices each service once for the hours it was active (a
  * cancelled one up to its termination), paid from credit when it covers the amount, else due that
  * day with the renewals' dunning (overdue, suspended on day 3, lifted once paid; cancelled with
- * the service on day 14).
+ * the service on day 14); hourly orders are not counted against the free-order budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productsWithPricing } from '../../testing/catalog-fixture.ts';
@@ -136,5 +136,13 @@ describe('hourly plans billed in arrears', () => {
     const [february] = await invoices('alice');
     expect(february).toMatchObject({ total: 8.4, due_at: '2026-03-01T00:00:00.000Z' }); // 672 h
     expect(await invoices('bob')).toHaveLength(1);
+  });
+
+  it('counts no hourly order against the free-order budget (12 in 10 minutes)', async () => {
+    const { token } = await t.signUp();
+    for (let i = 0; i < 13; i++) {
+      const ordered = await t.request('POST', '/api/v1/services/order', { token, body: DNS_PRO_HOURLY });
+      expect(ordered.status, `order ${i + 1}: ${ordered.text}`).toBe(201);
+    }
   });
 });
