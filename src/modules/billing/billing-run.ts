@@ -38,11 +38,11 @@ const midnight = (day: string): number => Date.parse(`${day}T00:00:00.000Z`);
 /**
  * The daily billing run for one day: renewal invoices `invoiceDaysBefore` days before a service's
  * next_due_date and hourly plans' invoices for the previous month (paid at once from credit when it
- * covers them), services cancelled at the end of
- * their period ended at next_due_date, unpaid renewal and hourly invoices past due made `overdue`, their services
- * suspended after `suspendAfterDays` and terminated after `terminateAfterDays`. One process runs a
- * day (a lease row in billing_runs); a finished day does nothing; each step is idempotent on its
- * own, so a run that stopped midway resumes.
+ * covers them), services cancelled at the end of their period ended at next_due_date, unpaid
+ * renewal and hourly invoices past due made `overdue`, their services suspended after
+ * `suspendAfterDays` and terminated after `terminateAfterDays`. One process runs a day (a lease row
+ * in billing_runs); a finished day does nothing; each step is idempotent on its own, so a run that
+ * stopped midway resumes.
  */
 export class BillingRun {
   private readonly repo: BillingRepository;
