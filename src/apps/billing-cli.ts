@@ -2,6 +2,7 @@ import { AccessTokens } from '../kernel/auth/access-token.ts';
 import { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import { resolveAuthSecret } from '../kernel/auth/auth-secret.ts';
 import { loadConfig } from '../kernel/config/load-config.ts';
+import { AppError } from '../kernel/errors/app-error.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { closeRuntime, openRuntime } from '../kernel/runtime/open-runtime.ts';
 import type { BillingModule } from '../modules/billing/index.ts';
@@ -9,15 +10,68 @@ import { loadEnvFile } from './env-file.ts';
 import { CONFIG_SECTIONS, platformModules } from './platform-modules.ts';
 
 /**
- * `npm run billing -- run --as-of <ISO date>`: the daily billing run for that day (UTC), against
- * the configured database (DATABASE_URL, or the embedded one in DATA_DIR: stop `npm start` first).
- * A day already run does nothing; the scheduler of a running deployment calls the same code.
+ * Operators' billing commands, against the configured database (DATABASE_URL, or the embedded one
+ * in DATA_DIR: stop `npm start` first):
+ * - `run --as-of <ISO date>`: the daily billing run for that day (UTC). A day already run does
+ *   nothing; the scheduler of a running deployment calls the same code.
+ * - `refund --invoice <id> [--amount <decimal>] [--to credit|original]`: refunds a paid invoice,
+ *   all of what is left by default, back the way it was paid by default. Prints the invoice.
  */
-const USAGE = 'usage: npm run billing -- run --as-of <ISO date, e.g. 2026-02-03>';
+const USAGE = [
+  'usage: npm run billing -- run --as-of <ISO date, e.g. 2026-02-03>',
+  '       npm run billing -- refund --invoice <id> [--amount <decimal, e.g. 1.50>] [--to credit|original]',
+].join('\n');
 
-const [command, flag, value] = process.argv.slice(2);
-const asOf = value !== undefined && /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
-if (command !== 'run' || flag !== '--as-of' || asOf === null || Number.isNaN(asOf.getTime())) {
+type Command =
+  | { readonly name: 'run'; readonly asOf: Date }
+  | {
+      readonly name: 'refund';
+      readonly invoiceId: number;
+      readonly amountMinor: number | null;
+      readonly to: 'credit' | 'original';
+    };
+
+/** `--name value` pairs; null when a flag repeats, lacks its value or is not one of `allowed`. */
+function flagsOf(args: readonly string[], allowed: readonly string[]): Map<string, string> | null {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i]!, args[i + 1]];
+    if (!allowed.includes(flag) || value === undefined || flags.has(flag)) return null;
+    flags.set(flag, value);
+  }
+  return flags;
+}
+
+/** "1.5" → 150: a decimal of at most 2 places, in minor units, without a float; else null. */
+function minorOfDecimal(text: string): number | null {
+  const m = /^(\d{1,8})(?:\.(\d{1,2}))?$/.exec(text);
+  return m === null ? null : Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+function parse(argv: readonly string[]): Command | null {
+  const [name, ...rest] = argv;
+  if (name === 'run') {
+    const value = flagsOf(rest, ['--as-of'])?.get('--as-of');
+    const asOf = value !== undefined && /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
+    return asOf === null || Number.isNaN(asOf.getTime()) ? null : { name, asOf };
+  }
+  if (name !== 'refund') return null;
+  const flags = flagsOf(rest, ['--invoice', '--amount', '--to']);
+  const id = flags?.get('--invoice');
+  if (flags === null || id === undefined || !/^[1-9]\d{0,15}$/.test(id)) return null;
+  const amount = flags.get('--amount');
+  const amountMinor = amount === undefined ? null : minorOfDecimal(amount);
+  const to = flags.get('--to') ?? 'original';
+  if (
+    (amount !== undefined && (amountMinor === null || amountMinor === 0)) ||
+    (to !== 'credit' && to !== 'original')
+  )
+    return null;
+  return { name, invoiceId: Number(id), amountMinor, to };
+}
+
+const command = parse(process.argv.slice(2));
+if (command === null) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
@@ -30,10 +84,23 @@ try {
   const tokens = new AccessTokens(resolveAuthSecret(config.authSecret, config.dataDir));
   const modules = platformModules(runtime, { tokens, auth: new AuthLayer(tokens, runtime.clock) });
   const billing = modules.find((m) => m.name === 'billing') as BillingModule;
-  process.stdout.write(`${JSON.stringify(await billing.runDay(asOf))}\n`);
+  const answer =
+    command.name === 'run'
+      ? await billing.runDay(command.asOf)
+      : await billing.refund(command.invoiceId, command.amountMinor, command.to);
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
 } catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${messageOf(error)}\n`);
   process.exitCode = 1;
 } finally {
   await closeRuntime(runtime);
+}
+
+/** An error as the operator reads it: a refused refund's reason (the 422's message), or the message. */
+function messageOf(error: unknown): string {
+  if (error instanceof AppError && Array.isArray(error.detail))
+    return error.detail
+      .map((p: { loc: readonly unknown[]; msg: string }) => `${p.loc.at(-1)}: ${p.msg}`)
+      .join('\n');
+  return error instanceof Error ? error.message : String(error);
 }

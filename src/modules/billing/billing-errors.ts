@@ -29,8 +29,9 @@ export const invalidFilter = (
 ): BareBodyError =>
   new BareBodyError(422, { error: `invalid_${field}`, allowed: [...allowed] }, `billing.invalid_${field}`);
 
+/** A refund of an invoice with nothing (more) paid to give back, or refunded meanwhile. */
 export const invoiceNotRefundable = defineError(
   'billing.invoice_not_refundable',
   409,
-  (status: string) => `Invoice is ${status}, only a paid invoice is refunded`,
+  (why: string) => `Invoice cannot be refunded: ${why}`,
 );

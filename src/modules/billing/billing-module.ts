@@ -15,7 +15,9 @@ import { BillingRepository } from './billing-repository.ts';
 import { registerBillingRoutes } from './billing-routes.ts';
 import { billingConfig } from './billing-config.ts';
 import { BillingRun, type BillingRunResult } from './billing-run.ts';
+import type { RefundTarget } from './billing-refunds.ts';
 import { BillingService } from './billing-service.ts';
+import type { InvoiceView } from './billing-view.ts';
 import { InvoicePdfs } from './invoice-pdf.ts';
 
 export interface BillingModuleDeps {
@@ -38,6 +40,8 @@ export interface BillingModule extends PlatformModule {
   runDay(asOf: Date): Promise<BillingRunResult>;
   /** Billing of organizations' storefront customers, for the resellers module's routes. */
   readonly customers: CustomerBilling;
+  /** An operator's refund of a paid invoice (`npm run billing -- refund`); null amount: all that is left. */
+  refund(invoiceId: number, amountMinor: number | null, to: RefundTarget): Promise<InvoiceView>;
 }
 
 /** How often the scheduler looks whether today has been run. */
@@ -78,6 +82,7 @@ export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): 
     routes: (app) => registerBillingRoutes(app, billing, replies, pdfs),
     runDay: (asOf) => run.run(asOf),
     customers: new CustomerBillingService(ctx, billing, deps.payments),
+    refund: (invoiceId, amountMinor, to) => billing.refund(invoiceId, amountMinor, to),
     start: async () => {
       await billing.catchUp();
       // The scheduler: every few minutes, today's run (a day already run does nothing).

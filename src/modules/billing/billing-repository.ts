@@ -16,7 +16,14 @@ type Db = Kysely<BillingTables> | Transaction<BillingTables>;
 /** customer_id and seller default to an account's own invoice (null, platform). */
 export type NewInvoice = Omit<
   InvoiceRow,
-  'id' | 'number' | 'amount_paid_minor' | 'paid_at' | 'created_at' | 'customer_id' | 'seller'
+  | 'id'
+  | 'number'
+  | 'amount_paid_minor'
+  | 'amount_refunded_minor'
+  | 'paid_at'
+  | 'created_at'
+  | 'customer_id'
+  | 'seller'
 > &
   Partial<Pick<InvoiceRow, 'customer_id' | 'seller'>>;
 export type NewLine = Omit<InvoiceLineRow, 'id' | 'invoice_id'>;
@@ -37,6 +44,7 @@ export const invoiceOf = (r: InvoiceRow): InvoiceRow => ({
   tax_minor: Number(r.tax_minor),
   total_minor: Number(r.total_minor),
   amount_paid_minor: Number(r.amount_paid_minor),
+  amount_refunded_minor: Number(r.amount_refunded_minor),
 });
 export const lineOf = (r: InvoiceLineRow): InvoiceLineRow => ({
   ...r,
@@ -286,10 +294,14 @@ export class BillingRepository {
       : { serviceId: Number(row.service_id), periodStart: new Date(row.period_start) };
   }
 
-  /** Open renewal invoices due before `before`, with their service. */
+  /** Open renewal and hourly (in arrears) invoices due before `before`, with their service: the dunning. */
   async openRenewalsDueBefore(before: Date): Promise<{ invoice: InvoiceRow; serviceId: number }[]> {
+    const billed = this.db
+      .selectFrom('billing_renewals')
+      .select(['invoice_id', 'service_id'])
+      .unionAll(this.db.selectFrom('billing_hourly_invoices').select(['invoice_id', 'service_id']));
     const rows = await this.db
-      .selectFrom('billing_renewals as r')
+      .selectFrom(billed.as('r'))
       .innerJoin('billing_invoices as i', 'i.id', 'r.invoice_id')
       .selectAll('i')
       .select('r.service_id')
@@ -309,6 +321,71 @@ export class BillingRepository {
       .set({ status: to } as never)
       .where('id', '=', id)
       .where('status', 'in', [...from] as never)
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
+  // Hourly plans in arrears: one invoice per service and month.
+
+  /** The services already invoiced for the month starting at `periodStart`. */
+  async hourlyInvoicedServices(periodStart: Date): Promise<Set<number>> {
+    const rows = await this.db
+      .selectFrom('billing_hourly_invoices')
+      .select('service_id')
+      .where('period_start', '=', periodStart)
+      .execute();
+    return new Set(rows.map((r) => Number(r.service_id)));
+  }
+
+  async insertHourlyInvoice(
+    serviceId: number,
+    periodStart: Date,
+    hours: number,
+    invoiceId: number,
+  ): Promise<void> {
+    await this.db
+      .insertInto('billing_hourly_invoices')
+      .values({ service_id: serviceId, period_start: periodStart, hours, invoice_id: invoiceId })
+      .execute();
+  }
+
+  /** The service an hourly invoice bills, or null when `invoiceId` is no hourly invoice. */
+  async hourlyServiceOf(invoiceId: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('billing_hourly_invoices')
+      .select('service_id')
+      .where('invoice_id', '=', invoiceId)
+      .executeTakeFirst();
+    return row === undefined ? null : Number(row.service_id);
+  }
+
+  // Refunds.
+
+  /** The ledger rows of one invoice (what paid it, what went back), oldest first. */
+  async ledgerOf(invoiceId: number): Promise<TransactionRow[]> {
+    const rows = await this.db
+      .selectFrom('billing_transactions')
+      .selectAll()
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => transactionOf(r as TransactionRow));
+  }
+
+  /**
+   * amount_refunded `before` → `before + amount`, `refunded` once it is all amount_paid; false when
+   * another refund moved it meanwhile (the caller's reading is stale).
+   */
+  async addRefunded(id: number, before: number, amount: number): Promise<boolean> {
+    const done = await this.db
+      .updateTable('billing_invoices')
+      .set({
+        amount_refunded_minor: sql`amount_refunded_minor + ${amount}`,
+        status: sql`CASE WHEN amount_refunded_minor + ${amount} = amount_paid_minor THEN 'refunded' ELSE status END`,
+      } as never)
+      .where('id', '=', id)
+      .where('amount_refunded_minor', '=', before)
+      .where('status', '=', 'paid')
       .executeTakeFirst();
     return Number(done.numUpdatedRows) === 1;
   }

@@ -77,6 +77,7 @@ describe('billing', () => {
       total: 4,
       amount_paid: 0,
       amount_due: 4,
+      amount_refunded: 0,
       due_at: new Date(clock.now()).toISOString(),
       paid_at: null,
       customer_id: null,

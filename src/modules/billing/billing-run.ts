@@ -1,6 +1,7 @@
 import type { BillingContext } from './billing-context.ts';
 import type { BillingService } from './billing-service.ts';
 import { BillingRepository, CustomerBillingRepository } from './billing-repository.ts';
+import { HourlyBilling } from './billing-hourly.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
 import type { ServiceBilling } from '../services/index.ts';
 import { majorOf, minorOf } from './money.ts';
@@ -20,7 +21,11 @@ export interface BillingRunResult {
   readonly day: string;
   /** False when the day was already run (or another process runs it now): nothing was done. */
   readonly ran: boolean;
+  /** Renewal invoices made. */
   readonly invoiced: number;
+  /** Hourly plans' invoices in arrears made (the previous month's hours). */
+  readonly hourly: number;
+  /** Invoices of either kind paid at once from credit. */
   readonly paidFromCredit: number;
   readonly overdue: number;
   readonly suspended: number;
@@ -33,14 +38,16 @@ const midnight = (day: string): number => Date.parse(`${day}T00:00:00.000Z`);
 
 /**
  * The daily billing run for one day: renewal invoices `invoiceDaysBefore` days before a service's
- * next_due_date (paid at once from credit when it covers them), services cancelled at the end of
- * their period ended at next_due_date, unpaid renewals past due made `overdue`, their services
- * suspended after `suspendAfterDays` and terminated after `terminateAfterDays`. One process runs a
- * day (a lease row in billing_runs); a finished day does nothing; each step is idempotent on its
- * own, so a run that stopped midway resumes.
+ * next_due_date and hourly plans' invoices for the previous month (paid at once from credit when it
+ * covers them), services cancelled at the end of their period ended at next_due_date, unpaid
+ * renewal and hourly invoices past due made `overdue`, their services suspended after
+ * `suspendAfterDays` and terminated after `terminateAfterDays`. One process runs a day (a lease row
+ * in billing_runs); a finished day does nothing; each step is idempotent on its own, so a run that
+ * stopped midway resumes.
  */
 export class BillingRun {
   private readonly repo: BillingRepository;
+  private readonly hourly: HourlyBilling;
 
   constructor(
     private readonly ctx: BillingContext,
@@ -52,6 +59,7 @@ export class BillingRun {
     private readonly sales: CustomerSales | null = null,
   ) {
     this.repo = new BillingRepository(ctx.db);
+    this.hourly = new HourlyBilling(ctx, services);
   }
 
   async run(asOf: Date): Promise<BillingRunResult> {
@@ -60,6 +68,7 @@ export class BillingRun {
       day,
       ran: false,
       invoiced: 0,
+      hourly: 0,
       paidFromCredit: 0,
       overdue: 0,
       suspended: 0,
@@ -87,6 +96,12 @@ export class BillingRun {
         await this.remind(s.userId, invoiceId, 'is due');
       }
     }
+    // (a') Hourly plans in arrears: the previous month's hours, due today.
+    for (const made of await this.hourly.invoicePreviousMonth(new Date(start))) {
+      result.hourly++;
+      if (await this.billing.payFromCreditIfCovered(made.invoiceId)) result.paidFromCredit++;
+      else await this.remind(made.userId, made.invoiceId, 'is due');
+    }
     await this.announceCustomerInvoices(start);
     // (c) Cancelled at the end of the period: ended at next_due_date.
     for (const s of await this.services.dueBy(new Date(start + DAY - 1))) {
@@ -94,7 +109,7 @@ export class BillingRun {
       await this.services.terminateNow(s.id, 'Service terminated at the end of its period');
       result.terminated++;
     }
-    // (b) Dunning: unpaid renewals due before this day.
+    // (b) Dunning: unpaid renewal and hourly invoices due before this day.
     for (const { invoice, serviceId } of await this.repo.openRenewalsDueBefore(new Date(start))) {
       if (await this.repo.setInvoiceStatus(invoice.id, ['unpaid'], 'overdue')) {
         result.overdue++;
@@ -158,10 +173,17 @@ export class BillingRun {
     }
   }
 
-  /** A renewal invoice is paid (by the run or by its payer): the due date moves on, a suspension lifts. */
+  /**
+   * A renewal invoice is paid (by the run or by its payer): the due date moves on, a suspension
+   * lifts; an hourly invoice paid lifts its service's suspension.
+   */
   async renewalPaid(invoiceId: number): Promise<void> {
     const renewal = await this.repo.renewalOf(invoiceId);
-    if (renewal === null) return;
+    if (renewal === null) {
+      const hourlyService = await this.hourly.serviceOf(invoiceId);
+      if (hourlyService !== null) await this.services.unsuspendPaid(hourlyService);
+      return;
+    }
     await this.services.advanceDueDate(renewal.serviceId, renewal.periodStart);
     await this.services.unsuspendPaid(renewal.serviceId);
   }

@@ -69,6 +69,7 @@ const summaryFields = {
   total: Type.Number(),
   amount_paid: Type.Number(),
   amount_due: Type.Number(),
+  amount_refunded: Type.Number({ description: 'What of amount_paid went back to the payer' }),
   due_at: IsoTime,
   paid_at: Nullable(IsoTime),
   created_at: IsoTime,

@@ -18,6 +18,7 @@ import {
 } from './billing-errors.ts';
 import { BillingRepository, CustomerBillingRepository } from './billing-repository.ts';
 import type { CustomerSales } from './customer-sales.ts';
+import { InvoiceRefunds, type RefundTarget } from './billing-refunds.ts';
 import type { BillingTables, InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
 import {
   invoiceSummaryView,
@@ -74,6 +75,7 @@ export interface PayBody {
  */
 export class BillingService implements Invoicer {
   private readonly repo: BillingRepository;
+  private readonly refunds: InvoiceRefunds;
   /** Told once an invoice is paid (the daily run moves a renewed service's due date on). */
   onPaid: (invoiceId: number) => Promise<void> = async () => {};
 
@@ -86,6 +88,12 @@ export class BillingService implements Invoicer {
     private readonly sales: CustomerSales | null = null,
   ) {
     this.repo = new BillingRepository(ctx.db);
+    this.refunds = new InvoiceRefunds(ctx, provider, CREDIT_CURRENCY);
+  }
+
+  /** An operator's refund of a paid invoice (all of what is left when `amountMinor` is null): InvoiceRefunds. */
+  refund(invoiceId: number, amountMinor: number | null, to: RefundTarget): Promise<InvoiceView> {
+    return this.refunds.refund(invoiceId, amountMinor, to);
   }
 
   /** Inside the order's transaction: one `unpaid` invoice due now for the ordered service. */

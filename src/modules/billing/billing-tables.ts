@@ -22,6 +22,8 @@ export interface InvoiceRow {
   tax_minor: number;
   total_minor: number;
   amount_paid_minor: number;
+  /** What of amount_paid went back (to credit or to the card); the invoice is `refunded` once it is all. */
+  amount_refunded_minor: number;
   due_at: Date;
   paid_at: Date | null;
   created_at: Date;
@@ -39,7 +41,7 @@ export interface InvoiceLineRow {
 
 /**
  * One movement of money (the ledger). `amount_minor` > 0 is what moved; `credit_delta_minor` is its
- * effect on the account's credit (+ credit_add, − credit_deduct, 0 for card payments and refunds).
+ * effect on the account's credit (+ credit_add, − credit_deduct, 0 for card payments, + for a refund to credit, 0 for one to the card).
  */
 export interface TransactionRow {
   id: number;
@@ -92,6 +94,14 @@ export interface ProductModeRow {
   updated_at: Date;
 }
 
+/** An hourly plan's invoice in arrears: one per service and month (period_start, its first instant). */
+export interface BillingHourlyInvoiceRow {
+  service_id: number;
+  period_start: Date;
+  hours: number;
+  invoice_id: number;
+}
+
 export interface BillingTables {
   billing_invoices: InvoiceRow;
   billing_invoice_lines: InvoiceLineRow;
@@ -100,4 +110,5 @@ export interface BillingTables {
   billing_renewals: BillingRenewalRow;
   billing_settlements: SettlementRow;
   billing_product_modes: ProductModeRow;
+  billing_hourly_invoices: BillingHourlyInvoiceRow;
 }

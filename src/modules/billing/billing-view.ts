@@ -5,7 +5,8 @@ import { majorOf } from './money.ts';
 const iso = (d: Date | string): string => new Date(d).toISOString();
 const iso0 = (d: Date | string | null): string | null => (d === null ? null : iso(d));
 
-type MoneyFields = 'subtotal_minor' | 'tax_minor' | 'total_minor' | 'amount_paid_minor';
+type MoneyFields =
+  'subtotal_minor' | 'tax_minor' | 'total_minor' | 'amount_paid_minor' | 'amount_refunded_minor';
 
 type Hidden = 'user_id' | 'org_id' | MoneyFields;
 
@@ -16,6 +17,8 @@ interface InvoiceMoney {
   total: number;
   amount_paid: number;
   amount_due: number;
+  /** What of amount_paid went back to the payer. */
+  amount_refunded: number;
 }
 
 /** An invoice in a list: its row without the holder, its money. */
@@ -59,6 +62,7 @@ export function invoiceSummaryView(r: InvoiceRow): InvoiceSummaryView {
     total: majorOf(r.total_minor),
     amount_paid: majorOf(r.amount_paid_minor),
     amount_due: majorOf(Math.max(0, r.total_minor - r.amount_paid_minor)),
+    amount_refunded: majorOf(r.amount_refunded_minor),
     due_at: iso(r.due_at),
     paid_at: iso0(r.paid_at),
     created_at: iso(r.created_at),

@@ -140,14 +140,14 @@ export class CustomerBillingService implements CustomerBilling {
    */
   async refund(orgId: number, id: number, amount: string | number | undefined): Promise<InvoiceView> {
     const invoice = await this.found({ orgId, customerId: null }, id);
-    if (invoice.status !== 'paid') throw invoiceNotRefundable(invoice.status);
+    if (invoice.status !== 'paid') throw invoiceNotRefundable(`it is ${invoice.status}`);
     const rows = await this.repo.invoiceTransactions(invoice.id);
     const payment = rows.find((r) => r.type === 'payment' || r.type === 'credit_deduct');
     const left = (refunded: number) => invoice.amount_paid_minor - refunded;
     const refundedOf = (rs: typeof rows) =>
       rs.filter((r) => r.type === 'refund').reduce((n, r) => n + r.amount_minor, 0);
     const want = this.refundAmount(amount, left(refundedOf(rows)));
-    if (payment === undefined) throw invoiceNotRefundable(invoice.status);
+    if (payment === undefined) throw invoiceNotRefundable(`it is ${invoice.status}`);
     const customerId = invoice.customer_id!;
     const toCredit = payment.type === 'credit_deduct';
     let reference: string | null = null;

@@ -15,6 +15,7 @@ export {
   type ServiceFulfilment,
   type ServiceBilling,
   type BilledService,
+  type HourlyService,
   type ProvisionedService,
   type ServiceActor,
   type ServiceDirectory,

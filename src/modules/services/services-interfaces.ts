@@ -144,6 +144,21 @@ export interface BilledService {
   readonly nextDueDate: Date;
 }
 
+/** An hourly plan as billing's daily run bills it in arrears: when it was active, at which price. */
+export interface HourlyService {
+  readonly id: number;
+  readonly userId: number;
+  readonly orgId: number | null;
+  readonly customerId: number | null;
+  readonly productId: number;
+  readonly productName: string;
+  /** The price per hour, a decimal string of up to 4 decimals. */
+  readonly price: string;
+  readonly currency: string;
+  readonly activatedAt: Date;
+  readonly terminatedAt: Date | null;
+}
+
 /**
  * What billing's daily run uses of the registry: services due by a date, their due date moved on
  * when a renewal is paid, and the dunning steps through the lifecycle (and the provisioners).
@@ -151,6 +166,8 @@ export interface BilledService {
 export interface ServiceBilling {
   /** Services `active`, `suspended` or `pending_termination` whose next_due_date is at or before `until`. */
   dueBy(until: Date): Promise<BilledService[]>;
+  /** Priced hourly services active at some instant of [start, end) (activated before end, not terminated by start). */
+  hourlyServicesActiveBetween(start: Date, end: Date): Promise<HourlyService[]>;
   /** next_due_date `from` → one cycle later; false when it was not `from` any more (already moved). */
   advanceDueDate(serviceId: number, from: Date): Promise<boolean>;
   /** active → suspended (the provisioner's suspend); nothing when it is not active. */

@@ -154,6 +154,18 @@ export class ServicesRepository {
       .execute()) as ServiceRow[];
   }
 
+  /** Priced hourly services active at some instant of [start, end). */
+  async hourlyActiveBetween(start: Date, end: Date): Promise<ServiceRow[]> {
+    return (await this.select()
+      .where('billing_cycle', '=', 'hourly')
+      .where(sql<boolean>`price > 0`)
+      .where('activated_at', 'is not', null)
+      .where('activated_at', '<', end)
+      .where((eb) => eb.or([eb('terminated_at', 'is', null), eb('terminated_at', '>', start)]))
+      .orderBy('id')
+      .execute()) as ServiceRow[];
+  }
+
   /** Sets next_due_date to `to` when it is `from` (null: not set yet); false when it was not. */
   async moveDueDate(id: number, from: Date | null, to: Date, at: Date): Promise<boolean> {
     const done = await this.db

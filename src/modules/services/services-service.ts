@@ -28,6 +28,7 @@ import {
   type CustomerServices,
   type CustomerServicesQuery,
   type CustomerServiceView,
+  type HourlyService,
   type Invoicer,
   type OrderedService,
   type PortalCustomer,
@@ -115,7 +116,8 @@ export class ServicesService implements ServiceBilling, CustomerServices {
 
   /**
    * A free plan is provisioned at once; a priced one is `pending` with an `unpaid` invoice due now,
-   * and provisioned when billing says the invoice is paid (provisionPaid).
+   * and provisioned when billing says the invoice is paid (provisionPaid); an hourly one is
+   * provisioned at once and billed in arrears each month (its setup fee and option prices aside).
    */
   async order(owner: OwnerScope, body: OrderBody): Promise<OrderedService> {
     return this.place(await this.holderOf(owner, body), body);
@@ -185,6 +187,8 @@ export class ServicesService implements ServiceBilling, CustomerServices {
     if (problems.length > 0 || !config.ok) throw invalidFields(problems);
     const optionLines = optionPriceLines(offer.options, config.config);
     const priced = !isZero(pricing.price) || !isZero(pricing.setup_fee) || optionLines.length > 0;
+    // An hourly plan is paid in arrears (billing's daily run, each month): provisioned at once, no invoice now.
+    const inArrears = priced && pricing.billing_cycle === 'hourly';
     const invoicer = priced ? (this.invoicers.one() ?? undefined) : undefined;
     if (priced && invoicer === undefined) throw paymentRequired();
     // A zero-cost order counts against its budget (the route declares it; counted here).
@@ -215,7 +219,7 @@ export class ServicesService implements ServiceBilling, CustomerServices {
       );
       await repo.addEvent(row.id, 'ordered', `Ordered ${offer.product.name} (${pricing.billing_cycle})`, at);
       let invoiceId: number | null = null;
-      if (invoicer !== undefined) {
+      if (invoicer !== undefined && !inArrears) {
         const lines: OrderInvoiceLine[] = [
           {
             description: `${offer.product.name} (${pricing.billing_cycle})`,
@@ -351,6 +355,22 @@ export class ServicesService implements ServiceBilling, CustomerServices {
     }));
   }
 
+  /** Billing's daily run: the priced hourly services active at some instant of [start, end). */
+  async hourlyServicesActiveBetween(start: Date, end: Date): Promise<HourlyService[]> {
+    return (await this.repo.hourlyActiveBetween(start, end)).map((s) => ({
+      id: Number(s.id),
+      userId: Number(s.user_id),
+      orgId: s.org_id === null ? null : Number(s.org_id),
+      customerId: s.customer_id === null ? null : Number(s.customer_id),
+      productId: Number(s.product_id),
+      productName: s.product_name,
+      price: String(s.price),
+      currency: s.currency,
+      activatedAt: new Date(s.activated_at!),
+      terminatedAt: s.terminated_at === null ? null : new Date(s.terminated_at),
+    }));
+  }
+
   /** A renewal is paid: next_due_date moves one cycle on from `from`, once. */
   async advanceDueDate(serviceId: number, from: Date): Promise<boolean> {
     const service = await this.repo.find(serviceId);
@@ -415,12 +435,13 @@ export class ServicesService implements ServiceBilling, CustomerServices {
     return serviceView(await this.owned(owner, ref, 'read'));
   }
 
-  /** Free plans end at once (terminated); priced ones at the end of their period. */
+  /** Free and hourly plans end at once (terminated); other priced ones at the end of their period. */
   async cancel(owner: OwnerScope, ref: string): Promise<ServiceView> {
     const service = await this.owned(owner, ref, 'write');
     if (service.status === 'terminated' || service.status === 'pending_termination') throw alreadyCancelled();
     await this.move(service, 'pending_termination', null, 'cancel_requested', 'Cancellation requested');
-    if (isZero(service.price)) {
+    // Free and hourly plans end at once (hours are billed in arrears up to terminated_at).
+    if (isZero(service.price) || service.billing_cycle === 'hourly') {
       const provisioner = this.provisionerOf(service.module_name);
       if (service.status !== 'failed') await provisioner?.terminate(provisionedOf(service));
       const at = new Date(this.ctx.clock.now());

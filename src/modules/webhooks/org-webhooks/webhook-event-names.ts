@@ -11,6 +11,7 @@ export const SENT_EVENTS = [
   'service.unsuspended',
   'invoice.created',
   'invoice.paid',
+  'invoice.refunded',
   'payout.created',
 ] as const;
 
