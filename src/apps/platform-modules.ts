@@ -3,7 +3,6 @@ import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
-import { idempotentReplies } from '../kernel/http/idempotency.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
 import { billingConfig, createBillingModule } from '../modules/billing/index.ts';
