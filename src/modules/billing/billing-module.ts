@@ -81,7 +81,7 @@ export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): 
     prefix: '/billing',
     routes: (app) => registerBillingRoutes(app, billing, replies, pdfs),
     runDay: (asOf) => run.run(asOf),
-    customers: new CustomerBillingService(ctx, billing, deps.payments),
+    customers: new CustomerBillingService(ctx, billing),
     refund: (invoiceId, amountMinor, to) => billing.refund(invoiceId, amountMinor, to),
     start: async () => {
       await billing.catchUp();

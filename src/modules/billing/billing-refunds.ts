@@ -8,7 +8,7 @@ import {
   paymentProviderUnavailable,
 } from './billing-errors.ts';
 import { BillingRepository } from './billing-repository.ts';
-import type { InvoiceRow } from './billing-tables.ts';
+import type { InvoiceRow, TransactionRow } from './billing-tables.ts';
 import { invoiceView, type InvoiceView } from './billing-view.ts';
 import { majorOf } from './money.ts';
 
@@ -16,11 +16,11 @@ import { majorOf } from './money.ts';
 export type RefundTarget = 'original' | 'credit';
 
 /**
- * Refunds of a paid invoice, by an operator: all or part of what is left (paid minus refunded).
+ * Refunds of a paid invoice, by an operator or (its customers' invoices) an organization: all or part of what is left (paid minus refunded).
  * A card payment goes back through the payment provider (once per refund, under an idempotency key
  * naming the invoice and what was refunded before); credit, or any refund `to: 'credit'`, goes back
  * to the payer's credit. The invoice, the ledger row (`refund`, its balance_after under the
- * account's lock) and `invoice.refunded` commit together; a full refund makes the invoice `refunded`.
+ * payer's ledger lock: the account's, or a storefront customer's own) and `invoice.refunded` commit together; a full refund makes the invoice `refunded`.
  * The services the invoice paid for are left as they are.
  */
 export class InvoiceRefunds {
@@ -50,12 +50,13 @@ export class InvoiceRefunds {
     const paidBy = (await this.invoices.ledgerOf(invoice.id)).find(
       (r) => r.type === 'payment' || r.type === 'credit_deduct',
     );
-    const toCard = to === 'original' && paidBy?.type === 'payment';
+    if (paidBy === undefined) throw invoiceNotRefundable('no payment of it is recorded');
+    const toCard = to === 'original' && paidBy.type === 'payment';
     if (!toCard && invoice.currency !== this.creditCurrency) throw currencyMismatch(this.creditCurrency);
     const back = toCard
-      ? await this.toCard(invoice, paidBy!.gateway, paidBy!.reference!, amount)
+      ? await this.toCard(invoice, paidBy.gateway, paidBy.reference!, amount)
       : { gateway: 'credit', reference: null };
-    await this.record(invoice, amount, back.gateway, back.reference);
+    await this.record(invoice, paidBy, amount, back.gateway, back.reference);
     const row = (await this.invoices.findById(invoice.id))!;
     return invoiceView(row, await this.invoices.lines(row.id));
   }
@@ -85,8 +86,10 @@ export class InvoiceRefunds {
     }
   }
 
+  /** The refund goes to the ledger the payment came from: its payer's account, or its customer's own. */
   private async record(
     invoice: InvoiceRow,
+    paidBy: TransactionRow,
     amount: number,
     gateway: string,
     reference: string | null,
@@ -95,13 +98,14 @@ export class InvoiceRefunds {
     const toCredit = gateway === 'credit';
     await this.ctx.transaction(async (uow) => {
       const repo = this.invoices.withTx(uow.trx);
-      await repo.lockAccount(invoice.user_id);
+      const balance = await repo.lockLedger({ userId: paidBy.user_id, customerId: paidBy.customer_id });
       if (!(await repo.addRefunded(invoice.id, invoice.amount_refunded_minor, amount)))
         throw invoiceNotRefundable('refunded meanwhile');
-      const balance = await repo.balance(invoice.user_id);
       await repo.insertTransaction(
         {
-          user_id: invoice.user_id,
+          user_id: paidBy.user_id,
+          org_id: invoice.org_id,
+          customer_id: paidBy.customer_id,
           type: 'refund',
           amount_minor: amount,
           credit_delta_minor: toCredit ? amount : 0,
@@ -122,7 +126,7 @@ export class InvoiceRefunds {
           amount: majorOf(amount),
           amount_refunded: majorOf(invoice.amount_refunded_minor + amount),
           to: toCredit ? 'credit' : 'card',
-          customer_id: null,
+          customer_id: invoice.customer_id,
           gateway,
         },
       });

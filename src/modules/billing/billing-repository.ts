@@ -176,6 +176,20 @@ export class BillingRepository {
     return Number(row.balance);
   }
 
+  /**
+   * Locks one ledger — a storefront customer's own when `customerId` is set, else the account's —
+   * and answers its balance: what every movement of money reads before it writes its row.
+   */
+  async lockLedger(ledger: { readonly userId: number; readonly customerId: number | null }): Promise<number> {
+    if (ledger.customerId === null) {
+      await this.lockAccount(ledger.userId);
+      return this.balance(ledger.userId);
+    }
+    const customers = new CustomerBillingRepository(this.db);
+    await customers.lockCustomer(ledger.customerId);
+    return customers.balance(ledger.customerId);
+  }
+
   async insertTransaction(values: NewTransaction, at: Date): Promise<TransactionRow> {
     const row = await this.db
       .insertInto('billing_transactions')
@@ -514,17 +528,6 @@ export class CustomerBillingRepository {
       .groupBy('type')
       .execute();
     return new Map(rows.map((r) => [r.type, Number(r.n)]));
-  }
-
-  /** The invoice's ledger rows, oldest first (its payment, then refunds). */
-  async invoiceTransactions(invoiceId: number): Promise<TransactionRow[]> {
-    const rows = await this.db
-      .selectFrom('billing_transactions')
-      .selectAll()
-      .where('invoice_id', '=', invoiceId)
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => transactionOf(r as TransactionRow));
   }
 
   async insertSettlement(values: Omit<SettlementRow, 'id'>): Promise<void> {

@@ -350,10 +350,7 @@ export class BillingService implements Invoicer {
     await this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
       // A customer's invoice moves the customer's own ledger, under the customer's lock.
-      const customers = new CustomerBillingRepository(uow.trx);
-      if (customerId === null) await repo.lockAccount(userId);
-      else await customers.lockCustomer(customerId);
-      const balance = customerId === null ? await repo.balance(userId) : await customers.balance(customerId);
+      const balance = await repo.lockLedger({ userId, customerId });
       const fromCredit = gateway === 'credit';
       if (fromCredit && balance < due) throw insufficientCredit();
       // Paid meanwhile by another request: this one must not take the money twice.

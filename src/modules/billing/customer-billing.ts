@@ -1,5 +1,4 @@
 import { invalidField } from '../../kernel/errors/app-error.ts';
-import type { PaymentProvider } from '../../kernel/payments/payment-provider.ts';
 import type {
   CustomerBilling,
   CustomerListQuery,
@@ -7,7 +6,7 @@ import type {
   ProductModeName,
 } from './billing-interfaces.ts';
 import type { BillingContext } from './billing-context.ts';
-import { invalidFilter, invoiceNotFound, invoiceNotRefundable } from './billing-errors.ts';
+import { invalidFilter, invoiceNotFound } from './billing-errors.ts';
 import {
   BillingRepository,
   CustomerBillingRepository,
@@ -54,7 +53,6 @@ export class CustomerBillingService implements CustomerBilling {
   constructor(
     private readonly ctx: BillingContext,
     private readonly billing: BillingService,
-    private readonly provider: PaymentProvider,
   ) {
     this.repo = new CustomerBillingRepository(ctx.db);
     this.invoices = new BillingRepository(ctx.db);
@@ -135,74 +133,13 @@ export class CustomerBillingService implements CustomerBilling {
   }
 
   /**
-   * Gives back what a customer paid: by card through the provider, from credit back to the
-   * customer's credit. A `refund` row in the customer's ledger; `refunded` once nothing is left.
+   * Gives back what a customer paid (all that is left by default): by card through the provider,
+   * a payment from credit back to the customer's credit (InvoiceRefunds, as an operator's refund).
    */
   async refund(orgId: number, id: number, amount: string | number | undefined): Promise<InvoiceView> {
     const invoice = await this.found({ orgId, customerId: null }, id);
-    if (invoice.status !== 'paid') throw invoiceNotRefundable(`it is ${invoice.status}`);
-    const rows = await this.repo.invoiceTransactions(invoice.id);
-    const payment = rows.find((r) => r.type === 'payment' || r.type === 'credit_deduct');
-    const left = (refunded: number) => invoice.amount_paid_minor - refunded;
-    const refundedOf = (rs: typeof rows) =>
-      rs.filter((r) => r.type === 'refund').reduce((n, r) => n + r.amount_minor, 0);
-    const want = this.refundAmount(amount, left(refundedOf(rows)));
-    if (payment === undefined) throw invoiceNotRefundable(`it is ${invoice.status}`);
-    const customerId = invoice.customer_id!;
-    const toCredit = payment.type === 'credit_deduct';
-    let reference: string | null = null;
-    if (!toCredit) {
-      const done = await this.provider.refund({
-        reference: payment.reference ?? '',
-        amountMinor: want,
-        idempotencyKey: `billing.customer-refund:${invoice.id}:${refundedOf(rows)}:${want}`,
-      });
-      reference = done.reference;
-    }
-    const at = new Date(this.ctx.clock.now());
-    await this.ctx.transaction(async (uow) => {
-      const repo = this.repo.withTx(uow.trx);
-      await repo.lockCustomer(customerId);
-      // Another refund meanwhile: never give back more than was paid.
-      const refunded = refundedOf(await repo.invoiceTransactions(invoice.id));
-      if (want > left(refunded)) throw this.tooMuch(amount, left(refunded));
-      const balance = await repo.balance(customerId);
-      await new BillingRepository(uow.trx).insertTransaction(
-        {
-          user_id: invoice.user_id,
-          org_id: invoice.org_id,
-          customer_id: customerId,
-          type: 'refund',
-          amount_minor: want,
-          credit_delta_minor: toCredit ? want : 0,
-          currency: invoice.currency,
-          balance_after_minor: toCredit ? balance + want : balance,
-          invoice_id: invoice.id,
-          gateway: payment.gateway,
-          reference,
-        },
-        at,
-      );
-      if (refunded + want === invoice.amount_paid_minor)
-        await new BillingRepository(uow.trx).setInvoiceStatus(invoice.id, ['paid'], 'refunded');
-    });
+    await this.billing.refund(invoice.id, amount === undefined ? null : minorOfAmount(amount), 'original');
     return this.view(await this.found({ orgId, customerId: null }, id));
-  }
-
-  private refundAmount(amount: string | number | undefined, left: number): number {
-    if (amount === undefined) return left;
-    const text = typeof amount === 'number' ? String(amount) : amount;
-    const minor = /^\d{1,9}(\.\d{1,2})?$/.test(text.trim()) ? minorOf(text) : null;
-    if (minor === null || minor <= 0 || minor > left) throw this.tooMuch(amount, left);
-    return minor;
-  }
-
-  private tooMuch(amount: string | number | undefined, left: number) {
-    return invalidField(
-      ['body', 'amount'],
-      `Should be a decimal greater than 0 and at most ${majorOf(left)} (what is left to refund)`,
-      amount ?? null,
-    );
   }
 
   async transactions(
@@ -242,4 +179,17 @@ export class CustomerBillingService implements CustomerBilling {
     await this.repo.setProductMode(orgId, productId, mode, at);
     return { product_id: productId, mode, updated_at: iso(at) };
   }
+}
+
+/** A refund's `amount` (major units, at most 2 decimals) in minor units; the bounds are InvoiceRefunds'. */
+function minorOfAmount(amount: string | number): number {
+  const text = typeof amount === 'number' ? String(amount) : amount;
+  const minor = /^\d{1,9}(\.\d{1,2})?$/.test(text.trim()) ? minorOf(text) : null;
+  if (minor === null || minor <= 0)
+    throw invalidField(
+      ['body', 'amount'],
+      'Should be a decimal greater than 0 with at most 2 decimals',
+      amount,
+    );
+  return minor;
 }
