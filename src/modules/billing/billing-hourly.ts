@@ -1,6 +1,7 @@
 import type { HourlyService, ServiceBilling } from '../services/index.ts';
 import type { BillingContext } from './billing-context.ts';
 import { BillingRepository } from './billing-repository.ts';
+import type { BillingService } from './billing-service.ts';
 import { activeHours, arrearsMinor, monthBefore } from './hourly-arrears.ts';
 
 /** An hourly invoice just made, for the run to pay from credit or remind its payer. */
@@ -20,6 +21,8 @@ export class HourlyBilling {
   constructor(
     private readonly ctx: BillingContext,
     private readonly services: ServiceBilling,
+    /** Makes each invoice, under the seller rules of a customer's organization. */
+    private readonly billing: BillingService,
   ) {
     this.repo = new BillingRepository(ctx.db);
   }
@@ -46,7 +49,7 @@ export class HourlyBilling {
   }
 
   /** One invoice and its (service, month) row together; null when another run made it meanwhile. */
-  private async invoice(
+  private invoice(
     s: HourlyService,
     periodStart: Date,
     hours: number,
@@ -54,38 +57,14 @@ export class HourlyBilling {
     due: Date,
   ): Promise<number | null> {
     const month = periodStart.toISOString().slice(0, 7);
-    try {
-      return await this.ctx.transaction(async (uow) => {
-        const repo = this.repo.withTx(uow.trx);
-        const invoice = await repo.insertInvoice(
-          {
-            user_id: s.userId,
-            org_id: s.orgId,
-            status: 'unpaid',
-            currency: s.currency,
-            subtotal_minor: amountMinor,
-            tax_minor: 0,
-            total_minor: amountMinor,
-            due_at: due,
-          },
-          [
-            {
-              description: `${s.productName} (hourly, ${month}: ${hours} h × ${s.price} ${s.currency})`,
-              quantity: 1,
-              unit_amount_minor: amountMinor,
-              amount_minor: amountMinor,
-              service_id: s.id,
-            },
-          ],
-          new Date(this.ctx.clock.now()),
-        );
-        await repo.insertHourlyInvoice(s.id, periodStart, hours, invoice.id);
-        return invoice.id;
-      });
-    } catch (error) {
-      // The (service, month) key was taken by another run: its invoice stands.
-      if (/duplicate key|unique/i.test(String((error as Error).message))) return null;
-      throw error;
-    }
+    return this.billing.invoiceServicePeriod(
+      s,
+      {
+        description: `${s.productName} (hourly, ${month}: ${hours} h × ${s.price} ${s.currency})`,
+        amountMinor,
+      },
+      due,
+      (trx, invoiceId) => this.repo.withTx(trx).insertHourlyInvoice(s.id, periodStart, hours, invoiceId),
+    );
   }
 }

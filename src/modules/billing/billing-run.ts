@@ -59,7 +59,7 @@ export class BillingRun {
     private readonly sales: CustomerSales | null = null,
   ) {
     this.repo = new BillingRepository(ctx.db);
-    this.hourly = new HourlyBilling(ctx, services);
+    this.hourly = new HourlyBilling(ctx, services, billing);
   }
 
   async run(asOf: Date): Promise<BillingRunResult> {
@@ -84,8 +84,11 @@ export class BillingRun {
       if (await this.repo.renewalExists(s.id, s.nextDueDate)) continue;
       const unit = minorOf(s.price);
       if (unit === null || unit === 0) continue;
-      const invoiceId = await this.billing.invoiceRenewal(s, unit, async (trx, id) =>
-        this.repo.withTx(trx).insertRenewal(s.id, s.nextDueDate, id),
+      const invoiceId = await this.billing.invoiceServicePeriod(
+        s,
+        { description: `${s.productName} (${s.billingCycle}, renewal)`, amountMinor: unit },
+        s.nextDueDate,
+        async (trx, id) => this.repo.withTx(trx).insertRenewal(s.id, s.nextDueDate, id),
       );
       if (invoiceId === null) continue;
       result.invoiced++;

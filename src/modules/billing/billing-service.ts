@@ -6,6 +6,12 @@ import { joinTransaction } from '../../kernel/db/unit-of-work.ts';
 import { AppError, invalidField } from '../../kernel/errors/app-error.ts';
 import { PaymentProviderError, type PaymentProvider } from '../../kernel/payments/payment-provider.ts';
 import type { BilledService, Invoicer, OrderToInvoice, ServiceFulfilment } from '../services/index.ts';
+
+/** Who a service's period invoice is for: its holder, organization and customer, its currency. */
+export type InvoicedService = Pick<
+  BilledService,
+  'id' | 'userId' | 'orgId' | 'customerId' | 'productId' | 'currency'
+>;
 import type { BillingContext } from './billing-context.ts';
 import {
   currencyMismatch,
@@ -242,12 +248,14 @@ export class BillingService implements Invoicer {
   }
 
   /**
-   * The daily run: an `unpaid` renewal invoice of one cycle of `service`, due at its next_due_date;
-   * `link` records it in the same transaction (null when it was made meanwhile by another run).
+   * The daily run: an `unpaid` invoice of one period of `service` (a renewal, or an hourly plan's
+   * month in arrears), one line, due at `dueAt`; `link` records it (service, period) in the same
+   * transaction (null when another run made it meanwhile).
    */
-  async invoiceRenewal(
-    service: BilledService,
-    unitMinor: number,
+  async invoiceServicePeriod(
+    service: InvoicedService,
+    line: { readonly description: string; readonly amountMinor: number },
+    dueAt: Date,
     link: (trx: Transaction<BillingTables>, invoiceId: number) => Promise<void>,
   ): Promise<number | null> {
     const at = new Date(this.ctx.clock.now());
@@ -256,21 +264,21 @@ export class BillingService implements Invoicer {
       org_id: service.orgId,
       status: 'unpaid' as const,
       currency: service.currency,
-      subtotal_minor: unitMinor,
+      subtotal_minor: line.amountMinor,
       tax_minor: 0,
-      total_minor: unitMinor,
-      due_at: service.nextDueDate,
+      total_minor: line.amountMinor,
+      due_at: dueAt,
     };
     const lines = [
       {
-        description: `${service.productName} (${service.billingCycle}, renewal)`,
+        description: line.description,
         quantity: 1,
-        unit_amount_minor: unitMinor,
-        amount_minor: unitMinor,
+        unit_amount_minor: line.amountMinor,
+        amount_minor: line.amountMinor,
         service_id: service.id,
       },
     ];
-    // A customer's service is renewed under the organization's seller rules (read before the transaction).
+    // A customer's service is invoiced under the organization's seller rules (read before the transaction).
     const org =
       service.customerId !== null && service.orgId !== null && this.sales !== null
         ? await this.sales.org(service.orgId)
@@ -291,7 +299,7 @@ export class BillingService implements Invoicer {
         return invoiceId;
       });
     } catch (error) {
-      // The renewal's key (service, period) was taken by another run: its invoice stands.
+      // The (service, period) key was taken by another run: its invoice stands.
       if (/duplicate key|unique/i.test(String((error as Error).message))) return null;
       throw error;
     }
