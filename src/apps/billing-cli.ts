@@ -1,17 +1,9 @@
-import { AccessTokens } from '../kernel/auth/access-token.ts';
-import { AuthLayer } from '../kernel/auth/auth-layer.ts';
-import { resolveAuthSecret } from '../kernel/auth/auth-secret.ts';
-import { loadConfig } from '../kernel/config/load-config.ts';
 import { AppError } from '../kernel/errors/app-error.ts';
-import { createLogger } from '../kernel/log/logger.ts';
-import { closeRuntime, openRuntime } from '../kernel/runtime/open-runtime.ts';
-import type { BillingModule } from '../modules/billing/index.ts';
-import { loadEnvFile } from './env-file.ts';
-import { CONFIG_SECTIONS, platformModules } from './platform-modules.ts';
+import { amountOf, type BillingModule } from '../modules/billing/index.ts';
+import { cliModules, exitWithUsage, runCliCommand } from './cli-runtime.ts';
 
 /**
- * Operators' billing commands, against the configured database (DATABASE_URL, or the embedded one
- * in DATA_DIR: stop `npm start` first):
+ * Operators' billing commands, against the configured database (cli-runtime.ts):
  * - `run --as-of <ISO date>`: the daily billing run for that day (UTC). A day already run does
  *   nothing; the scheduler of a running deployment calls the same code.
  * - `refund --invoice <id> [--amount <decimal>] [--to credit|original]`: refunds a paid invoice,
@@ -42,12 +34,6 @@ function flagsOf(args: readonly string[], allowed: readonly string[]): Map<strin
   return flags;
 }
 
-/** "1.5" → 150: a decimal of at most 2 places, in minor units, without a float; else null. */
-function minorOfDecimal(text: string): number | null {
-  const m = /^(\d{1,8})(?:\.(\d{1,2}))?$/.exec(text);
-  return m === null ? null : Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}
-
 function parse(argv: readonly string[]): Command | null {
   const [name, ...rest] = argv;
   if (name === 'run') {
@@ -60,7 +46,7 @@ function parse(argv: readonly string[]): Command | null {
   const id = flags?.get('--invoice');
   if (flags === null || id === undefined || !/^[1-9]\d{0,15}$/.test(id)) return null;
   const amount = flags.get('--amount');
-  const amountMinor = amount === undefined ? null : minorOfDecimal(amount);
+  const amountMinor = amount === undefined ? null : amountOf(amount);
   const to = flags.get('--to') ?? 'original';
   if (
     (amount !== undefined && (amountMinor === null || amountMinor === 0)) ||
@@ -70,31 +56,15 @@ function parse(argv: readonly string[]): Command | null {
   return { name, invoiceId: Number(id), amountMinor, to };
 }
 
-const command = parse(process.argv.slice(2));
-if (command === null) {
-  process.stderr.write(`${USAGE}\n`);
-  process.exit(2);
-}
-// The same .env as `npm start`, so both reach the same database.
-loadEnvFile();
-const config = loadConfig(process.env, CONFIG_SECTIONS);
-const runtime = await openRuntime(config, createLogger('warn'));
-try {
-  // The modules as the api role makes them (the services' provisioners release what a terminated service held).
-  const tokens = new AccessTokens(resolveAuthSecret(config.authSecret, config.dataDir));
-  const modules = platformModules(runtime, { tokens, auth: new AuthLayer(tokens, runtime.clock) });
-  const billing = modules.find((m) => m.name === 'billing') as BillingModule;
+const command = parse(process.argv.slice(2)) ?? exitWithUsage(USAGE);
+await runCliCommand(async (runtime) => {
+  const billing = cliModules(runtime).find((m) => m.name === 'billing') as BillingModule;
   const answer =
     command.name === 'run'
       ? await billing.runDay(command.asOf)
       : await billing.refund(command.invoiceId, command.amountMinor, command.to);
-  process.stdout.write(`${JSON.stringify(answer)}\n`);
-} catch (error) {
-  process.stderr.write(`${messageOf(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  await closeRuntime(runtime);
-}
+  return JSON.stringify(answer);
+}, messageOf);
 
 /** An error as the operator reads it: a refused refund's reason (the 422's message), or the message. */
 function messageOf(error: unknown): string {

@@ -27,29 +27,18 @@ if (!checked.ok) fail(checked.problems);
 else if (command === 'check') process.stdout.write(`${file}: ${checked.file.kind}, no problems\n`);
 else {
   // Loaded only to import: checking a file needs no database (and starts faster without).
-  const { loadConfig } = await import('../kernel/config/load-config.ts');
-  const { createLogger } = await import('../kernel/log/logger.ts');
-  const { closeRuntime, openRuntime } = await import('../kernel/runtime/open-runtime.ts');
-  const { CONFIG_SECTIONS } = await import('./platform-modules.ts');
-  const { loadEnvFile } = await import('./env-file.ts');
-  // The same .env as `npm start`, so both reach the same database.
-  loadEnvFile();
-  const config = loadConfig(process.env, CONFIG_SECTIONS);
-  const runtime = await openRuntime(config, createLogger('warn'));
-  try {
+  const { runCliCommand } = await import('./cli-runtime.ts');
+  await runCliCommand(async (runtime) => {
     const result = await importCheckedCatalogFile(runtime, checked.file);
-    if (!result.ok) fail(result.problems);
-    else {
-      const { kind, written, removed } = result.summary;
-      const counts = Object.entries(written).map(([t, n]) => `${t} ${n}`);
-      const gone = Object.entries(removed)
-        .filter(([, n]) => n > 0)
-        .map(([t, n]) => `${t} ${n}`);
-      process.stdout.write(
-        `${file}: imported ${kind}: ${counts.join(', ')}${gone.length > 0 ? `; removed ${gone.join(', ')}` : ''}\n`,
-      );
+    if (!result.ok) {
+      fail(result.problems);
+      return '';
     }
-  } finally {
-    await closeRuntime(runtime);
-  }
+    const { kind, written, removed } = result.summary;
+    const counts = Object.entries(written).map(([t, n]) => `${t} ${n}`);
+    const gone = Object.entries(removed)
+      .filter(([, n]) => n > 0)
+      .map(([t, n]) => `${t} ${n}`);
+    return `${file}: imported ${kind}: ${counts.join(', ')}${gone.length > 0 ? `; removed ${gone.join(', ')}` : ''}`;
+  });
 }

@@ -1,15 +1,11 @@
-import { loadConfig } from '../kernel/config/load-config.ts';
-import { createLogger } from '../kernel/log/logger.ts';
-import { closeRuntime, openRuntime } from '../kernel/runtime/open-runtime.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { zoneTree, type ZoneTarget } from '../modules/dns/index.ts';
 import { accountByEmail } from '../modules/identity/index.ts';
 import { orgWithOwner } from '../modules/orgs/index.ts';
-import { CONFIG_SECTIONS } from './platform-modules.ts';
+import { exitWithUsage, runCliCommand } from './cli-runtime.ts';
 
 /**
- * Platform staff's commands on DNS zones, against the configured database (DATABASE_URL, or the
- * embedded one in DATA_DIR: stop `npm start` first):
+ * Platform staff's commands on DNS zones, against the configured database (cli-runtime.ts):
  * - `check-zones` lists the zones that break the zone-tree rules (a public suffix held by an
  *   account; a zone inside another holder's), one a line; it changes nothing (exit 0);
  * - `transfer-zone <zone> <account|org>` moves a zone (and the zones below it of the same
@@ -22,10 +18,7 @@ const [command, zone, to] = process.argv.slice(2);
 const ok =
   (command === 'check-zones' && zone === undefined) ||
   (command === 'transfer-zone' && zone !== undefined && to !== undefined);
-if (!ok) {
-  process.stderr.write(`${USAGE}\n`);
-  process.exit(2);
-}
+if (!ok) exitWithUsage(USAGE);
 
 async function targetOf(runtime: Runtime, name: string): Promise<ZoneTarget> {
   if (name.includes('@')) {
@@ -39,20 +32,9 @@ async function targetOf(runtime: Runtime, name: string): Promise<ZoneTarget> {
   return { userId: org.ownerUserId, orgId: org.id, label: `organization ${org.slug}` };
 }
 
-const config = loadConfig(process.env, CONFIG_SECTIONS);
-const runtime = await openRuntime(config, createLogger('warn'));
-try {
+await runCliCommand(async (runtime) => {
   const tree = zoneTree(runtime);
-  if (command === 'check-zones') {
-    const problems = await tree.check();
-    for (const line of problems) process.stdout.write(`${line}\n`);
-    process.stdout.write(`${problems.length} zone problem(s); nothing changed\n`);
-  } else {
-    process.stdout.write(`${await tree.transfer(zone!, await targetOf(runtime, to!))}\n`);
-  }
-} catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  await closeRuntime(runtime);
-}
+  if (command !== 'check-zones') return tree.transfer(zone!, await targetOf(runtime, to!));
+  const problems = await tree.check();
+  return [...problems, `${problems.length} zone problem(s); nothing changed`].join('\n');
+});

@@ -34,7 +34,7 @@ import {
   type InvoiceView,
   type TransactionView,
 } from './billing-view.ts';
-import { majorOf, minorOf } from './money.ts';
+import { amountOf, majorOf, minorOf } from './money.ts';
 
 /** Credit is held in one currency, the catalogue's. */
 export const CREDIT_CURRENCY = 'EUR';
@@ -414,8 +414,7 @@ export class BillingService implements Invoicer {
     body: { amount: string | number; payment_method?: string },
     key: string | undefined,
   ): Promise<TransactionView> {
-    const text = typeof body.amount === 'number' ? String(body.amount) : body.amount;
-    const amount = /^\d{1,6}(\.\d{1,2})?$/.test(text.trim()) ? minorOf(text) : null;
+    const amount = amountOf(body.amount);
     if (amount === null || amount <= 0 || amount > MAX_TOP_UP * 100)
       throw invalidField(
         ['body', 'amount'],

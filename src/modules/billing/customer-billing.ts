@@ -22,7 +22,7 @@ import {
   type InvoiceView,
   type TransactionView,
 } from './billing-view.ts';
-import { majorOf, minorOf } from './money.ts';
+import { amountOf, majorOf } from './money.ts';
 
 /** The largest page of a customer list; a larger `limit` answers this many. */
 export const CUSTOMER_LIST_MAX = 500;
@@ -183,8 +183,7 @@ export class CustomerBillingService implements CustomerBilling {
 
 /** A refund's `amount` (major units, at most 2 decimals) in minor units; the bounds are InvoiceRefunds'. */
 function minorOfAmount(amount: string | number): number {
-  const text = typeof amount === 'number' ? String(amount) : amount;
-  const minor = /^\d{1,9}(\.\d{1,2})?$/.test(text.trim()) ? minorOf(text) : null;
+  const minor = amountOf(amount);
   if (minor === null || minor <= 0)
     throw invalidField(
       ['body', 'amount'],

@@ -19,3 +19,4 @@ export {
   PayBody,
   TransactionResponse,
 } from './billing-schemas.ts';
+export { amountOf } from './money.ts';

@@ -14,6 +14,15 @@ export function minorOf(decimal: string): number | null {
   return Number(fraction[2]) >= 5 ? cents + 1 : cents;
 }
 
+/**
+ * An amount a person gives (`"1.50"`, `12`, a JSON number): at most 2 decimals and 9 integer
+ * digits, in minor units; null for anything else (a third decimal is refused, never rounded).
+ */
+export function amountOf(value: string | number): number | null {
+  const text = (typeof value === 'number' ? String(value) : value).trim();
+  return /^\d{1,9}(\.\d{1,2})?$/.test(text) ? minorOf(text) : null;
+}
+
 /** 400 → 4, 1999 → 19.99 (exact for two decimals). */
 export function majorOf(minor: number | string): number {
   return Number(minor) / 100;
