@@ -13,6 +13,11 @@ import type {
 
 type Db = Kysely<BillingTables> | Transaction<BillingTables>;
 
+/** Whose money a ledger row moves: a storefront customer's own ledger when customerId is set, else the account's. */
+export type Ledger =
+  | { readonly userId: number; readonly customerId: number | null }
+  | { readonly userId?: undefined; readonly customerId: number };
+
 /** customer_id and seller default to an account's own invoice (null, platform). */
 export type NewInvoice = Omit<
   InvoiceRow,
@@ -165,13 +170,10 @@ export class BillingRepository {
     );
   }
 
-  /** The credit balance: the sum of the ledger's effects on credit, never a stored number. */
-  async balance(userId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('billing_transactions')
+  /** A ledger's credit balance: the sum of its effects on credit, never a stored number. */
+  async balance(ledger: Ledger): Promise<number> {
+    const row = await this.ledgerRows(ledger)
       .select(sql<string>`coalesce(sum(credit_delta_minor), 0)`.as('balance'))
-      .where('user_id', '=', userId)
-      .where('customer_id', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.balance);
   }
@@ -180,14 +182,10 @@ export class BillingRepository {
    * Locks one ledger — a storefront customer's own when `customerId` is set, else the account's —
    * and answers its balance: what every movement of money reads before it writes its row.
    */
-  async lockLedger(ledger: { readonly userId: number; readonly customerId: number | null }): Promise<number> {
-    if (ledger.customerId === null) {
-      await this.lockAccount(ledger.userId);
-      return this.balance(ledger.userId);
-    }
-    const customers = new CustomerBillingRepository(this.db);
-    await customers.lockCustomer(ledger.customerId);
-    return customers.balance(ledger.customerId);
+  async lockLedger(ledger: Ledger): Promise<number> {
+    if (ledger.userId !== undefined && ledger.customerId === null) await this.lockAccount(ledger.userId);
+    else await new CustomerBillingRepository(this.db).lockCustomer(ledger.customerId!);
+    return this.balance(ledger);
   }
 
   async insertTransaction(values: NewTransaction, at: Date): Promise<TransactionRow> {
@@ -229,17 +227,21 @@ export class BillingRepository {
     return rows.map((r) => Number(r.service_id));
   }
 
+  /** One ledger's rows: a storefront customer's own, or an account's (never its customers'). */
+  private ledgerRows(ledger: Ledger) {
+    const q = this.db.selectFrom('billing_transactions');
+    return ledger.userId !== undefined && ledger.customerId === null
+      ? q.where('user_id', '=', ledger.userId).where('customer_id', 'is', null)
+      : q.where('customer_id', '=', ledger.customerId!);
+  }
+
   async listTransactions(
-    userId: number,
+    ledger: Ledger,
     types: readonly TransactionType[] | null,
     limit: number,
     offset: number,
   ): Promise<TransactionRow[]> {
-    let q = this.db
-      .selectFrom('billing_transactions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('customer_id', 'is', null);
+    let q = this.ledgerRows(ledger).selectAll();
     if (types !== null) q = q.where('type', 'in', [...types]);
     const rows = await q
       .orderBy('created_at', 'desc')
@@ -250,12 +252,9 @@ export class BillingRepository {
     return rows.map((r) => transactionOf(r as TransactionRow));
   }
 
-  async transactionCounts(userId: number): Promise<Map<string, number>> {
-    const rows = await this.db
-      .selectFrom('billing_transactions')
+  async transactionCounts(ledger: Ledger): Promise<Map<string, number>> {
+    const rows = await this.ledgerRows(ledger)
       .select(['type', sql<string>`count(*)`.as('n')])
-      .where('user_id', '=', userId)
-      .where('customer_id', 'is', null)
       .groupBy('type')
       .execute();
     return new Map(rows.map((r) => [r.type, Number(r.n)]));
@@ -433,16 +432,6 @@ export class CustomerBillingRepository {
     );
   }
 
-  /** The customer's credit: the sum of its own ledger's effects on credit. */
-  async balance(customerId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('billing_transactions')
-      .select(sql<string>`coalesce(sum(credit_delta_minor), 0)`.as('balance'))
-      .where('customer_id', '=', customerId)
-      .executeTakeFirstOrThrow();
-    return Number(row.balance);
-  }
-
   private scoped(scope: CustomerInvoiceScope): InvoiceQuery {
     let q = this.db
       .selectFrom('billing_invoices')
@@ -501,33 +490,6 @@ export class CustomerBillingRepository {
   async findInvoice(scope: CustomerInvoiceScope, id: number): Promise<InvoiceRow | null> {
     const row = await this.scoped(scope).selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? null : invoiceOf(row as InvoiceRow);
-  }
-
-  async listTransactions(
-    customerId: number,
-    types: readonly TransactionType[] | null,
-    limit: number,
-    offset: number,
-  ): Promise<TransactionRow[]> {
-    let q = this.db.selectFrom('billing_transactions').selectAll().where('customer_id', '=', customerId);
-    if (types !== null) q = q.where('type', 'in', [...types]);
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((r) => transactionOf(r as TransactionRow));
-  }
-
-  async transactionCounts(customerId: number): Promise<Map<string, number>> {
-    const rows = await this.db
-      .selectFrom('billing_transactions')
-      .select(['type', sql<string>`count(*)`.as('n')])
-      .where('customer_id', '=', customerId)
-      .groupBy('type')
-      .execute();
-    return new Map(rows.map((r) => [r.type, Number(r.n)]));
   }
 
   async insertSettlement(values: Omit<SettlementRow, 'id'>): Promise<void> {

@@ -22,7 +22,7 @@ import {
   paymentDeclined,
   paymentProviderUnavailable,
 } from './billing-errors.ts';
-import { BillingRepository, CustomerBillingRepository } from './billing-repository.ts';
+import { BillingRepository } from './billing-repository.ts';
 import type { CustomerSales } from './customer-sales.ts';
 import { InvoiceRefunds, type RefundTarget } from './billing-refunds.ts';
 import type { BillingTables, InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
@@ -311,10 +311,7 @@ export class BillingService implements Invoicer {
     if (invoice === null || (invoice.status !== 'unpaid' && invoice.status !== 'overdue')) return false;
     if (invoice.currency !== CREDIT_CURRENCY) return false;
     const due = invoice.total_minor - invoice.amount_paid_minor;
-    const balance =
-      invoice.customer_id === null
-        ? await this.repo.balance(invoice.user_id)
-        : await new CustomerBillingRepository(this.ctx.db).balance(invoice.customer_id);
+    const balance = await this.repo.balance({ userId: invoice.user_id, customerId: invoice.customer_id });
     if (balance < due) return false;
     try {
       await this.settle(invoice.user_id, invoice, due, 'credit', null);
@@ -405,7 +402,10 @@ export class BillingService implements Invoicer {
   }
 
   async credit(owner: OwnerScope): Promise<{ balance: number; currency: string }> {
-    return { balance: majorOf(await this.repo.balance(owner.userId)), currency: CREDIT_CURRENCY };
+    return {
+      balance: majorOf(await this.repo.balance({ userId: owner.userId, customerId: null })),
+      currency: CREDIT_CURRENCY,
+    };
   }
 
   /** Adds credit paid through the provider: a `credit_add` row. */
@@ -433,8 +433,7 @@ export class BillingService implements Invoicer {
     const at = new Date(this.ctx.clock.now());
     const row = await this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
-      await repo.lockAccount(owner.userId);
-      const balance = await repo.balance(owner.userId);
+      const balance = await repo.lockLedger({ userId: owner.userId, customerId: null });
       return repo.insertTransaction(
         {
           user_id: owner.userId,
@@ -464,10 +463,15 @@ export class BillingService implements Invoicer {
       types =
         q.type_filter === 'credit' ? ['credit_add', 'credit_deduct'] : [q.type_filter as TransactionType];
     }
-    const rows = await this.repo.listTransactions(owner.userId, types, q.limit, (q.page - 1) * q.limit);
+    const rows = await this.repo.listTransactions(
+      { userId: owner.userId, customerId: null },
+      types,
+      q.limit,
+      (q.page - 1) * q.limit,
+    );
     const items = rows.map(transactionView);
     if (q.with_total !== true) return items;
-    const per = await this.repo.transactionCounts(owner.userId);
+    const per = await this.repo.transactionCounts({ userId: owner.userId, customerId: null });
     const counts: Record<string, number> = { all: 0 };
     for (const t of TYPES) {
       counts[t] = per.get(t) ?? 0;

@@ -153,10 +153,10 @@ export class CustomerBillingService implements CustomerBilling {
       types = [query.type_filter as TransactionType];
     }
     const limit = clamp(query.limit);
-    const rows = await this.repo.listTransactions(customerId, types, limit, query.offset);
+    const rows = await this.invoices.listTransactions({ customerId }, types, limit, query.offset);
     const items = rows.map(transactionView);
     if (query.with_total !== true) return items;
-    const per = await this.repo.transactionCounts(customerId);
+    const per = await this.invoices.transactionCounts({ customerId });
     const counts: Record<string, number> = { all: 0 };
     for (const t of CUSTOMER_TYPE_FILTERS) {
       counts[t] = per.get(t) ?? 0;
@@ -167,7 +167,7 @@ export class CustomerBillingService implements CustomerBilling {
   }
 
   async credit(customerId: number): Promise<{ balance: number; currency: string }> {
-    return { balance: majorOf(await this.repo.balance(customerId)), currency: CREDIT_CURRENCY };
+    return { balance: majorOf(await this.invoices.balance({ customerId })), currency: CREDIT_CURRENCY };
   }
 
   async productModes(orgId: number) {
