@@ -16,15 +16,17 @@ export interface CustomerListQuery {
 }
 
 /** A page with its total under the filter and counts per word as if it were unset (`with_total=true`). */
-export interface CustomerPaged<T> {
+export interface CustomerPaged<T, C = Record<string, number>> {
   readonly items: T[];
   readonly total: number;
   readonly limit: number;
   readonly offset: number;
-  readonly counts: Record<string, number>;
-  /** What is due on open invoices, per currency (the organization's list). */
-  readonly outstanding?: Record<string, number>;
+  /** Per word and `all`; invoices add `open`. */
+  readonly counts: C;
 }
+
+/** The organization's invoice counts: per status, `all`, `open`, and `outstanding`, what is due on open invoices per currency. */
+export type OrgInvoiceCounts = Record<string, number | Record<string, number>>;
 
 /**
  * Billing of an organization's storefront customers, for the resellers module's routes: the
@@ -35,7 +37,7 @@ export interface CustomerBilling {
   orgInvoices(
     orgId: number,
     query: CustomerListQuery & { readonly status_filter?: string },
-  ): Promise<InvoiceSummaryView[] | CustomerPaged<InvoiceSummaryView>>;
+  ): Promise<InvoiceSummaryView[] | CustomerPaged<InvoiceSummaryView, OrgInvoiceCounts>>;
   /** Refunds a paid customer invoice (all that is left by default; `amount` in major units). */
   refund(orgId: number, invoiceId: number, amount: string | number | undefined): Promise<InvoiceView>;
   customerInvoices(

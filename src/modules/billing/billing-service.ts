@@ -16,16 +16,16 @@ import type { BillingContext } from './billing-context.ts';
 import {
   currencyMismatch,
   insufficientCredit,
-  invalidFilter,
   invoiceNotFound,
   invoiceNotPayable,
   paymentDeclined,
   paymentProviderUnavailable,
 } from './billing-errors.ts';
 import { BillingRepository } from './billing-repository.ts';
+import { invoiceTotals, statusesOf, transactionTotals, typesOf } from './list-totals.ts';
 import type { CustomerSales } from './customer-sales.ts';
 import { InvoiceRefunds, type RefundTarget } from './billing-refunds.ts';
-import type { BillingTables, InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
+import type { BillingTables, InvoiceRow, TransactionType } from './billing-tables.ts';
 import {
   invoiceSummaryView,
   invoiceView,
@@ -41,17 +41,8 @@ export const CREDIT_CURRENCY = 'EUR';
 /** The largest single top-up, in major units. */
 export const MAX_TOP_UP = 10_000;
 
-export const STATUS_FILTERS = [
-  'open',
-  'draft',
-  'unpaid',
-  'paid',
-  'cancelled',
-  'refunded',
-  'overdue',
-] as const;
+/** The `type_filter` words of an account's transactions. */
 export const TYPE_FILTERS = ['payment', 'refund', 'credit', 'credit_add', 'credit_deduct'] as const;
-const STATUSES: readonly InvoiceStatus[] = ['draft', 'unpaid', 'paid', 'cancelled', 'refunded', 'overdue'];
 const TYPES: readonly TransactionType[] = ['payment', 'refund', 'credit_add', 'credit_deduct'];
 
 export interface PageQuery {
@@ -155,25 +146,11 @@ export class BillingService implements Invoicer {
     owner: OwnerScope,
     q: PageQuery & { status_filter?: string },
   ): Promise<InvoiceSummaryView[] | Paged<InvoiceSummaryView>> {
-    let statuses: InvoiceStatus[] | null = null;
-    if (q.status_filter !== undefined) {
-      if (!(STATUS_FILTERS as readonly string[]).includes(q.status_filter))
-        throw invalidFilter('status_filter', STATUS_FILTERS);
-      statuses = q.status_filter === 'open' ? ['unpaid', 'overdue'] : [q.status_filter as InvoiceStatus];
-    }
+    const statuses = statusesOf(q.status_filter);
     const rows = await this.repo.listInvoices(owner, statuses, q.limit, (q.page - 1) * q.limit);
     const items = rows.map(invoiceSummaryView);
     if (q.with_total !== true) return items;
-    const per = await this.repo.invoiceCounts(owner);
-    const counts: Record<string, number> = {
-      all: 0,
-      open: (per.get('unpaid') ?? 0) + (per.get('overdue') ?? 0),
-    };
-    for (const s of STATUSES) {
-      counts[s] = per.get(s) ?? 0;
-      counts.all! += counts[s];
-    }
-    const total = statuses === null ? counts.all! : statuses.reduce((n, s) => n + (counts[s] ?? 0), 0);
+    const { total, counts } = invoiceTotals(await this.repo.invoiceCounts(owner), statuses);
     return { items, total, page: q.page, limit: q.limit, counts };
   }
 
@@ -456,13 +433,7 @@ export class BillingService implements Invoicer {
     owner: OwnerScope,
     q: PageQuery & { type_filter?: string },
   ): Promise<TransactionView[] | Paged<TransactionView>> {
-    let types: TransactionType[] | null = null;
-    if (q.type_filter !== undefined) {
-      if (!(TYPE_FILTERS as readonly string[]).includes(q.type_filter))
-        throw invalidFilter('type_filter', TYPE_FILTERS);
-      types =
-        q.type_filter === 'credit' ? ['credit_add', 'credit_deduct'] : [q.type_filter as TransactionType];
-    }
+    const types = typesOf(q.type_filter, TYPE_FILTERS);
     const rows = await this.repo.listTransactions(
       { userId: owner.userId, customerId: null },
       types,
@@ -472,13 +443,7 @@ export class BillingService implements Invoicer {
     const items = rows.map(transactionView);
     if (q.with_total !== true) return items;
     const per = await this.repo.transactionCounts({ userId: owner.userId, customerId: null });
-    const counts: Record<string, number> = { all: 0 };
-    for (const t of TYPES) {
-      counts[t] = per.get(t) ?? 0;
-      counts.all! += counts[t];
-    }
-    counts.credit = counts.credit_add! + counts.credit_deduct!;
-    const total = types === null ? counts.all! : types.reduce((n, t) => n + (counts[t] ?? 0), 0);
+    const { total, counts } = transactionTotals(per, TYPES, types, true);
     return { items, total, page: q.page, limit: q.limit, counts };
   }
 }

@@ -3,17 +3,19 @@ import type {
   CustomerBilling,
   CustomerListQuery,
   CustomerPaged,
+  OrgInvoiceCounts,
   ProductModeName,
 } from './billing-interfaces.ts';
 import type { BillingContext } from './billing-context.ts';
-import { invalidFilter, invoiceNotFound } from './billing-errors.ts';
+import { invoiceNotFound } from './billing-errors.ts';
 import {
   BillingRepository,
   CustomerBillingRepository,
   type CustomerInvoiceScope,
 } from './billing-repository.ts';
-import { CREDIT_CURRENCY, STATUS_FILTERS, type BillingService } from './billing-service.ts';
-import type { InvoiceRow, InvoiceStatus, TransactionType } from './billing-tables.ts';
+import { CREDIT_CURRENCY, type BillingService } from './billing-service.ts';
+import { invoiceTotals, statusesOf, transactionTotals, typesOf } from './list-totals.ts';
+import type { InvoiceRow } from './billing-tables.ts';
 import {
   invoiceSummaryView,
   invoiceView,
@@ -33,17 +35,8 @@ export const CUSTOMER_TYPE_FILTERS = [
   'credit_add',
   'credit_deduct',
 ] as const;
-const STATUSES: readonly InvoiceStatus[] = ['draft', 'unpaid', 'paid', 'cancelled', 'refunded', 'overdue'];
-
 const clamp = (limit: number): number => Math.min(limit, CUSTOMER_LIST_MAX);
 const iso = (d: Date | string): string => new Date(d).toISOString();
-
-function statusesOf(filter: string | undefined): InvoiceStatus[] | null {
-  if (filter === undefined) return null;
-  if (!(STATUS_FILTERS as readonly string[]).includes(filter))
-    throw invalidFilter('status_filter', STATUS_FILTERS);
-  return filter === 'open' ? ['unpaid', 'overdue'] : [filter as InvoiceStatus];
-}
 
 /** Customers' billing (CustomerBilling): each customer's ledger is its own, scoped by org and customer. */
 export class CustomerBillingService implements CustomerBilling {
@@ -58,8 +51,17 @@ export class CustomerBillingService implements CustomerBilling {
     this.invoices = new BillingRepository(ctx.db);
   }
 
-  orgInvoices(orgId: number, query: CustomerListQuery & { readonly status_filter?: string }) {
-    return this.list({ orgId, customerId: null, ...this.search(query) }, query, true);
+  /** The organization's customers' invoices; its counts add `outstanding`, what is due per currency. */
+  async orgInvoices(
+    orgId: number,
+    query: CustomerListQuery & { readonly status_filter?: string },
+  ): Promise<InvoiceSummaryView[] | CustomerPaged<InvoiceSummaryView, OrgInvoiceCounts>> {
+    const scope = { orgId, customerId: null, ...this.search(query) };
+    const page = await this.list(scope, query);
+    if (Array.isArray(page)) return page;
+    const outstanding: Record<string, number> = {};
+    for (const [currency, due] of await this.repo.outstanding(scope)) outstanding[currency] = majorOf(due);
+    return { ...page, counts: { ...page.counts, outstanding } };
   }
 
   customerInvoices(
@@ -67,7 +69,7 @@ export class CustomerBillingService implements CustomerBilling {
     customerId: number,
     query: CustomerListQuery & { readonly status_filter?: string },
   ) {
-    return this.list({ orgId, customerId, ...this.search(query) }, query, false);
+    return this.list({ orgId, customerId, ...this.search(query) }, query);
   }
 
   private search(query: CustomerListQuery): Pick<CustomerInvoiceScope, 'q'> {
@@ -78,7 +80,6 @@ export class CustomerBillingService implements CustomerBilling {
   private async list(
     scope: CustomerInvoiceScope,
     query: CustomerListQuery & { readonly status_filter?: string },
-    withOutstanding: boolean,
   ): Promise<InvoiceSummaryView[] | CustomerPaged<InvoiceSummaryView>> {
     const statuses = statusesOf(query.status_filter);
     const limit = clamp(query.limit);
@@ -86,21 +87,8 @@ export class CustomerBillingService implements CustomerBilling {
       invoiceSummaryView,
     );
     if (query.with_total !== true) return items;
-    const per = await this.repo.invoiceCounts(scope);
-    const counts: Record<string, number> = {
-      all: 0,
-      open: (per.get('unpaid') ?? 0) + (per.get('overdue') ?? 0),
-    };
-    for (const s of STATUSES) {
-      counts[s] = per.get(s) ?? 0;
-      counts.all! += counts[s];
-    }
-    const total = statuses === null ? counts.all! : statuses.reduce((n, s) => n + (counts[s] ?? 0), 0);
-    const page = { items, total, limit, offset: query.offset, counts };
-    if (!withOutstanding) return page;
-    const outstanding: Record<string, number> = {};
-    for (const [currency, due] of await this.repo.outstanding(scope)) outstanding[currency] = majorOf(due);
-    return { ...page, outstanding };
+    const { total, counts } = invoiceTotals(await this.repo.invoiceCounts(scope), statuses);
+    return { items, total, limit, offset: query.offset, counts };
   }
 
   async customerInvoice(orgId: number, customerId: number, id: number): Promise<InvoiceView> {
@@ -146,23 +134,13 @@ export class CustomerBillingService implements CustomerBilling {
     customerId: number,
     query: CustomerListQuery & { readonly type_filter?: string },
   ): Promise<TransactionView[] | CustomerPaged<TransactionView>> {
-    let types: TransactionType[] | null = null;
-    if (query.type_filter !== undefined) {
-      if (!(CUSTOMER_TYPE_FILTERS as readonly string[]).includes(query.type_filter))
-        throw invalidFilter('type_filter', CUSTOMER_TYPE_FILTERS);
-      types = [query.type_filter as TransactionType];
-    }
+    const types = typesOf(query.type_filter, CUSTOMER_TYPE_FILTERS);
     const limit = clamp(query.limit);
     const rows = await this.invoices.listTransactions({ customerId }, types, limit, query.offset);
     const items = rows.map(transactionView);
     if (query.with_total !== true) return items;
     const per = await this.invoices.transactionCounts({ customerId });
-    const counts: Record<string, number> = { all: 0 };
-    for (const t of CUSTOMER_TYPE_FILTERS) {
-      counts[t] = per.get(t) ?? 0;
-      counts.all! += counts[t];
-    }
-    const total = types === null ? counts.all! : (counts[types[0]!] ?? 0);
+    const { total, counts } = transactionTotals(per, CUSTOMER_TYPE_FILTERS, types, false);
     return { items, total, limit, offset: query.offset, counts };
   }
 

@@ -34,8 +34,8 @@ export function registerOrgInvoiceRoutes(
         description:
           '`limit`/`offset` 50/500 (a larger limit answers 500); `status_filter` as the account list; `q` matches ' +
           "the invoice's number or the customer's email; `with_total=true` answers `{items, total, limit, offset, " +
-          'counts, outstanding}`: counts per status as if the filter were unset (with `all` and `open`), ' +
-          'outstanding the amounts due on open invoices per currency.',
+          'counts}`: counts per status as if the filter were unset, with `all`, `open`, and `outstanding`, ' +
+          'the amounts due on open invoices per currency.',
         params: OrgParams,
         querystring: OrgInvoicesQuery,
         response: { 200: OrgInvoicesResponse, ...errorResponses(401, 403, 404, 429), 422: Filter422 },

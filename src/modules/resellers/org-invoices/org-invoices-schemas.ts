@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { InvoiceSummaryResponse, TransactionResponse } from '../../billing/index.ts';
 
 /** `limit`/`offset` 50/500: a larger limit answers 500 (clamped), below 1 is 422. */
@@ -44,7 +44,8 @@ export const PortalTransactionsQuery = Type.Object({
   ),
 });
 
-const pagedOf = <S extends ReturnType<typeof Type.Object>>(item: S, extra = {}) =>
+const COUNTS = Type.Record(Type.String(), Type.Integer());
+const pagedOf = <S extends TSchema, C extends TSchema>(item: S, counts: C) =>
   Type.Union([
     Type.Array(item),
     Type.Object({
@@ -52,18 +53,19 @@ const pagedOf = <S extends ReturnType<typeof Type.Object>>(item: S, extra = {}) 
       total: Type.Integer(),
       limit: Type.Integer(),
       offset: Type.Integer(),
-      counts: Type.Record(Type.String(), Type.Integer()),
-      ...extra,
+      counts,
     }),
   ]);
 
-export const OrgInvoicesResponse = pagedOf(InvoiceSummaryResponse, {
-  outstanding: Type.Record(Type.String(), Type.Number(), {
-    description: 'What is due on open invoices, per currency',
+export const OrgInvoicesResponse = pagedOf(
+  InvoiceSummaryResponse,
+  Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Record(Type.String(), Type.Number())]), {
+    description:
+      'Per status as if `status_filter` were unset, `all`, `open`, and `outstanding`: what is due on open invoices per currency',
   }),
-});
-export const PortalInvoicesResponse = pagedOf(InvoiceSummaryResponse);
-export const PortalTransactionsResponse = pagedOf(TransactionResponse);
+);
+export const PortalInvoicesResponse = pagedOf(InvoiceSummaryResponse, COUNTS);
+export const PortalTransactionsResponse = pagedOf(TransactionResponse, COUNTS);
 
 export const OrgParams = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
 export const OrgInvoiceParams = Type.Object({
