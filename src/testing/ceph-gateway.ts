@@ -156,16 +156,14 @@ async function until(
   throw new Error(`${what}: not ready after ${timeoutMs} ms`);
 }
 
+type Daemons = { mon?: Daemon; osd?: Daemon; rgw?: Daemon };
+
 export async function startCephGateway(): Promise<CephGateway> {
   const bin = binaries();
   const started = Date.now();
   const dir = await mkdtemp(path.join(tmpdir(), 'ceph-gateway-'));
-  await Promise.all(['run', 'log', 'mon', 'osd'].map((d) => mkdir(path.join(dir, d), { recursive: true })));
-  const [monPort, rgwPort] = (await freePorts(2)) as [number, number];
-  const fsid = randomUUID();
   const conf = path.join(dir, 'ceph.conf');
-  await writeFile(conf, configText(dir, fsid, monPort, rgwPort));
-  const daemons: { mon?: Daemon; osd?: Daemon; rgw?: Daemon } = {};
+  const daemons: Daemons = {};
   const close = async (): Promise<void> => {
     await killDaemon(daemons.rgw);
     await killDaemon(daemons.osd);
@@ -178,19 +176,14 @@ export async function startCephGateway(): Promise<CephGateway> {
   };
   const ceph = (args: string[]): Promise<string> => cmd(bin.ceph, ['--connect-timeout', '30', ...args]);
   try {
+    await Promise.all(['run', 'log', 'mon', 'osd'].map((d) => mkdir(path.join(dir, d))));
+    const [monPort, rgwPort] = (await freePorts(2)) as [number, number];
+    const fsid = randomUUID();
+    await writeFile(conf, configText(dir, fsid, monPort, rgwPort));
     daemons.mon = await startMon(bin, conf, dir, fsid, monPort);
     daemons.osd = await startOsd(bin, conf, ceph);
     daemons.rgw = await startRgw(bin, conf, `http://127.0.0.1:${rgwPort}`);
-    const created = JSON.parse(
-      await cmd(bin['radosgw-admin'], [
-        'user',
-        'create',
-        '--uid=gateway-admin',
-        '--display-name=Gateway admin',
-        '--caps=users=*;buckets=*;usage=*;metadata=*',
-      ]),
-    ) as { keys: { access_key: string; secret_key: string }[] };
-    const key = created.keys[0]!;
+    const key = await createAdminUser((args) => cmd(bin['radosgw-admin'], args));
     return {
       s3Url: `http://127.0.0.1:${rgwPort}`,
       region: CEPH_GATEWAY_REGION,
@@ -202,15 +195,34 @@ export async function startCephGateway(): Promise<CephGateway> {
       close,
     };
   } catch (e) {
-    const logs = ['mon.a', 'osd.0', 'client.rgw.0']
-      .map((n) => `--- ${n}.log (last lines)\n${logTail(path.join(dir, 'log', `${n}.log`))}`)
-      .join('\n');
-    const outputs = Object.values(daemons)
-      .map((d) => `--- ${d.name} stdout/stderr\n${d.output().trimEnd()}`)
-      .join('\n');
+    const report = startFailure(dir, daemons, e as Error);
     await close();
-    throw new Error(`Ceph gateway did not start: ${(e as Error).message}\n${outputs}\n${logs}`, { cause: e });
+    throw new Error(report, { cause: e });
   }
+}
+
+async function createAdminUser(
+  radosgwAdmin: (args: string[]) => Promise<string>,
+): Promise<{ access_key: string; secret_key: string }> {
+  const created = JSON.parse(
+    await radosgwAdmin([
+      'user',
+      'create',
+      '--uid=gateway-admin',
+      '--display-name=Gateway admin',
+      '--caps=users=*;buckets=*;usage=*;metadata=*',
+    ]),
+  ) as { keys: { access_key: string; secret_key: string }[] };
+  return created.keys[0]!;
+}
+
+/** What went wrong, with what each daemon printed and the last lines of each log. */
+function startFailure(dir: string, daemons: Daemons, e: Error): string {
+  const outputs = Object.values(daemons).map((d) => `--- ${d.name} stdout/stderr\n${d.output().trimEnd()}`);
+  const logs = ['mon.a', 'osd.0', 'client.rgw.0'].map(
+    (n) => `--- ${n}.log (last lines)\n${logTail(path.join(dir, 'log', `${n}.log`))}`,
+  );
+  return [`Ceph gateway did not start: ${e.message}`, ...outputs, ...logs].join('\n');
 }
 
 async function startMon(
@@ -221,16 +233,13 @@ async function startMon(
   port: number,
 ): Promise<Daemon> {
   const monmap = path.join(dir, 'monmap');
-  await execFileP(bin.monmaptool, [
-    '--create',
-    '--fsid',
-    fsid,
-    '--addv',
-    'a',
-    `[v1:127.0.0.1:${port}]`,
-    monmap,
-  ]);
-  await execFileP(bin['ceph-mon'], ['-c', conf, '--mkfs', '-i', 'a', '--monmap', monmap]);
+  const monAddr = `[v1:127.0.0.1:${port}]`;
+  await execFileP(bin.monmaptool, ['--create', '--fsid', fsid, '--addv', 'a', monAddr, monmap], {
+    timeout: COMMAND_TIMEOUT_MS,
+  });
+  await execFileP(bin['ceph-mon'], ['-c', conf, '--mkfs', '-i', 'a', '--monmap', monmap], {
+    timeout: COMMAND_TIMEOUT_MS,
+  });
   return spawnDaemon('ceph-mon', bin['ceph-mon'], ['-c', conf, '-i', 'a', '-f']);
 }
 
