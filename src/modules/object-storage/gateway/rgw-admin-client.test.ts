@@ -108,7 +108,7 @@ describe('RgwAdminClient against a local Ceph RADOS Gateway', () => {
     );
     expect(gone).toBeInstanceOf(RgwAdminError);
     expect((gone as RgwAdminError).status).toBe(404);
-  });
+  }, 60_000);
 
   it('stops every daemon by PID and removes its directory on close', async () => {
     const { pids, dir } = gateway;
