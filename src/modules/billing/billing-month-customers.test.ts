@@ -158,7 +158,7 @@ describe("a simulated stretch of billing for organizations' customers", () => {
   /** The owner tops up by card, then pays the open wholesale invoices its credit covers. */
   const ownerTopUp = async () => {
     const top = await asOwner('POST', `${B}/credit/top-up`, {
-      amount: ((500 + random.int(1500)) / 100).toFixed(2),
+      amount: ((200 + random.int(1000)) / 100).toFixed(2),
       payment_method: 'pm_card_visa',
     });
     expect(top.status, top.text).toBe(201);
@@ -177,7 +177,7 @@ describe("a simulated stretch of billing for organizations' customers", () => {
     const c = random.pick(customers);
     if (r < 4) await order(c);
     else if (r < 12) await pay(c);
-    else if (r < 17) await refund(random.pick(Object.values(SLUGS)));
+    else if (r < 18) await refund(random.pick(Object.values(SLUGS)));
     else await ownerTopUp();
   };
 
@@ -350,6 +350,26 @@ describe("a simulated stretch of billing for organizations' customers", () => {
     expect(taken - given).toBe(
       customerPayments + ownerTopUps - viaStripe('refund', true) - viaStripe('refund', false),
     );
-    console.info('customers month stripe', { taken, given, customerPayments, ownerTopUps });
+    const count = (f: (r: (typeof ledger)[number]) => boolean) => ledger.filter(f).length;
+    const settlements = await db().selectFrom('billing_settlements').selectAll().execute();
+    const wholesale = await db()
+      .selectFrom('billing_invoices')
+      .select(['status'])
+      .where('org_id', '=', orgIds[SLUGS.m]!)
+      .where('customer_id', 'is', null)
+      .execute();
+    console.info('customers month figures', {
+      taken,
+      given,
+      customerPayments,
+      ownerTopUps,
+      customerCardPayments: count((r) => r.customer_id !== null && r.type === 'payment'),
+      customerCreditPayments: count((r) => r.customer_id !== null && r.type === 'credit_deduct'),
+      refundsToCard: count((r) => r.customer_id !== null && r.type === 'refund' && r.gateway === 'stripe'),
+      refundsToCredit: count((r) => r.customer_id !== null && r.type === 'refund' && r.gateway === 'credit'),
+      settlements: settlements.length,
+      wholesale: wholesale.length,
+      wholesalePaid: wholesale.filter((w) => w.status === 'paid').length,
+    });
   });
 });
