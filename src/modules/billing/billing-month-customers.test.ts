@@ -1,6 +1,6 @@
 /**
  * A simulated stretch of billing for organizations' storefront customers that must not drift
- * (embedded database, or PostgreSQL and Redis): over 36 days on a ManualClock, with seeded
+ * (embedded database, or PostgreSQL and Redis): over 36 days on a ManualClock, with repeatable
  * randomness, one `platform_mor` and one `merchant_of_record` organization, two customers each.
  * Customers order priced plans in the portal and pay by card at a local Stripe-shaped server (some
  * declined) or from their own credit; the daily run makes renewals; the organizations refund paid
