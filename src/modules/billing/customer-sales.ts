@@ -7,6 +7,7 @@ import {
   type NewLine,
 } from './billing-repository.ts';
 import type { BillingTables, InvoiceRow, ProductMode } from './billing-tables.ts';
+import { percentOf } from './money.ts';
 
 /** A sale to an organization's storefront customer, as invoiced. */
 export interface CustomerSale {
@@ -88,7 +89,8 @@ export class CustomerSales {
     at: Date,
   ): Promise<void> {
     if (invoice.customer_id === null || invoice.seller !== 'platform' || org === null) return;
-    const fee = Math.round((grossMinor * Number(org.platformFeePercent)) / 100);
+    // numeric(5, 2) in the database: a decimal string, taken in integers (percentOf).
+    const fee = percentOf(grossMinor, org.platformFeePercent) ?? 0;
     await new CustomerBillingRepository(trx).insertSettlement({
       invoice_id: invoice.id,
       org_id: org.id,

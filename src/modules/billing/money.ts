@@ -27,3 +27,12 @@ export function amountOf(value: string | number): number | null {
 export function majorOf(minor: number | string): number {
   return Number(minor) / 100;
 }
+
+/**
+ * `percent` (a decimal string of at most 2 places, "12.50") of `minor`, rounded half up: in
+ * integers (hundredths of a percent), never through a float. Null when `percent` is no decimal.
+ */
+export function percentOf(minor: number, percent: string): number | null {
+  const hundredths = minorOf(percent);
+  return hundredths === null ? null : Math.floor((minor * hundredths + 5000) / 10000);
+}
