@@ -71,6 +71,35 @@ export const transactionOf = (r: TransactionRow): TransactionRow => ({
   invoice_id: r.invoice_id === null ? null : Number(r.invoice_id),
 });
 
+type InvoiceQuery = SelectQueryBuilder<BillingTables, 'billing_invoices', object>;
+
+/** A page of the invoices `q` selects, newest first with ties on id, only `statuses` when filtered. */
+async function invoicePage(
+  q: InvoiceQuery,
+  statuses: readonly InvoiceStatus[] | null,
+  limit: number,
+  offset: number,
+): Promise<InvoiceRow[]> {
+  let page = q.selectAll();
+  if (statuses !== null) page = page.where('status', 'in', [...statuses]);
+  const rows = await page
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => invoiceOf(r as InvoiceRow));
+}
+
+/** How many of the invoices `q` selects are in each status. */
+async function statusCounts(q: InvoiceQuery): Promise<Map<string, number>> {
+  const rows = await q
+    .select(['status', sql<string>`count(*)`.as('n')])
+    .groupBy('status')
+    .execute();
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 /** Invoices, their lines and the ledger; reads of invoices are scoped by the caller. */
 export class BillingRepository {
   constructor(private readonly db: Db) {}
@@ -127,37 +156,25 @@ export class BillingRepository {
     return rows.map((r) => lineOf(r as InvoiceLineRow));
   }
 
-  async listInvoices(
+  /** An account's invoices and its organizations' own (never their customers'), as the caller may read them. */
+  private owned(owner: OwnerScope): InvoiceQuery {
+    return this.db
+      .selectFrom('billing_invoices')
+      .where(ownedRows(owner, 'read'))
+      .where('customer_id', 'is', null);
+  }
+
+  listInvoices(
     owner: OwnerScope,
     statuses: readonly InvoiceStatus[] | null,
     limit: number,
     offset: number,
   ): Promise<InvoiceRow[]> {
-    let q = this.db
-      .selectFrom('billing_invoices')
-      .selectAll()
-      .where(ownedRows(owner, 'read'))
-      .where('customer_id', 'is', null);
-    if (statuses !== null) q = q.where('status', 'in', [...statuses]);
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((r) => invoiceOf(r as InvoiceRow));
+    return invoicePage(this.owned(owner), statuses, limit, offset);
   }
 
-  /** Invoices per status, whatever the list's filter. */
-  async invoiceCounts(owner: OwnerScope): Promise<Map<string, number>> {
-    const rows = await this.db
-      .selectFrom('billing_invoices')
-      .select(['status', sql<string>`count(*)`.as('n')])
-      .where(ownedRows(owner, 'read'))
-      .where('customer_id', 'is', null)
-      .groupBy('status')
-      .execute();
-    return new Map(rows.map((r) => [r.status, Number(r.n)]));
+  invoiceCounts(owner: OwnerScope): Promise<Map<string, number>> {
+    return statusCounts(this.owned(owner));
   }
 
   /**
@@ -415,8 +432,6 @@ export interface CustomerInvoiceScope {
   readonly q?: { readonly text: string; readonly customerIds: readonly number[] };
 }
 
-type InvoiceQuery = SelectQueryBuilder<BillingTables, 'billing_invoices', object>;
-
 /** The SQL of customers' invoices, their ledgers, settlements and the hybrid mode's product modes. */
 export class CustomerBillingRepository {
   constructor(private readonly db: Db) {}
@@ -451,29 +466,17 @@ export class CustomerBillingRepository {
     return q;
   }
 
-  async listInvoices(
+  listInvoices(
     scope: CustomerInvoiceScope,
     statuses: readonly InvoiceStatus[] | null,
     limit: number,
     offset: number,
   ): Promise<InvoiceRow[]> {
-    let q = this.scoped(scope).selectAll();
-    if (statuses !== null) q = q.where('status', 'in', [...statuses]);
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((r) => invoiceOf(r as InvoiceRow));
+    return invoicePage(this.scoped(scope), statuses, limit, offset);
   }
 
-  async invoiceCounts(scope: CustomerInvoiceScope): Promise<Map<string, number>> {
-    const rows = await this.scoped(scope)
-      .select(['status', sql<string>`count(*)`.as('n')])
-      .groupBy('status')
-      .execute();
-    return new Map(rows.map((r) => [r.status, Number(r.n)]));
+  invoiceCounts(scope: CustomerInvoiceScope): Promise<Map<string, number>> {
+    return statusCounts(this.scoped(scope));
   }
 
   /** What is due on open invoices, per currency (minor units). */
