@@ -24,6 +24,7 @@ import { createKeysModule } from '../modules/keys/index.ts';
 import { createMailModule, mailConfig } from '../modules/mail/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
 import { createOrgsModule, type LiveProductSource } from '../modules/orgs/index.ts';
+import { createObjectStorageModule, objectStorageConfig } from '../modules/object-storage/index.ts';
 import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
 
@@ -35,6 +36,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   platformDomainsConfig,
   mailConfig,
   billingConfig,
+  objectStorageConfig,
 ];
 
 /**
@@ -126,6 +128,12 @@ export function platformModules(
     engine: webhooks.engine,
     provisioners,
   });
+  const objectStorage = createObjectStorageModule(runtime, {
+    services: services.directory,
+    catalog: catalog.offers,
+    locations: locations.locations,
+    provisioners,
+  });
   return [
     identity,
     orgs,
@@ -143,5 +151,6 @@ export function platformModules(
     certificates,
     platformDomains,
     mail,
+    objectStorage,
   ];
 }

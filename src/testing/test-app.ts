@@ -81,6 +81,8 @@ export async function startTestApp(
     DNS_WORKERS: '0',
     // No HTTP-01 listener unless a test asks for one (on a free port).
     ACME_HTTP_PORT: '0',
+    // No single-node Ceph gateway of its own: object storage tests give theirs (object-storage-fixture).
+    OBJECT_STORAGE_LOCAL: 'off',
     ...options.env,
   };
   const config = loadConfig(env, CONFIG_SECTIONS);

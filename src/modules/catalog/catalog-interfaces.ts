@@ -48,6 +48,11 @@ export interface Offer {
  */
 export interface ProductProvisioner {
   readonly module: string;
+  /**
+   * Why its products cannot be ordered now although it exists (`not_configured`: object storage
+   * without a gateway), else null; absent: always orderable.
+   */
+  unavailableReason?(): string | null;
 }
 
 /** The catalogue as the services registry orders from it: offers, and the stock they hold. */

@@ -1,7 +1,15 @@
+/** The object storage module's public surface. */
+export {
+  createObjectStorageModule,
+  type ObjectStorageModule,
+  type ObjectStorageModuleDeps,
+} from './object-storage-module.ts';
+export { objectStorageConfig, type ObjectStorageSettings } from './object-storage-config.ts';
 export {
   RgwAdminClient,
   RgwAdminError,
   type RgwAdminOptions,
+  type RgwBucketStats,
   type RgwKey,
   type RgwQuota,
   type RgwUsage,

@@ -35,6 +35,8 @@ export class ProvisioningFailed extends Error {
 export interface ServiceProvisioner {
   /** The catalogue `module_name` of the products it provisions. */
   readonly module: string;
+  /** Why it cannot make services now (`not_configured`), else null; absent: it always can. */
+  unavailableReason?(): string | null;
   /** pending → provisioning → active; throws ProvisioningFailed for `failed`. */
   provision(service: ProvisionedService): Promise<void>;
   suspend(service: ProvisionedService): Promise<void>;
@@ -54,6 +56,13 @@ export interface ServiceSummary {
   readonly module: string;
   readonly status: string;
   readonly config: Readonly<Record<string, unknown>>;
+  readonly label: string;
+  readonly productId: number;
+  readonly productName: string;
+  readonly billingCycle: string;
+  readonly locationCode: string | null;
+  readonly createdAt: Date;
+  readonly nextDueDate: Date | null;
 }
 
 /** What product modules use of the registry: a service named in their requests. */
@@ -63,6 +72,8 @@ export interface ServiceDirectory {
    * of its organization) or see it (`read`: any member); else null.
    */
   summaryFor(owner: OwnerScope, serviceId: number, access?: 'read' | 'write'): Promise<ServiceSummary | null>;
+  /** The services of a product module the caller may see, newest first (at most `limit`). */
+  listFor(owner: OwnerScope, module: string, limit: number): Promise<ServiceSummary[]>;
 }
 
 /** Who suspends or lifts a suspension (platform staff, or a reseller's member), for the audit log. */

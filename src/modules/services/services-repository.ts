@@ -7,6 +7,8 @@ type Db = Kysely<ServicesTables> | Transaction<ServicesTables>;
 export interface ServiceFilter {
   readonly status?: string;
   readonly resourceType?: string;
+  /** The catalogue module of the product. */
+  readonly module?: string;
   /** Service ids carrying the tag (the tags' own query). */
   readonly ids?: readonly number[];
 }
@@ -91,6 +93,7 @@ export class ServicesRepository {
     let query = this.select().where(ownedRows(owner, 'read'));
     if (filter.status !== undefined) query = query.where('status', '=', filter.status as ServiceStatus);
     if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType);
+    if (filter.module !== undefined) query = query.where('module_name', '=', filter.module);
     if (filter.ids !== undefined) {
       if (filter.ids.length === 0) return [];
       query = query.where('id', 'in', filter.ids as number[]);

@@ -161,6 +161,8 @@ export class ServicesService implements ServiceBilling, CustomerServices {
     if (offer.unavailable !== null) throw notOrderable(offer.unavailable);
     const provisioner = this.provisionerOf(offer.product.module_name);
     if (provisioner === undefined) throw notOrderable('not_provisioned_yet');
+    const unavailable = provisioner.unavailableReason?.() ?? null;
+    if (unavailable !== null) throw notOrderable(unavailable);
     const config = checkOrderConfig(offer.options, body.config ?? {});
     const problems = config.ok ? [] : [...config.problems];
     let locationCode: string | null = null;
@@ -538,15 +540,11 @@ export class ServicesService implements ServiceBilling, CustomerServices {
     access: 'read' | 'write' = 'write',
   ): Promise<ServiceSummary | null> {
     const s = await this.repo.findOwned(owner, id, access);
-    if (s === null) return null;
-    return {
-      id: Number(s.id),
-      userId: Number(s.user_id),
-      orgId: s.org_id === null ? null : Number(s.org_id),
-      module: s.module_name,
-      status: s.status,
-      config: s.config,
-    };
+    return s === null ? null : summaryOf(s);
+  }
+
+  async listFor(owner: OwnerScope, module: string, limit: number): Promise<ServiceSummary[]> {
+    return (await this.repo.list(owner, { module }, limit, 0)).map(summaryOf);
   }
 
   private async owned(owner: OwnerScope, ref: string, access: 'read' | 'write'): Promise<ServiceRow> {
@@ -579,5 +577,23 @@ function provisionedOf(s: ServiceRow): ProvisionedService {
     productId: Number(s.product_id),
     locationCode: s.location_code,
     config: s.config,
+  };
+}
+
+function summaryOf(s: ServiceRow): ServiceSummary {
+  return {
+    id: Number(s.id),
+    userId: Number(s.user_id),
+    orgId: s.org_id === null ? null : Number(s.org_id),
+    module: s.module_name,
+    status: s.status,
+    config: s.config,
+    label: s.label,
+    productId: Number(s.product_id),
+    productName: s.product_name,
+    billingCycle: s.billing_cycle,
+    locationCode: s.location_code,
+    createdAt: new Date(s.created_at),
+    nextDueDate: s.next_due_date === null ? null : new Date(s.next_due_date),
   };
 }

@@ -77,8 +77,11 @@ export function productAvailability(
   locationCodes: readonly string[],
   places: ReadonlyMap<string, PlaceInfo>,
   capacity: readonly LocationCapacityRow[],
-  /** Whether a module provisions services of the product's `module_name`. */
-  provisioned: boolean,
+  /**
+   * Why the module of the product's `module_name` cannot make its services now
+   * (`not_provisioned_yet`: there is none; `not_configured`), else null.
+   */
+  provisionerReason: string | null,
 ): ProductAvailability {
   const stock = stockStatus(product.stock_limit, product.stock_used);
   const size = planSize(product);
@@ -106,7 +109,7 @@ export function productAvailability(
   else if (stock === 'out_of_stock') why = 'out_of_stock';
   else if (locations.length > 0 && !locations.some((l) => l.available)) why = 'no_location_available';
   // Last: a reason above (stock, place) still says what else stands in the way.
-  else if (!provisioned) why = 'not_provisioned_yet';
+  else if (provisionerReason !== null) why = provisionerReason;
   for (const l of locations) l.orderable = why === null && l.available;
   return { is_orderable_now: why === null, stock_status: stock, availability_reason: why, locations };
 }

@@ -119,7 +119,11 @@ export class ProductsService implements CatalogOffers {
     const places = await this.placesByCode();
     const order = [...places.keys()];
     // Read per answer, never kept: the registry is filled while the modules are made.
-    const provisioned = new Set(this.provisioners.all().map((p) => p.module));
+    const provisioners = new Map(this.provisioners.all().map((p) => [p.module, p]));
+    const provisionerReason = (module: string): string | null => {
+      const p = provisioners.get(module);
+      return p === undefined ? 'not_provisioned_yet' : (p.unavailableReason?.() ?? null);
+    };
     const availabilityOf = new Map<number, ProductAvailability>();
     const availability = (id: number): ProductAvailability => {
       let a = availabilityOf.get(id);
@@ -132,7 +136,7 @@ export class ProductsService implements CatalogOffers {
           codes,
           places,
           rows.capacity,
-          provisioned.has(p.module_name),
+          provisionerReason(p.module_name),
         );
         availabilityOf.set(id, a);
       }

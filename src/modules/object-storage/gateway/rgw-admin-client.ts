@@ -71,6 +71,15 @@ export interface RgwUsage {
   }[];
 }
 
+/** A bucket as `/admin/bucket?stats` answers it. */
+export interface RgwBucketStats {
+  readonly bucket: string;
+  readonly tenant: string;
+  readonly usage: Readonly<
+    Record<string, { readonly size: number; readonly size_actual: number; readonly num_objects: number }>
+  >;
+}
+
 /** An answer of the gateway other than 2xx: its status and error code (`NoSuchUser`, ...). */
 export class RgwAdminError extends Error {
   constructor(
@@ -123,24 +132,40 @@ export class RgwAdminClient {
     });
   }
 
-  /** A user of `tenant` with no key yet (see createKey). */
-  async createUser(user: RgwUserRef, displayName = user.uid): Promise<RgwUserInfo> {
+  /** A user of `tenant` with no key yet (see createKey); `maxBuckets` is the gateway's own bucket limit. */
+  async createUser(
+    user: RgwUserRef,
+    displayName = user.uid,
+    options: { readonly maxBuckets?: number } = {},
+  ): Promise<RgwUserInfo> {
     return (await this.call('PUT', '/admin/user', {
       ...this.userQuery(user),
       'display-name': displayName,
       'generate-key': 'false',
+      ...(options.maxBuckets !== undefined ? { 'max-buckets': String(options.maxBuckets) } : {}),
     })) as RgwUserInfo;
   }
 
-  /** A new S3 key of the user (the gateway makes the secret). */
-  async createKey(user: RgwUserRef): Promise<RgwKey> {
-    const accessKey = accessKeyId();
+  /** Suspends a user (every request with its keys and its subusers' is refused; data kept) or lifts it. */
+  async setSuspended(user: RgwUserRef, suspended: boolean): Promise<void> {
+    await this.call('POST', '/admin/user', {
+      ...this.userQuery(user),
+      suspended: suspended ? 'true' : 'false',
+    });
+  }
+
+  /**
+   * A new S3 key of the user: the given one (the same key at every gateway of a service), or one
+   * the gateway makes the secret of.
+   */
+  async createKey(user: RgwUserRef, given?: { accessKey: string; secretKey: string }): Promise<RgwKey> {
+    const accessKey = given?.accessKey ?? accessKeyId();
     const keys = (await this.call('PUT', '/admin/user', {
       key: '',
       ...this.userQuery(user),
       'key-type': 's3',
       'access-key': accessKey,
-      'generate-key': 'true',
+      ...(given !== undefined ? { 'secret-key': given.secretKey } : { 'generate-key': 'true' }),
     })) as RgwKey[];
     const key = keys.find((k) => k.access_key === accessKey);
     if (key === undefined)
@@ -181,6 +206,56 @@ export class RgwAdminClient {
     await this.call('DELETE', '/admin/user', { ...this.userQuery(user), 'purge-data': 'true' });
   }
 
+  /** Removes one S3 key of the user: the next request with it answers InvalidAccessKeyId. */
+  async deleteKey(user: RgwUserRef, accessKey: string): Promise<void> {
+    await this.call('DELETE', '/admin/user', { key: '', ...this.userQuery(user), 'access-key': accessKey });
+  }
+
+  /**
+   * A subuser of the user (`<uid>:<name>`) with an S3 key of its own and `access` (`read` is
+   * enforced for S3 by the gateway). `subuser` is sent once, as the flag and the name together.
+   */
+  async createSubuser(
+    user: RgwUserRef,
+    name: string,
+    access: 'read' | 'write' | 'readwrite' | 'full',
+    key: { accessKey: string; secretKey: string },
+  ): Promise<void> {
+    await this.call('PUT', '/admin/user', {
+      ...this.userQuery(user),
+      subuser: `${user.tenant}$${user.uid}:${name}`,
+      access,
+      'key-type': 's3',
+      'access-key': key.accessKey,
+      'secret-key': key.secretKey,
+    });
+  }
+
+  /** Removes a subuser and its keys. */
+  async deleteSubuser(user: RgwUserRef, name: string): Promise<void> {
+    await this.call('DELETE', '/admin/user', {
+      ...this.userQuery(user),
+      subuser: `${user.tenant}$${user.uid}:${name}`,
+      'purge-keys': 'true',
+    });
+  }
+
+  /** Removes a bucket of the tenant, with its objects when `purgeObjects`. */
+  async deleteBucket(tenant: string, bucket: string, purgeObjects: boolean): Promise<void> {
+    await this.call('DELETE', '/admin/bucket', {
+      bucket: `${tenant}/${bucket}`,
+      'purge-objects': purgeObjects ? 'true' : 'false',
+    });
+  }
+
+  /** Each bucket of the user with what it holds (`usage['rgw.main']`: bytes and objects). */
+  async bucketStats(user: RgwUserRef): Promise<RgwBucketStats[]> {
+    return (await this.call('GET', '/admin/bucket', {
+      ...this.userQuery(user),
+      stats: 'true',
+    })) as RgwBucketStats[];
+  }
+
   /** Names of the user's buckets. */
   async listBuckets(user: RgwUserRef): Promise<string[]> {
     return (await this.call('GET', '/admin/bucket', this.userQuery(user))) as string[];
@@ -203,7 +278,11 @@ export class RgwAdminClient {
     return { uid: `${user.tenant}$${user.uid}` };
   }
 
-  private async call(method: 'GET' | 'PUT' | 'DELETE', path: string, query: Query): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+    path: string,
+    query: Query,
+  ): Promise<unknown> {
     const port = this.base.port === '' ? undefined : Number(this.base.port);
     const signed = await this.signer.sign({
       method,
