@@ -123,7 +123,7 @@ describe('catalogue: products and availability', () => {
     });
   });
 
-  it('says not_provisioned_yet for the products of a module no provisioner serves', async () => {
+  it('says not_provisioned_yet for the products of a module no provisioner serves, not_configured for object storage without a gateway', async () => {
     const res = await get('/products/');
     const byModule = new Map<string, [boolean, string | null]>();
     for (const p of res.body as {
@@ -138,12 +138,12 @@ describe('catalogue: products and availability', () => {
       vps: [false, 'not_provisioned_yet'],
       container: [false, 'not_provisioned_yet'],
       game_server: [false, 'not_provisioned_yet'],
-      object_storage: [false, 'not_provisioned_yet'],
+      object_storage: [false, 'not_configured'],
     });
     expect((await get('/products/40')).body).toMatchObject({
       module_name: 'object_storage',
       is_orderable_now: false,
-      availability_reason: 'not_provisioned_yet',
+      availability_reason: 'not_configured',
     });
   });
 
@@ -245,13 +245,17 @@ describe('catalogue: products and availability', () => {
     const refused = await importCatalogFileText(t.node.runtime, JSON.stringify(products));
     expect(refused).toEqual({
       ok: false,
-      problems: ['products[12].pricing[0].price: must match pattern "^(0|[1-9][0-9]{0,7})(\\.[0-9]{1,4})?$"'],
+      problems: [
+        `products[${products.products.length - 1}].pricing[0].price: must match pattern "^(0|[1-9][0-9]{0,7})(\\.[0-9]{1,4})?$"`,
+      ],
     });
     products.products.at(-1).pricing[0].price = '5.00';
     const duplicate = await importCatalogFileText(t.node.runtime, JSON.stringify(products));
     expect(duplicate).toEqual({
       ok: false,
-      problems: ['products[12].config_options[0]: option id 1 repeats products[0].config_options[0]'],
+      problems: [
+        `products[${products.products.length - 1}].config_options[0]: option id 1 repeats products[0].config_options[0]`,
+      ],
     });
     expect((await get('/products/')).body).toEqual(before);
     // The capacity file refers to tiers the catalogue has.
