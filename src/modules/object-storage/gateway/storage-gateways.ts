@@ -32,6 +32,10 @@ export interface S3Credentials {
   readonly secretKey: string;
 }
 
+// The SDK warns once per process that its releases after January 2027 need Node 22; the version
+// is pinned and runs on the Node 20 this product targets, so the warning would only be noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 /** At most this many S3 clients are kept (one per key and region); the oldest goes first. */
 const MAX_CLIENTS = 500;
 
