@@ -41,6 +41,10 @@ const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {
     'a health change with its columns renamed (from_status → from, to_status → to)',
   'modules/load-balancing/health/health-views.ts: HealthHistoryView': 'a member id with two lists of views',
   'modules/load-balancing/preview/lb-preview-view.ts: PreviewView': 'a steering decision, computed',
+  'modules/object-storage/storage/storage-view.ts: RegionView':
+    'a configured region: its location’s id, name and country, and the gateway’s public endpoint',
+  'modules/object-storage/storage/storage-view.ts: StorageServiceView':
+    'a service item with the regions’ endpoints and the plan’s limits, and the overage computed',
 };
 
 const rootFile = (m: string, role: string): string => (role === 'index.ts' ? role : `${m}-${role}.ts`);

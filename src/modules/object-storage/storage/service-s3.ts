@@ -6,7 +6,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Sealer } from '../../../kernel/crypto/sealing.ts';
 import type { RegionGateway, S3Credentials, StorageGateways } from '../gateway/storage-gateways.ts';
 import { gatewayUnavailable } from '../object-storage-errors.ts';
-import type { KeysRepository } from '../keys/keys-repository.ts';
+import type { KeysRepository } from './keys-repository.ts';
 import type { StorageService } from '../object-storage-tables.ts';
 import { secretContext } from './storage-lifecycle.ts';
 

@@ -1,5 +1,5 @@
-import type { BucketsRepository } from '../buckets/buckets-repository.ts';
-import type { KeysRepository } from '../keys/keys-repository.ts';
+import type { BucketsRepository } from './buckets-repository.ts';
+import type { KeysRepository } from './keys-repository.ts';
 import type { StorageRepository } from './storage-repository.ts';
 
 /** The module's repositories, one per table (the usage meter keeps its own). */
