@@ -40,3 +40,18 @@ export {
   VARINT_MAX_BYTES,
   writeVarInt,
 } from './codec/varint.ts';
+export {
+  parseProxyV2,
+  plainAddress,
+  PROXY_V2_SIGNATURE,
+  proxyV2Header,
+  type ProxiedAddresses,
+} from './codec/proxy-v2.ts';
+export { RouteTable, type EdgeRoute, type EdgeUpstream, type RouteNames } from './routes/route-table.ts';
+export {
+  liveStatus,
+  offlineStatus,
+  unknownAddressStatus,
+  type ServerStatus,
+} from './routes/status-answer.ts';
+export { StatusCache, type CacheResult } from './connections/status-cache.ts';
