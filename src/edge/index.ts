@@ -55,3 +55,11 @@ export {
   type ServerStatus,
 } from './routes/status-answer.ts';
 export { StatusCache, type CacheResult } from './connections/status-cache.ts';
+export {
+  ConnectionLimits,
+  networkOf,
+  type ConnectionLimitSettings,
+} from './connections/connection-limits.ts';
+export { EdgeCounters } from './connections/edge-counters.ts';
+export type { EdgeSettings } from './connections/player-connection.ts';
+export { startEdgeServer, type EdgeServer, type EdgeServerOptions } from './server/edge-server.ts';

@@ -37,15 +37,22 @@ export class RouteTable {
   private readonly wildcard = new Map<string, EdgeRoute>();
   /** Routes held (the `edge_route_table_routes` gauge), whether or not a name of theirs was taken. */
   readonly size: number;
+  private readonly routeIds: readonly number[];
 
   /** Routes with their names; a name claimed twice goes to the lower route id (deterministic). */
   constructor(entries: readonly { readonly route: EdgeRoute; readonly names: RouteNames }[]) {
     this.size = entries.length;
+    this.routeIds = entries.map((e) => e.route.id);
     const ordered = [...entries].sort((a, b) => a.route.id - b.route.id);
     for (const { route, names } of ordered) {
       for (const n of names.exact) if (!this.exact.has(n)) this.exact.set(n, route);
       for (const n of names.wildcard) if (!this.wildcard.has(n)) this.wildcard.set(n, route);
     }
+  }
+
+  /** Ids of the routes held. */
+  ids(): number[] {
+    return [...this.routeIds];
   }
 
   /** The route of a cleaned host name, or null. */
