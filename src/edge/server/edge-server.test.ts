@@ -225,7 +225,9 @@ describe('edge server over TCP', () => {
     const head = Buffer.from([0xfe, 0x01, 0xfa, 0x00, 11]);
     const answer = await exchange(edge.port, Buffer.concat([head, channel, len, data]));
     const expected = legacyPingResponse({ version: 'offline', motd: 'Server is offline', online: 0, max: 0 });
-    expect(Buffer.from(answer.subarray(3)).swap16().toString('utf16le')).toBe(Buffer.from(expected.subarray(3)).swap16().toString('utf16le'));
+    expect(Buffer.from(answer.subarray(3)).swap16().toString('utf16le')).toBe(
+      Buffer.from(expected.subarray(3)).swap16().toString('utf16le'),
+    );
     expect(answer.equals(expected)).toBe(true);
   });
 });
