@@ -47,7 +47,8 @@ const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 /** The block file's size: sparse, so only what is stored takes disk space. */
 const BLOCK_BYTES = 20 * GiB;
-const OSD_MEMORY_TARGET_BYTES = 512 * MiB;
+/** The smallest Ceph 16 accepts (896 MiB; a smaller value is ignored for the 4 GiB default). */
+const OSD_MEMORY_TARGET_BYTES = 896 * MiB;
 const BLUESTORE_CACHE_BYTES = 256 * MiB;
 const LEFTOVER_EXIT_MS = 5_000;
 /** What the first start makes under the dir; removed when a first start did not finish. */
