@@ -59,7 +59,9 @@ export function localGatewayInstalled(): boolean {
 }
 
 export async function startLocalGateway(options: { dir: string; log: Logger }): Promise<LocalGateway> {
-  const { dir, log } = options;
+  const { log } = options;
+  // Absolute: the daemons leave the working directory (DATA_DIR defaults to ./data).
+  const dir = path.resolve(options.dir);
   const bin = cephBinaries();
   const startedAt = Date.now();
   await mkdir(dir, { recursive: true, mode: 0o700 });
