@@ -9,10 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CephNode, cephBinaries } from '../modules/object-storage/gateway/ceph-daemons.ts';
+import { CephNode, cephBinaries } from '../modules/object-storage/index.ts';
 import { freePorts } from './free-port.ts';
 
-export { CEPH_BINARIES } from '../modules/object-storage/gateway/ceph-daemons.ts';
+export { CEPH_BINARIES } from '../modules/object-storage/index.ts';
 /** The region requests are signed for; the gateway checks signatures in whatever region they name. */
 export const CEPH_GATEWAY_REGION = 'us-east-1';
 
