@@ -56,6 +56,8 @@ export function startProcess(
       API_PORT: '0',
       DNS_PORT: '0',
       LOG_LEVEL: 'info',
+      // No local object storage gateway (a Ceph cluster, ~15 s and ~150 MB) unless a test asks for it.
+      OBJECT_STORAGE_LOCAL: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,7 +20,14 @@ interface Started {
 function start(cwd: string, dataDir: string): Started {
   const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src/apps/main.ts')], {
     cwd,
-    env: { PATH: process.env.PATH, API_PORT: '0', DNS_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH,
+      OBJECT_STORAGE_LOCAL: 'off',
+      API_PORT: '0',
+      DNS_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

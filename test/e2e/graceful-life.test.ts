@@ -30,6 +30,7 @@ async function start(role: 'all' | 'dns'): Promise<Started> {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
+      OBJECT_STORAGE_LOCAL: 'off',
       ROLE: role,
       API_PORT: '0',
       DNS_PORT: '0',

@@ -19,7 +19,14 @@ describe('secrets never reach the log', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'secrets-log-'));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/apps/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, API_PORT: '0', DNS_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'trace' },
+      env: {
+        PATH: process.env.PATH,
+        OBJECT_STORAGE_LOCAL: 'off',
+        API_PORT: '0',
+        DNS_PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'trace',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';

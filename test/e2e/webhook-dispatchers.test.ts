@@ -77,6 +77,7 @@ describe.skipIf(!shared)('webhook dispatchers across processes', () => {
         cwd: ROOT,
         env: {
           PATH: process.env.PATH,
+          OBJECT_STORAGE_LOCAL: 'off',
           ROLE: 'worker',
           API_PORT: '0',
           DATABASE_URL: process.env.DATABASE_URL,

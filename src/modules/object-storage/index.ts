@@ -17,3 +17,10 @@ export {
   type RgwUserInfo,
   type RgwUserRef,
 } from './gateway/rgw-admin-client.ts';
+export {
+  CEPH_BINARIES,
+  CephNode,
+  cephBinaries,
+  type CephNodeSpec,
+  type OsdStore,
+} from './gateway/ceph-daemons.ts';

@@ -41,7 +41,7 @@ export async function startGateway(
     [{ code: s.localRegion, name: null, countryCode: null, endpoint: local.url, adminUrl: null }],
   );
   ctx.log.info(
-    { url: local.url, dir: local.dir },
+    { url: local.url, dir: local.dir, created: local.created, startMs: local.startMs },
     'object storage: local gateway started (one node, DATA_DIR/objectstore)',
   );
   return local;
