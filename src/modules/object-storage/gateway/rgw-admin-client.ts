@@ -256,6 +256,14 @@ export class RgwAdminClient {
     })) as RgwBucketStats[];
   }
 
+  /** One bucket of a tenant with what it holds; NoSuchBucket when there is none. */
+  async bucket(tenant: string, bucket: string): Promise<RgwBucketStats> {
+    return (await this.call('GET', '/admin/bucket', {
+      bucket: `${tenant}/${bucket}`,
+      stats: 'true',
+    })) as RgwBucketStats;
+  }
+
   /** Names of the user's buckets. */
   async listBuckets(user: RgwUserRef): Promise<string[]> {
     return (await this.call('GET', '/admin/bucket', this.userQuery(user))) as string[];
