@@ -41,6 +41,7 @@ const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {
     'a health change with its columns renamed (from_status → from, to_status → to)',
   'modules/load-balancing/health/health-views.ts: HealthHistoryView': 'a member id with two lists of views',
   'modules/load-balancing/preview/lb-preview-view.ts: PreviewView': 'a steering decision, computed',
+  'modules/object-storage/usage/usage-view.ts: UsageView': 'a service id and a span with a list of views',
 };
 
 const rootFile = (m: string, role: string): string => (role === 'index.ts' ? role : `${m}-${role}.ts`);

@@ -1,14 +1,11 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { UsageRow } from '../object-storage-tables.ts';
 
 /** One hourly reading: what the service stored then, and what it moved since the reading before. */
-export interface UsagePointView {
-  readonly at: string;
-  readonly bytes: number;
-  readonly objects: number;
-  readonly bytes_in: number;
-  readonly bytes_out: number;
-  readonly requests: number;
-}
+export type UsagePointView = JsonView<Omit<UsageRow, 'service_id' | 'hour'>> & {
+  /** The hour read (its start). */
+  at: string;
+};
 
 export interface UsageView {
   readonly service_id: number;
