@@ -1,9 +1,14 @@
 /**
  * What a service's tenant holds and moved, as its gateways say: stored bytes and objects from the
- * owner's user stats (the owner holds every bucket of the tenant), transfer and requests from the
+ * stats of the owner's buckets (the owner holds every bucket of the tenant), transfer and requests from the
  * usage log of every user of the tenant — summed over the distinct gateways of its regions.
  */
-import { RgwAdminError, type RgwAdminClient, type RgwUsage } from '../gateway/rgw-admin-client.ts';
+import {
+  RgwAdminError,
+  type RgwAdminClient,
+  type RgwBucketStats,
+  type RgwUsage,
+} from '../gateway/rgw-admin-client.ts';
 import type { StorageGateways } from '../gateway/storage-gateways.ts';
 import { OWNER_UID } from '../storage/tenant-users.ts';
 import type { Transfer } from './usage-repository.ts';
@@ -41,17 +46,24 @@ function transferOf(usage: RgwUsage): Transfer {
 export class GatewayUsage {
   constructor(private readonly gateways: StorageGateways) {}
 
-  /** What the tenant stores now; a gateway without the owner (not made there yet) adds nothing. */
+  /**
+   * What the tenant stores now: the owner's buckets' stats, which the bucket index keeps current on
+   * every write (the user's own stats are a copy the gateway refreshes only now and then, and for a
+   * user without a quota rarely). A gateway without the owner (not made there yet) adds nothing.
+   */
   async stored(tenant: string): Promise<Stored> {
     let bytes = 0;
     let objects = 0;
     for (const g of this.gateways.distinct()) {
+      let buckets: RgwBucketStats[] = [];
       try {
-        const user = await g.admin.getUser({ tenant, uid: OWNER_UID }, { stats: true });
-        bytes += user.stats?.size ?? 0;
-        objects += user.stats?.num_objects ?? 0;
+        buckets = await g.admin.bucketStats({ tenant, uid: OWNER_UID });
       } catch (e) {
         if (!noSuchUser(e)) throw e;
+      }
+      for (const b of buckets) {
+        bytes += b.usage['rgw.main']?.size ?? 0;
+        objects += b.usage['rgw.main']?.num_objects ?? 0;
       }
     }
     return { bytes, objects };

@@ -23,6 +23,8 @@ import { importCatalogFileText } from '../../catalog/index.ts';
 import type { ServicesModule } from '../../services/index.ts';
 import { RgwAdminClient, RgwAdminError } from '../index.ts';
 import type { ObjectStorageModule } from '../object-storage-module.ts';
+import type { ObjectStorageTables } from '../object-storage-tables.ts';
+import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -33,6 +35,7 @@ const DAY_MS = 24 * HOUR_MS;
 const TINY = { product_id: 9041, pricing_id: 9041 };
 /** A copy of the trial plan keeping a cancelled service's data for 2 days. */
 const GRACE = { product_id: 9042, pricing_id: 9042 };
+const floorHourOf = (ms: number): Date => new Date(Math.floor(ms / HOUR_MS) * HOUR_MS);
 const STAFF = { userId: null, realm: 'staff', ip: '192.0.2.9' } as const;
 
 /** What a promise rejected with (it must reject). */
@@ -189,6 +192,22 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('object storage usage, q
     expect(p2.bytes_in).toBeLessThan(1000);
     expect(p2.requests).toBeGreaterThanOrEqual(1);
     expect(p2.requests).toBeLessThan(p1.requests);
+  });
+
+  it('two readings of one hour at once: one reads every service, the other does nothing', async () => {
+    await signUp('peer');
+    const id = await order('peer', { product_id: 41, pricing_id: 25 });
+    await moveTo(clock.now() + HOUR_MS);
+    const both = await Promise.all([0, 1].map(() => meter.meterHour(new Date(clock.now()))));
+    expect(both.map((r) => r.ran).sort()).toEqual([false, true]);
+    const read = await tablesOf<ObjectStorageTables>(f.t.node.runtime)
+      .selectFrom('object_storage_usage')
+      .select('service_id')
+      .where('hour', '=', floorHourOf(clock.now()))
+      .execute();
+    const ids = read.map((r) => Number(r.service_id));
+    expect(ids).toContain(id);
+    expect(both.find((r) => r.ran)!.services).toBe(ids.length);
   });
 
   it('usage: another account sees 404; from after to, or a span over 93 days, is a 422 naming from', async () => {
