@@ -11,7 +11,9 @@
  * the previous reading — the log's hours from the previous reading's hour on, less what that
  * reading had already counted of its hour (object_storage_usage_marks). Nothing is counted twice
  * or lost however the readings fall across the log's hours; a service's first reading takes its
- * log from the start (a tenant is new with its service).
+ * log from the start (a tenant is new with its service). The row and the moved mark are written
+ * together, and only if the mark is still the one read (a slow reading of the hour before, in
+ * another process, may have moved it): else the reading is dropped and the next run makes it.
  */
 import type { ObjectStorageContext } from '../object-storage-context.ts';
 import type { StorageService } from '../object-storage-tables.ts';
@@ -41,6 +43,9 @@ const since = (a: Transfer, b: Transfer): Transfer => ({
   bytesOut: Math.max(0, a.bytesOut - b.bytesOut),
   requests: Math.max(0, a.requests - b.requests),
 });
+
+/** Another reading (of another hour, in another process) moved the mark first: this one is dropped. */
+class MarkMoved extends Error {}
 
 export class UsageMeter {
   private readonly storage: StorageRepository;
@@ -85,7 +90,7 @@ export class UsageMeter {
   private async readService(s: StorageService, hour: Date): Promise<boolean> {
     try {
       const stored = await this.read.stored(s.tenant);
-      const { moved, mark } = await this.transferSinceMark(s);
+      const { moved, previous, mark } = await this.transferSinceMark(s);
       return await this.ctx.transaction(async (uow) => {
         const repo = this.usage.withTx(uow.trx);
         const row = {
@@ -98,17 +103,26 @@ export class UsageMeter {
           requests: moved.requests,
         };
         if (!(await repo.insert(row))) return false;
-        await repo.setMark(s.service_id, mark);
+        if (!(await repo.advanceMark(s.service_id, previous, mark))) throw new MarkMoved();
         return true;
       });
     } catch (error) {
+      if (error instanceof MarkMoved) {
+        this.ctx.log.warn(
+          { service_id: s.service_id },
+          'object storage usage read meanwhile; left for later',
+        );
+        return false;
+      }
       this.ctx.log.error({ err: error, service_id: s.service_id }, 'object storage usage reading failed');
       return false;
     }
   }
 
   /** What the usage log gained since the service's mark, and the mark after this reading. */
-  private async transferSinceMark(s: StorageService): Promise<{ moved: Transfer; mark: UsageMark }> {
+  private async transferSinceMark(
+    s: StorageService,
+  ): Promise<{ moved: Transfer; previous: UsageMark | null; mark: UsageMark }> {
     const uids = await this.lifecycle.uidsOf(s.service_id);
     const previous = await this.usage.mark(s.service_id);
     const logHour = floorHour(Math.max(this.gatewayNow(), previous?.logHour.getTime() ?? 0));
@@ -120,6 +134,7 @@ export class UsageMeter {
         : await this.read.transfer(s.tenant, uids, { start: logHour, end });
     return {
       moved: previous === null ? total : since(total, previous),
+      previous,
       mark: { logHour, ...current },
     };
   }

@@ -77,18 +77,36 @@ export class UsageRepository {
     return inserted !== undefined;
   }
 
-  async setMark(serviceId: number, mark: UsageMark): Promise<void> {
+  /**
+   * Moves the service's mark from `previous` (null: none yet) to `next`; false, and nothing
+   * changed, when another reading moved it meanwhile (its transfer would be counted twice).
+   */
+  async advanceMark(serviceId: number, previous: UsageMark | null, next: UsageMark): Promise<boolean> {
     const values = {
-      log_hour: mark.logHour,
-      bytes_in: mark.bytesIn,
-      bytes_out: mark.bytesOut,
-      requests: mark.requests,
+      log_hour: next.logHour,
+      bytes_in: next.bytesIn,
+      bytes_out: next.bytesOut,
+      requests: next.requests,
     };
-    await this.db
-      .insertInto('object_storage_usage_marks')
-      .values({ service_id: serviceId, ...values })
-      .onConflict((oc) => oc.column('service_id').doUpdateSet(values))
-      .execute();
+    if (previous === null) {
+      const inserted = await this.db
+        .insertInto('object_storage_usage_marks')
+        .values({ service_id: serviceId, ...values })
+        .onConflict((oc) => oc.column('service_id').doNothing())
+        .returning('service_id')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    }
+    const updated = await this.db
+      .updateTable('object_storage_usage_marks')
+      .set(values)
+      .where('service_id', '=', serviceId)
+      .where('log_hour', '=', previous.logHour)
+      .where('bytes_in', '=', previous.bytesIn)
+      .where('bytes_out', '=', previous.bytesOut)
+      .where('requests', '=', previous.requests)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
   }
 
   /** The service's readings of the hours from `from` to `to` (both included), oldest first. */
