@@ -61,6 +61,8 @@ export interface RgwUsage {
     readonly user: string;
     readonly buckets: readonly {
       readonly bucket: string;
+      /** The start of the gateway's hour the entry counts (seconds since the epoch). */
+      readonly epoch: number;
       readonly categories: readonly RgwUsageCategory[];
     }[];
   }[];

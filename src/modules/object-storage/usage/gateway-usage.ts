@@ -8,6 +8,7 @@ import {
   type RgwAdminClient,
   type RgwBucketStats,
   type RgwUsage,
+  type RgwUsageCategory,
 } from '../gateway/rgw-admin-client.ts';
 import type { StorageGateways } from '../gateway/storage-gateways.ts';
 import { OWNER_UID } from '../storage/tenant-users.ts';
@@ -17,6 +18,8 @@ export interface Stored {
   readonly bytes: number;
   readonly objects: number;
 }
+
+const HOUR_MS = 3600_000;
 
 /** A window of the usage log in the gateway's hours: from `start` (or the beginning) to before `end`. */
 export interface LogWindow {
@@ -34,13 +37,29 @@ export const addTransfer = (a: Transfer, b: Transfer): Transfer => ({
   requests: a.requests + b.requests,
 });
 
-/** Every category of every user the log answered for. */
-function transferOf(usage: RgwUsage): Transfer {
-  let sum = NO_TRANSFER;
-  for (const s of usage.summary)
-    for (const c of s.categories)
-      sum = addTransfer(sum, { bytesIn: c.bytes_received, bytesOut: c.bytes_sent, requests: c.ops });
-  return sum;
+/** What a window of the log holds: all of it, and the part in its last hour. */
+export interface WindowTransfer {
+  readonly total: Transfer;
+  readonly lastHour: Transfer;
+}
+
+const categoriesOf = (categories: readonly RgwUsageCategory[]): Transfer =>
+  categories.reduce(
+    (sum, c) => addTransfer(sum, { bytesIn: c.bytes_received, bytesOut: c.bytes_sent, requests: c.ops }),
+    NO_TRANSFER,
+  );
+
+/** Every entry the log answered, and those of the hour from `lastHour` (one answer: consistent). */
+function transferOf(usage: RgwUsage, lastHour: Date): WindowTransfer {
+  let total = NO_TRANSFER;
+  let last = NO_TRANSFER;
+  for (const e of usage.entries)
+    for (const b of e.buckets) {
+      const t = categoriesOf(b.categories);
+      total = addTransfer(total, t);
+      if (b.epoch * 1000 >= lastHour.getTime()) last = addTransfer(last, t);
+    }
+  return { total, lastHour: last };
 }
 
 export class GatewayUsage {
@@ -69,11 +88,14 @@ export class GatewayUsage {
     return { bytes, objects };
   }
 
-  /** What the users moved in the window (a user gone adds nothing). */
-  async transfer(tenant: string, uids: readonly string[], window: LogWindow): Promise<Transfer> {
-    let sum = NO_TRANSFER;
+  /** What the users moved in the window, and in its last hour (a user gone adds nothing). */
+  async transfer(tenant: string, uids: readonly string[], window: LogWindow): Promise<WindowTransfer> {
+    let sum: WindowTransfer = { total: NO_TRANSFER, lastHour: NO_TRANSFER };
     for (const g of this.gateways.distinct())
-      for (const uid of uids) sum = addTransfer(sum, await this.userTransfer(g.admin, tenant, uid, window));
+      for (const uid of uids) {
+        const t = await this.userTransfer(g.admin, tenant, uid, window);
+        sum = { total: addTransfer(sum.total, t.total), lastHour: addTransfer(sum.lastHour, t.lastHour) };
+      }
     return sum;
   }
 
@@ -82,15 +104,15 @@ export class GatewayUsage {
     tenant: string,
     uid: string,
     window: LogWindow,
-  ): Promise<Transfer> {
+  ): Promise<WindowTransfer> {
     try {
       const usage = await admin.usage(
         { tenant, uid },
         { ...(window.start !== null ? { start: window.start } : {}), end: window.end },
       );
-      return transferOf(usage);
+      return transferOf(usage, new Date(window.end.getTime() - HOUR_MS));
     } catch (e) {
-      if (noSuchUser(e)) return NO_TRANSFER;
+      if (noSuchUser(e)) return { total: NO_TRANSFER, lastHour: NO_TRANSFER };
       throw e;
     }
   }

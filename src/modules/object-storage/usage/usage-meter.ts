@@ -127,15 +127,15 @@ export class UsageMeter {
     const previous = await this.usage.mark(s.service_id);
     const logHour = floorHour(Math.max(this.gatewayNow(), previous?.logHour.getTime() ?? 0));
     const end = new Date(logHour.getTime() + HOUR_MS);
-    const total = await this.read.transfer(s.tenant, uids, { start: previous?.logHour ?? null, end });
-    const current =
-      previous !== null && previous.logHour.getTime() === logHour.getTime()
-        ? total
-        : await this.read.transfer(s.tenant, uids, { start: logHour, end });
+    // One answer for both: the log's count of the hour still running matches what is taken now.
+    const { total, lastHour } = await this.read.transfer(s.tenant, uids, {
+      start: previous?.logHour ?? null,
+      end,
+    });
     return {
       moved: previous === null ? total : since(total, previous),
       previous,
-      mark: { logHour, ...current },
+      mark: { logHour, ...lastHour },
     };
   }
 
