@@ -25,3 +25,27 @@ export function productsWithPricing(
   });
   return JSON.stringify(file);
 }
+
+/**
+ * The shipped products file with one more product: a copy of `baseId` under a new id, slug and
+ * price id, its metadata overridden — the way a test orders a plan with limits the shipped
+ * catalogue has not (a storage quota of a few hundred KiB, days of grace).
+ */
+export function productsWithCopy(
+  baseId: number,
+  copy: { id: number; slug: string; pricingId: number; metadata: Record<string, unknown> },
+): string {
+  const file = JSON.parse(readFileSync(new URL('../../catalog/products.json', import.meta.url), 'utf8'));
+  const base = file.products.find((p: { id: number }) => p.id === baseId);
+  if (base === undefined) throw new Error(`no product ${baseId} in catalog/products.json`);
+  file.products.push({
+    ...base,
+    id: copy.id,
+    slug: copy.slug,
+    name: `${base.name} (${copy.slug})`,
+    metadata: { ...base.metadata, ...copy.metadata },
+    pricing: base.pricing.slice(0, 1).map((p: Record<string, unknown>) => ({ ...p, id: copy.pricingId })),
+    config_options: [],
+  });
+  return JSON.stringify(file);
+}

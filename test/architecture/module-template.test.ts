@@ -45,6 +45,7 @@ const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {
     'a configured region: its location’s id, name and country, and the gateway’s public endpoint',
   'modules/object-storage/storage/storage-view.ts: StorageServiceView':
     'a service item with the regions’ endpoints and the plan’s limits, and the overage computed',
+  'modules/object-storage/usage/usage-view.ts: UsageView': 'a service id and a span with a list of views',
 };
 
 const rootFile = (m: string, role: string): string => (role === 'index.ts' ? role : `${m}-${role}.ts`);

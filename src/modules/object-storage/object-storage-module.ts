@@ -24,6 +24,7 @@ import { StorageService } from './storage/storage-service.ts';
 import { TenantUsers } from './storage/tenant-users.ts';
 import type { StorageRepos } from './storage/storage-repos.ts';
 import { UsageMeter, type MeterResult } from './usage/usage-meter.ts';
+import { UsageRepository } from './usage/usage-repository.ts';
 import { registerUsageRoutes } from './usage/usage-routes.ts';
 import { UsageService } from './usage/usage-service.ts';
 
@@ -103,7 +104,7 @@ function objectStorageServices(
     buckets: new BucketsService(ctx, access, s3, repos),
     objects: new ObjectsService(ctx, access, s3, repos),
     keys: new KeysService(ctx, access, users, s3, repos),
-    usage: new UsageService(ctx, access),
+    usage: new UsageService(ctx, access, new UsageRepository(ctx.db)),
     meter: new UsageMeter(ctx, gateways, lifecycle),
   };
 }

@@ -60,11 +60,23 @@ export interface UsageRow {
   requests: number;
 }
 
+/** How far the meter has read a service's gateway usage log (see the usage meter). */
+export interface UsageMarkRow {
+  service_id: number;
+  /** The gateway-clock hour the last reading ended in. */
+  log_hour: Date;
+  /** What that reading counted of `log_hour`. */
+  bytes_in: number;
+  bytes_out: number;
+  requests: number;
+}
+
 export interface ObjectStorageTables {
   object_storage_services: StorageServiceRow;
   object_storage_buckets: BucketRow;
   object_storage_keys: KeyRow;
   object_storage_usage: UsageRow;
+  object_storage_usage_marks: UsageMarkRow;
 }
 
 export type StorageService = Omit<StorageServiceRow, 'created_at'> & { created_at: Date };

@@ -61,6 +61,8 @@ export interface RgwUsage {
     readonly user: string;
     readonly buckets: readonly {
       readonly bucket: string;
+      /** The start of the gateway's hour the entry counts (seconds since the epoch). */
+      readonly epoch: number;
       readonly categories: readonly RgwUsageCategory[];
     }[];
   }[];
@@ -254,6 +256,14 @@ export class RgwAdminClient {
       ...this.userQuery(user),
       stats: 'true',
     })) as RgwBucketStats[];
+  }
+
+  /** One bucket of a tenant with what it holds; NoSuchBucket when there is none. */
+  async bucket(tenant: string, bucket: string): Promise<RgwBucketStats> {
+    return (await this.call('GET', '/admin/bucket', {
+      bucket: `${tenant}/${bucket}`,
+      stats: 'true',
+    })) as RgwBucketStats;
   }
 
   /** Names of the user's buckets. */

@@ -118,11 +118,22 @@ export class StorageLifecycle {
     if (s.grace_days === 0) await this.purge({ ...s, status: 'terminated', purge_after: purgeAfter });
   }
 
-  /** Terminated services whose grace has ended: their data and users are removed. */
+  /**
+   * Terminated services whose grace has ended: their data and users are removed; answers how many.
+   * One that fails is logged and left for the next call, the others go on.
+   */
   async purgeDue(): Promise<number> {
     const due = await this.storage.duePurge(new Date(this.ctx.clock.now()));
-    for (const s of due) await this.purge(s);
-    return due.length;
+    let purged = 0;
+    for (const s of due) {
+      try {
+        await this.purge(s);
+        purged += 1;
+      } catch (error) {
+        this.ctx.log.error({ err: error, service_id: s.service_id }, 'object storage purge failed');
+      }
+    }
+    return purged;
   }
 
   private async purge(s: StorageService): Promise<void> {
