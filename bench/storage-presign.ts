@@ -5,7 +5,7 @@
  * `npx tsx bench/storage-presign.ts [--quick]`.
  */
 import { pathToFileURL } from 'node:url';
-import { Presigner, type PresignMethod } from '../src/modules/object-storage/objects/presigner.ts';
+import { Presigner, type PresignMethod } from '../src/modules/object-storage/index.ts';
 import { median } from './bench-stats.ts';
 
 const COUNT = 10_000;

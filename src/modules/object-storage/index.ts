@@ -17,3 +17,4 @@ export {
   type RgwUserInfo,
   type RgwUserRef,
 } from './gateway/rgw-admin-client.ts';
+export { Presigner, type PresignInput, type PresignMethod, type PresignedUrl } from './objects/presigner.ts';

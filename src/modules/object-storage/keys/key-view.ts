@@ -1,15 +1,13 @@
-import type { KeyAccess, StorageKey } from '../object-storage-tables.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { StorageKey } from '../object-storage-tables.ts';
 
-/** A key as the API shows it: never its secret (only the creation answer carries `secret_key`). */
-export interface KeyView {
-  readonly id: number;
-  readonly label: string;
-  readonly access_key: string;
-  /** The bucket's name the key is scoped to, or null: every bucket of the service. */
+/**
+ * A key as the API shows it: never its secret (only the creation answer carries `secret_key`),
+ * and the name of the bucket it is scoped to (null: every bucket of the service).
+ */
+export type KeyView = JsonView<Pick<StorageKey, 'id' | 'label' | 'access_key' | 'access' | 'created_at'>> & {
   readonly bucket: string | null;
-  readonly access: KeyAccess;
-  readonly created_at: string;
-}
+};
 
 export const keyView = (key: StorageKey, bucketName: string | null): KeyView => ({
   id: key.id,

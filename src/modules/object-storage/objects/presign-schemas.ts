@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { describes, IsoTime } from '../../../kernel/http/view-schemas.ts';
-import type { PresignView } from './presign-service.ts';
+import type { PresignedObjectUrl } from './presign-service.ts';
 
 export const PresignParams = Type.Object({
   service_id: Type.Integer({ minimum: 1 }),
@@ -17,7 +17,7 @@ export const PresignBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PresignResponse = describes<PresignView>()(
+export const PresignResponse = describes<PresignedObjectUrl>()(
   Type.Object({
     url: Type.String(),
     method: Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('DELETE')]),

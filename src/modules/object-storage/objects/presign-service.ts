@@ -24,7 +24,7 @@ export interface PresignInput {
   readonly content_type?: string | undefined;
 }
 
-export interface PresignView {
+export interface PresignedObjectUrl {
   readonly url: string;
   readonly method: PresignMethod;
   readonly key: string;
@@ -50,7 +50,7 @@ export class PresignService {
     serviceId: number,
     bucketId: number,
     input: PresignInput,
-  ): Promise<PresignView> {
+  ): Promise<PresignedObjectUrl> {
     const { storage } = await this.access.serviceFor(
       owner,
       serviceId,

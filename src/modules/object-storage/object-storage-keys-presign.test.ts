@@ -12,11 +12,11 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OS, startStorageApp, type StorageFixture } from '../../../testing/object-storage-fixture.ts';
-import type { ServicesModule } from '../../services/index.ts';
-import { BucketsRepository } from '../buckets/buckets-repository.ts';
-import { RgwAdminClient } from '../gateway/rgw-admin-client.ts';
-import { StorageRepository } from '../storage/storage-repository.ts';
+import { OS, startStorageApp, type StorageFixture } from '../../testing/object-storage-fixture.ts';
+import type { ServicesModule } from '../services/index.ts';
+import { BucketsRepository } from './buckets/buckets-repository.ts';
+import { RgwAdminClient } from './gateway/rgw-admin-client.ts';
+import { StorageRepository } from './storage/storage-repository.ts';
 
 interface NewKey {
   id: number;
