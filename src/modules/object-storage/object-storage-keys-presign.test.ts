@@ -124,6 +124,13 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('object storage keys and
     );
     expect(await outcome(scoped.send(new GetObjectCommand({ Bucket: 'photos', Key: 'a.txt' })))).toBe('ok');
     expect(await outcome(scoped.send(new ListObjectsV2Command({ Bucket: 'photos' })))).toBe('ok');
+    // What a scoped key stored is the service's: the default key and a read key of the service read it.
+    expect(await outcome(s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'up' })))).toBe('ok');
+    expect(await outcome(read.send(new GetObjectCommand({ Bucket: 'photos', Key: 'up' })))).toBe('ok');
+    // The policy's grant to the owner does not widen the service's read-only key.
+    expect(await outcome(read.send(new PutObjectCommand({ Bucket: 'photos', Key: 'r2', Body: 'r' })))).toBe(
+      'AccessDenied',
+    );
     expect(await outcome(scoped.send(new ListObjectsV2Command({ Bucket: 'private' })))).toBe('AccessDenied');
     expect(await outcome(scoped.send(new GetObjectCommand({ Bucket: 'private', Key: 'p.txt' })))).toBe(
       'AccessDenied',
@@ -174,9 +181,12 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('object storage keys and
       'ok',
     );
     expect((await revoke(token, id, scopedReadKey.id)).status).toBe(200);
-    expect(await outcome(s3.send(new GetBucketPolicyCommand({ Bucket: 'photos' })))).toBe(
-      'NoSuchBucketPolicy',
-    );
+    // The owner keeps reading what the revoked keys stored (the policy keeps that grant alone).
+    const policy = await s3.send(new GetBucketPolicyCommand({ Bucket: 'photos' }));
+    expect(JSON.parse(policy.Policy!).Statement.map((st: { Sid: string }) => st.Sid)).toEqual([
+      'owner-reads',
+    ]);
+    expect(await outcome(s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'up' })))).toBe('ok');
     expect((await revoke(token, id, scopedReadKey.id)).status).toBe(404);
 
     const defaultId = (listed.body as { items: NewKey[] }).items[0]!.id;

@@ -5,7 +5,7 @@
  * - one bucket: a user of its own (`k<id>`, no buckets) let in by the bucket's policy.
  * Revoking undoes it; the next request with the key answers InvalidAccessKeyId.
  */
-import { DeleteBucketPolicyCommand, PutBucketPolicyCommand } from '@aws-sdk/client-s3';
+import { PutBucketPolicyCommand } from '@aws-sdk/client-s3';
 import type { Bucket, KeyAccess, StorageKey, StorageService } from '../object-storage-tables.ts';
 import type { ServiceS3 } from '../storage/service-s3.ts';
 import { OWNER_UID, type TenantUsers } from '../storage/tenant-users.ts';
@@ -61,8 +61,8 @@ export class KeyGrants {
   }
 
   /**
-   * The bucket's policy from every active key scoped to it (but `except`), or none when no key
-   * is left. A bucket gone from the gateway has nothing to let anyone into.
+   * The bucket's policy from every active key scoped to it (but `except`), see bucket-policy.ts.
+   * A bucket gone from the gateway has nothing to let anyone into.
    */
   writePolicy(storage: StorageService, bucket: Bucket, except?: number): Promise<void> {
     const previous = this.queues.get(bucket.id) ?? Promise.resolve();
@@ -83,8 +83,7 @@ export class KeyGrants {
     const policy = bucketPolicy(storage.tenant, bucket.name, grants);
     const client = await this.s3.client(storage, bucket.region_code);
     try {
-      if (policy === null) await client.send(new DeleteBucketPolicyCommand({ Bucket: bucket.name }));
-      else await client.send(new PutBucketPolicyCommand({ Bucket: bucket.name, Policy: policy }));
+      await client.send(new PutBucketPolicyCommand({ Bucket: bucket.name, Policy: policy }));
     } catch (e) {
       if ((e as { name?: string }).name !== 'NoSuchBucket') throw e;
     }
