@@ -24,3 +24,4 @@ export {
   type CephNodeSpec,
   type OsdStore,
 } from './gateway/ceph-daemons.ts';
+export { Presigner, type PresignInput, type PresignMethod, type PresignedUrl } from './objects/presigner.ts';

@@ -26,3 +26,13 @@ export const gatewayUnavailable = defineError(
   503,
   'Object storage gateway is unavailable; try again shortly',
 );
+export const keyLimitReached = defineError(
+  'object_storage.key_limit_reached',
+  403,
+  (max: number) => `Key limit reached (${max})`,
+);
+export const defaultKeyKept = defineError(
+  'object_storage.default_key_kept',
+  409,
+  'The default key cannot be revoked',
+);

@@ -15,6 +15,8 @@ import { KeysService } from './keys/keys-service.ts';
 import { objectStorageContext, type ObjectStorageContext } from './object-storage-context.ts';
 import { registerObjectRoutes } from './objects/objects-routes.ts';
 import { ObjectsService } from './objects/objects-service.ts';
+import { registerPresignRoutes } from './objects/presign-routes.ts';
+import { PresignService } from './objects/presign-service.ts';
 import { ServiceS3 } from './storage/service-s3.ts';
 import { StorageAccess } from './storage/storage-access.ts';
 import { StorageLifecycle } from './storage/storage-lifecycle.ts';
@@ -67,6 +69,7 @@ export function createObjectStorageModule(
       registerStorageRoutes(app, parts.storage);
       registerBucketRoutes(app, parts.buckets);
       registerObjectRoutes(app, parts.objects);
+      registerPresignRoutes(app, parts.presign);
       registerKeyRoutes(app, parts.keys);
       registerUsageRoutes(app, parts.usage);
     },
@@ -103,6 +106,7 @@ function objectStorageServices(
     storage: new StorageService(ctx, access, gateways, deps.locations, repos),
     buckets: new BucketsService(ctx, access, s3, repos),
     objects: new ObjectsService(ctx, access, s3, repos),
+    presign: new PresignService(ctx, access, s3, repos),
     keys: new KeysService(ctx, access, users, s3, repos),
     usage: new UsageService(ctx, access, new UsageRepository(ctx.db)),
     meter: new UsageMeter(ctx, gateways, lifecycle),

@@ -97,4 +97,15 @@ export class KeysRepository {
   async revoke(id: number, at: Date): Promise<void> {
     await this.db.updateTable('object_storage_keys').set({ revoked_at: at }).where('id', '=', id).execute();
   }
+
+  /** Names of buckets by id, deleted ones too (a key keeps naming the bucket it was scoped to). */
+  async bucketNames(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('object_storage_buckets')
+      .select(['id', 'name'])
+      .where('id', 'in', ids as number[])
+      .execute();
+    return new Map(rows.map((r) => [Number(r.id), r.name]));
+  }
 }

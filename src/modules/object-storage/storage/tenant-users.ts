@@ -79,6 +79,45 @@ export class TenantUsers {
     this.gateways.forget(accessKey);
   }
 
+  /** A subuser of the owner (`owner:<name>`) with its own S3 key and `access`, at every gateway. */
+  async addSubuser(
+    tenant: string,
+    name: string,
+    access: 'read' | 'readwrite',
+    key: { accessKey: string; secretKey: string },
+  ): Promise<void> {
+    for (const g of this.gateways.distinct()) {
+      try {
+        await g.admin.createSubuser({ tenant, uid: OWNER_UID }, name, access, key);
+      } catch (e) {
+        if (!already(e, 'SubuserExists', 'KeyExists')) throw e;
+      }
+    }
+  }
+
+  /** Removes the owner's subuser with its keys: the next request with them is refused. */
+  async removeSubuser(tenant: string, name: string, accessKey: string): Promise<void> {
+    for (const g of this.gateways.distinct()) {
+      try {
+        await g.admin.deleteSubuser({ tenant, uid: OWNER_UID }, name);
+      } catch (e) {
+        if (!already(e, 'NoSuchSubUser', 'NoSuchUser', 'InvalidArgument')) throw e;
+      }
+    }
+    this.gateways.forget(accessKey);
+  }
+
+  /** Removes one user of the tenant (a bucket key's) at every gateway. */
+  async removeUser(tenant: string, uid: string): Promise<void> {
+    for (const g of this.gateways.distinct()) {
+      try {
+        await g.admin.deleteUser({ tenant, uid });
+      } catch (e) {
+        if (!already(e, 'NoSuchUser')) throw e;
+      }
+    }
+  }
+
   /** Suspends (or lifts) the users: requests with any of their keys are refused, data kept. */
   async setSuspended(tenant: string, uids: readonly string[], suspended: boolean): Promise<void> {
     for (const g of this.gateways.distinct())
