@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OS, startStorageApp, type StorageFixture } from '../../testing/object-storage-fixture.ts';
 import type { ServicesModule } from '../services/index.ts';
-import { BucketsRepository } from './buckets/buckets-repository.ts';
+import { BucketsRepository } from './storage/buckets-repository.ts';
 import { RgwAdminClient } from './gateway/rgw-admin-client.ts';
 import { StorageRepository } from './storage/storage-repository.ts';
 

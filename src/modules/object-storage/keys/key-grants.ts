@@ -9,7 +9,7 @@ import { PutBucketPolicyCommand } from '@aws-sdk/client-s3';
 import type { Bucket, KeyAccess, StorageKey, StorageService } from '../object-storage-tables.ts';
 import type { ServiceS3 } from '../storage/service-s3.ts';
 import { OWNER_UID, type TenantUsers } from '../storage/tenant-users.ts';
-import type { KeysRepository } from './keys-repository.ts';
+import type { KeysRepository } from '../storage/keys-repository.ts';
 import { bucketPolicy } from './bucket-policy.ts';
 
 /** Where a new key lives at the gateway (the row's `rgw_user` and `subuser`). */
