@@ -104,8 +104,11 @@ export class ObjectsService {
     bucketId: number,
     access: 'read' | 'write',
   ): Promise<{ bucket: Bucket; client: S3Client }> {
-    const { storage } = await this.access.serviceFor(owner, serviceId, access);
-    const bucket = await this.repos.buckets.find(serviceId, bucketId);
+    // Both lookups at once: the bucket is shown only once the service is known to be the caller's.
+    const [{ storage }, bucket] = await Promise.all([
+      this.access.serviceFor(owner, serviceId, access),
+      this.repos.buckets.find(serviceId, bucketId),
+    ]);
     if (bucket === null) throw bucketNotFound();
     // A suspended service's keys are refused by the gateway: say why instead.
     if (storage.status !== 'active') throw storageNotActive(storage.status);
