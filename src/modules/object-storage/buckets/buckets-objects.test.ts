@@ -145,6 +145,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('object storage: buckets
       'docs/a.txt',
       'docs/b.txt',
       'img/x/y.png',
+      'odd & <name> "q" é.txt',
       ...Array.from({ length: 22 }, (_, i) => `file-${String(i).padStart(2, '0')}`),
     ];
     for (const k of keys) await put('photos', k, `body of ${k}`);
@@ -156,7 +157,8 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('object storage: buckets
       { key: 'docs/', size: null, last_modified: null, etag: null, is_prefix: true },
       { key: 'img/', size: null, last_modified: null, etag: null, is_prefix: true },
     ]);
-    expect(top.items).toHaveLength(24);
+    expect(top.items).toHaveLength(25);
+    expect(top.items.map((i) => i.key)).toContain('odd & <name> "q" é.txt');
     const first = top.items[2]!;
     expect(first).toMatchObject({ key: 'file-00', size: 'body of file-00'.length, is_prefix: false });
     expect(first.etag).toBe(createHash('md5').update('body of file-00').digest('hex'));
@@ -201,7 +203,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('object storage: buckets
     expect(res.body).toEqual({ deleted: 3, errors: [] });
     const flat = await listing(ids.photos!, '?flat=true');
     expect(flat.items.map((i) => i.key)).not.toContain('file-00');
-    expect(flat.items).toHaveLength(23);
+    expect(flat.items).toHaveLength(24);
     for (const keys of [[], Array.from({ length: 1001 }, (_, i) => `k${i}`)]) {
       const bad = await f.t.request('DELETE', `${OS}/${sid}/buckets/${ids.photos}/objects`, {
         token,
@@ -219,8 +221,8 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('object storage: buckets
     expect(before.body.object_count).toBe(0);
     clock.advance(61_000);
     const after = await f.t.request('GET', `${OS}/${sid}/buckets/${ids.photos}`, { token });
-    expect(after.body.object_count).toBe(23);
-    expect(after.body.used_bytes).toBeGreaterThan(23 * 'body of file-00'.length - 1);
+    expect(after.body.object_count).toBe(24);
+    expect(after.body.used_bytes).toBeGreaterThan(24 * 'body of file-00'.length - 1);
     expect(after.body.usage_measured_at).toBe(new Date(clock.now()).toISOString());
   });
 

@@ -3,7 +3,7 @@
  * ETag without S3's quotes), or a folder — a common prefix of keys under the '/' delimiter, with
  * no size, date nor ETag. Not a row: the gateway holds objects, we keep none.
  */
-import type { _Object, CommonPrefix } from '@aws-sdk/client-s3';
+import type { ListedObject } from '../gateway/s3-listing.ts';
 
 export interface ObjectEntry {
   key: string;
@@ -13,23 +13,33 @@ export interface ObjectEntry {
   is_prefix: boolean;
 }
 
-export const folderEntry = (p: CommonPrefix): ObjectEntry => ({
-  key: p.Prefix ?? '',
+export const folderEntry = (prefix: string): ObjectEntry => ({
+  key: prefix,
   size: null,
   last_modified: null,
   etag: null,
   is_prefix: true,
 });
 
-export const objectEntry = (o: _Object): ObjectEntry => ({
-  key: o.Key ?? '',
-  size: o.Size ?? null,
-  last_modified: o.LastModified?.toISOString() ?? null,
-  etag: o.ETag === undefined ? null : unquoted(o.ETag),
+export const objectEntry = (o: ListedObject): ObjectEntry => ({
+  key: o.key,
+  size: o.size,
+  last_modified: isoTime(o.lastModified),
+  etag: unquoted(o.etag),
   is_prefix: false,
 });
 
+/** The gateway writes ISO 8601 in UTC with milliseconds, as toISOString does: kept as written. */
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+function isoTime(text: string): string | null {
+  if (ISO_MS.test(text)) return text;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
 /** S3 writes an ETag in double quotes (`"9b2c…"`); the API shows what is between them. */
-function unquoted(etag: string): string {
+function unquoted(etag: string): string | null {
+  if (etag === '') return null;
   return etag.length >= 2 && etag.startsWith('"') && etag.endsWith('"') ? etag.slice(1, -1) : etag;
 }

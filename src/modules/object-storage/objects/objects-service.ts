@@ -1,14 +1,16 @@
 /**
- * Objects of a bucket, through the gateway with the service's default key: a listing page and a
- * bulk delete. Each request reads the service and the bucket once and makes one S3 call.
+ * Objects of a bucket, through the gateway with the service's default key: a listing page (by our
+ * lean ListObjectsV2, s3-listing.ts) and a bulk delete (the SDK). Each request reads the service
+ * and the bucket once and makes one S3 call.
  */
-import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { s3Code, viaGateway } from '../gateway/s3-failures.ts';
+import { S3Lister } from '../gateway/s3-listing.ts';
 import type { ObjectStorageContext } from '../object-storage-context.ts';
 import { bucketNotFound, storageNotActive } from '../object-storage-errors.ts';
-import type { Bucket } from '../object-storage-tables.ts';
+import type { Bucket, StorageService } from '../object-storage-tables.ts';
 import type { ServiceS3 } from '../storage/service-s3.ts';
 import type { StorageAccess } from '../storage/storage-access.ts';
 import type { StorageRepos } from '../storage/storage-repos.ts';
@@ -33,42 +35,43 @@ export interface ListingQuery {
 }
 
 export class ObjectsService {
+  private readonly lister: S3Lister;
+
   constructor(
     private readonly ctx: ObjectStorageContext,
     private readonly access: StorageAccess,
     private readonly s3: ServiceS3,
     private readonly repos: StorageRepos,
-  ) {}
+  ) {
+    this.lister = new S3Lister(ctx.settings.signingRegion);
+  }
 
   /** A page of the bucket: folders first (unless flat), then objects, in key order. */
   async list(owner: OwnerScope, serviceId: number, bucketId: number, q: ListingQuery): Promise<ObjectPage> {
-    const { bucket, client } = await this.bucketOf(owner, serviceId, bucketId, 'read');
+    const { storage, bucket } = await this.bucketOf(owner, serviceId, bucketId, 'read');
+    const region = this.s3.region(bucket.region_code);
+    const key = await this.s3.credentials(storage.service_id);
     const prefix = q.prefix ?? '';
     const page = await this.send(bucket, 'object listing', async () => {
       try {
-        return await client.send(
-          new ListObjectsV2Command({
-            Bucket: bucket.name,
-            MaxKeys: q.max_keys,
-            ...(prefix !== '' ? { Prefix: prefix } : {}),
-            ...(q.flat ? {} : { Delimiter: '/' }),
-            ...(q.token !== undefined ? { ContinuationToken: q.token } : {}),
-          }),
-        );
+        return await this.lister.list(region.internalUrl, key, {
+          bucket: bucket.name,
+          maxKeys: q.max_keys,
+          prefix,
+          delimiter: q.flat ? undefined : '/',
+          continuationToken: q.token,
+        });
       } catch (e) {
         if (s3Code(e) === 'InvalidArgument')
           throw invalidField(['query', 'token'], 'Not a token of this listing', q.token);
         throw e;
       }
     });
-    const folders = page.CommonPrefixes ?? [];
-    const objects = page.Contents ?? [];
-    const items = new Array<ObjectEntry>(folders.length + objects.length);
+    const items = new Array<ObjectEntry>(page.prefixes.length + page.objects.length);
     let i = 0;
-    for (const p of folders) items[i++] = folderEntry(p);
-    for (const o of objects) items[i++] = objectEntry(o);
-    const next = page.IsTruncated === true ? (page.NextContinuationToken ?? null) : null;
-    return { items, prefix, next_token: next };
+    for (const p of page.prefixes) items[i++] = folderEntry(p);
+    for (const o of page.objects) items[i++] = objectEntry(o);
+    return { items, prefix, next_token: page.nextToken };
   }
 
   /** Deletes the keys (a missing key counts as deleted, as S3 says); failures per key are reported. */
@@ -78,7 +81,8 @@ export class ObjectsService {
     bucketId: number,
     keys: readonly string[],
   ): Promise<ObjectDeletion> {
-    const { bucket, client } = await this.bucketOf(owner, serviceId, bucketId, 'write');
+    const { storage, bucket } = await this.bucketOf(owner, serviceId, bucketId, 'write');
+    const client = await this.s3.client(storage, bucket.region_code);
     const out = await this.send(bucket, 'object deletion', () =>
       client.send(
         new DeleteObjectsCommand({
@@ -97,13 +101,13 @@ export class ObjectsService {
     };
   }
 
-  /** The caller's bucket of an active service, and a client of the service's key at its region. */
+  /** The caller's bucket, of an active service. */
   private async bucketOf(
     owner: OwnerScope,
     serviceId: number,
     bucketId: number,
     access: 'read' | 'write',
-  ): Promise<{ bucket: Bucket; client: S3Client }> {
+  ): Promise<{ storage: StorageService; bucket: Bucket }> {
     // Both lookups at once: the bucket is shown only once the service is known to be the caller's.
     const [{ storage }, bucket] = await Promise.all([
       this.access.serviceFor(owner, serviceId, access),
@@ -112,7 +116,7 @@ export class ObjectsService {
     if (bucket === null) throw bucketNotFound();
     // A suspended service's keys are refused by the gateway: say why instead.
     if (storage.status !== 'active') throw storageNotActive(storage.status);
-    return { bucket, client: await this.s3.client(storage, bucket.region_code) };
+    return { storage, bucket };
   }
 
   /** A gateway call on the bucket: a bucket gone at the gateway is not found. */
