@@ -11,7 +11,7 @@ import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { RgwAdminClient } from '../src/modules/object-storage/index.ts';
-import { OS, startStorageApp, type StorageFixture } from '../src/testing/object-storage-fixture.ts';
+import { OS, startStorageApp } from '../src/testing/object-storage-fixture.ts';
 import { median } from './bench-stats.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
