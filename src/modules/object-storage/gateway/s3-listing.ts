@@ -18,17 +18,19 @@ export interface ListingRequest {
   readonly continuationToken?: string | undefined;
 }
 
-/** One object of a page, as the gateway wrote it (ETag with its quotes, the date as text). */
-export interface ListedObject {
-  readonly key: string;
-  readonly size: number;
-  readonly lastModified: string;
-  readonly etag: string;
+/**
+ * How a page's entries become what the caller shows, each made straight from the XML: no
+ * intermediate object per key. `lastModified` and `etag` are as the gateway wrote them (ISO 8601,
+ * the ETag in its quotes).
+ */
+export interface EntryMaker<T> {
+  folder(prefix: string): T;
+  object(key: string, size: number, lastModified: string, etag: string): T;
 }
 
-export interface ListingPage {
-  readonly prefixes: string[];
-  readonly objects: ListedObject[];
+/** A page: its folders (common prefixes) first, then its objects, and the next token. */
+export interface ListingPage<T> {
+  readonly items: T[];
   readonly nextToken: string | null;
 }
 
@@ -58,7 +60,12 @@ export class S3Lister {
 
   constructor(private readonly signingRegion: string) {}
 
-  async list(endpoint: string, key: S3Credentials, r: ListingRequest): Promise<ListingPage> {
+  async list<T>(
+    endpoint: string,
+    key: S3Credentials,
+    r: ListingRequest,
+    make: EntryMaker<T>,
+  ): Promise<ListingPage<T>> {
     const base = new URL(endpoint);
     const query: Record<string, string> = { 'list-type': '2', 'max-keys': String(r.maxKeys) };
     if (r.prefix !== undefined && r.prefix !== '') query.prefix = r.prefix;
@@ -82,7 +89,7 @@ export class S3Lister {
       try {
         const { status, body } = await get(base, `${path}?${search}`, signed.headers);
         if (status !== 200) throw new S3ListingError(xmlCode(body) ?? `HTTP${status}`, status);
-        return parsePage(body);
+        return parsePage(body, make);
       } catch (e) {
         // A keep-alive connection the gateway closed meanwhile: once more on a fresh one.
         if (e instanceof S3ListingError || ++attempt > 1) throw e;
@@ -164,28 +171,29 @@ function unescapeXml(s: string): string {
   });
 }
 
-/** A ListBucketResult: its Contents and CommonPrefixes in the gateway's order, and the next token. */
-export function parsePage(xml: string): ListingPage {
-  const objects: ListedObject[] = [];
-  const prefixes: string[] = [];
-  for (let at = xml.indexOf('<Contents>'); at !== -1; at = xml.indexOf('<Contents>', at)) {
-    const end = xml.indexOf('</Contents>', at);
-    if (end === -1) break;
-    objects.push({
-      key: textOf(xml, 'Key', at, end) ?? '',
-      size: Number(textOf(xml, 'Size', at, end) ?? 0),
-      lastModified: textOf(xml, 'LastModified', at, end) ?? '',
-      etag: textOf(xml, 'ETag', at, end) ?? '',
-    });
-    at = end;
-  }
+/** A ListBucketResult: its CommonPrefixes, then its Contents, in the gateway's order, and the next token. */
+export function parsePage<T>(xml: string, make: EntryMaker<T>): ListingPage<T> {
+  const items: T[] = [];
   for (let at = xml.indexOf('<CommonPrefixes>'); at !== -1; at = xml.indexOf('<CommonPrefixes>', at)) {
     const end = xml.indexOf('</CommonPrefixes>', at);
     if (end === -1) break;
-    prefixes.push(textOf(xml, 'Prefix', at, end) ?? '');
+    items.push(make.folder(textOf(xml, 'Prefix', at, end) ?? ''));
+    at = end;
+  }
+  for (let at = xml.indexOf('<Contents>'); at !== -1; at = xml.indexOf('<Contents>', at)) {
+    const end = xml.indexOf('</Contents>', at);
+    if (end === -1) break;
+    items.push(
+      make.object(
+        textOf(xml, 'Key', at, end) ?? '',
+        Number(textOf(xml, 'Size', at, end) ?? 0),
+        textOf(xml, 'LastModified', at, end) ?? '',
+        textOf(xml, 'ETag', at, end) ?? '',
+      ),
+    );
     at = end;
   }
   const truncated = textOf(xml, 'IsTruncated', 0, xml.length) === 'true';
   const token = truncated ? textOf(xml, 'NextContinuationToken', 0, xml.length) : null;
-  return { prefixes, objects, nextToken: token };
+  return { items, nextToken: token };
 }

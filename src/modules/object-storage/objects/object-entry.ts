@@ -3,7 +3,7 @@
  * ETag without S3's quotes), or a folder — a common prefix of keys under the '/' delimiter, with
  * no size, date nor ETag. Not a row: the gateway holds objects, we keep none.
  */
-import type { ListedObject } from '../gateway/s3-listing.ts';
+import type { EntryMaker } from '../gateway/s3-listing.ts';
 
 export interface ObjectEntry {
   key: string;
@@ -13,21 +13,17 @@ export interface ObjectEntry {
   is_prefix: boolean;
 }
 
-export const folderEntry = (prefix: string): ObjectEntry => ({
-  key: prefix,
-  size: null,
-  last_modified: null,
-  etag: null,
-  is_prefix: true,
-});
-
-export const objectEntry = (o: ListedObject): ObjectEntry => ({
-  key: o.key,
-  size: o.size,
-  last_modified: isoTime(o.lastModified),
-  etag: unquoted(o.etag),
-  is_prefix: false,
-});
+/** Entries made straight from the gateway's listing. */
+export const entryMaker: EntryMaker<ObjectEntry> = {
+  folder: (prefix) => ({ key: prefix, size: null, last_modified: null, etag: null, is_prefix: true }),
+  object: (key, size, lastModified, etag) => ({
+    key,
+    size,
+    last_modified: isoTime(lastModified),
+    etag: unquoted(etag),
+    is_prefix: false,
+  }),
+};
 
 /** The gateway writes ISO 8601 in UTC with milliseconds, as toISOString does: kept as written. */
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

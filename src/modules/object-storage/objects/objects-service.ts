@@ -14,7 +14,7 @@ import type { Bucket, StorageService } from '../object-storage-tables.ts';
 import type { ServiceS3 } from '../storage/service-s3.ts';
 import type { StorageAccess } from '../storage/storage-access.ts';
 import type { StorageRepos } from '../storage/storage-repos.ts';
-import { folderEntry, objectEntry, type ObjectEntry } from './object-entry.ts';
+import { entryMaker, type ObjectEntry } from './object-entry.ts';
 
 export interface ObjectPage {
   items: ObjectEntry[];
@@ -54,24 +54,25 @@ export class ObjectsService {
     const prefix = q.prefix ?? '';
     const page = await this.send(bucket, 'object listing', async () => {
       try {
-        return await this.lister.list(region.internalUrl, key, {
-          bucket: bucket.name,
-          maxKeys: q.max_keys,
-          prefix,
-          delimiter: q.flat ? undefined : '/',
-          continuationToken: q.token,
-        });
+        return await this.lister.list(
+          region.internalUrl,
+          key,
+          {
+            bucket: bucket.name,
+            maxKeys: q.max_keys,
+            prefix,
+            delimiter: q.flat ? undefined : '/',
+            continuationToken: q.token,
+          },
+          entryMaker,
+        );
       } catch (e) {
         if (s3Code(e) === 'InvalidArgument')
           throw invalidField(['query', 'token'], 'Not a token of this listing', q.token);
         throw e;
       }
     });
-    const items = new Array<ObjectEntry>(page.prefixes.length + page.objects.length);
-    let i = 0;
-    for (const p of page.prefixes) items[i++] = folderEntry(p);
-    for (const o of page.objects) items[i++] = objectEntry(o);
-    return { items, prefix, next_token: page.nextToken };
+    return { items: page.items, prefix, next_token: page.nextToken };
   }
 
   /** Deletes the keys (a missing key counts as deleted, as S3 says); failures per key are reported. */
