@@ -104,7 +104,7 @@ function objectStorageServices(
   return {
     lifecycle,
     storage: new StorageService(ctx, access, gateways, deps.locations, repos),
-    buckets: new BucketsService(ctx, access, s3, repos),
+    buckets: new BucketsService(ctx, access, s3, repos, deps.locations),
     objects: new ObjectsService(ctx, access, s3, repos),
     presign: new PresignService(ctx, access, s3, repos),
     keys: new KeysService(ctx, access, users, s3, repos),

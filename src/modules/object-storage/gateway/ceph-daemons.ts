@@ -132,7 +132,9 @@ osd crush update on start = false
 ms bind ipv6 = false
 
 [client]
-rgw frontends = beast endpoint=127.0.0.1:${rgwPort}
+# Without TCP_NODELAY a small answer written in two parts now and then waits 40 ms for the
+# peer's delayed ACK (Nagle): listings took 50 ms instead of 9.
+rgw frontends = beast endpoint=127.0.0.1:${rgwPort} tcp_nodelay=1
 rgw enable usage log = true
 # Usage is written at once instead of every 30 s, quota checks read fresh bucket stats.
 rgw usage log tick interval = 1
