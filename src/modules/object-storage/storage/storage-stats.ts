@@ -1,6 +1,6 @@
 /**
- * What a service stores, as the gateway counts it (the owner user's stats: every bucket of the
- * tenant), kept at most 60 s per service so that lists of services cost one gateway call per
+ * What a service stores, as the gateway counts it: the sum of its buckets' stats (current at every
+ * write, where a user's own stats are a copy the gateway refreshes now and then), kept at most 60 s per service so that lists of services cost one gateway call per
  * service a minute at most. A gateway that does not answer gives the last reading (or none).
  */
 import type { Clock } from '../../../kernel/clock.ts';
@@ -35,9 +35,10 @@ export class StorageStats {
       let usedBytes = 0;
       let objectCount = 0;
       for (const g of this.gateways.distinct()) {
-        const user = await g.admin.getUser({ tenant, uid: OWNER_UID }, { stats: true });
-        usedBytes += user.stats?.size ?? 0;
-        objectCount += user.stats?.num_objects ?? 0;
+        for (const b of await g.admin.bucketStats({ tenant, uid: OWNER_UID })) {
+          usedBytes += b.usage['rgw.main']?.size ?? 0;
+          objectCount += b.usage['rgw.main']?.num_objects ?? 0;
+        }
       }
       const fresh = { usedBytes, objectCount, measuredAt: new Date(now) };
       this.cache.set(tenant, fresh);
