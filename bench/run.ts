@@ -2,11 +2,12 @@
  * `npm run bench`: the whole benchmark suite (docs/benchmarks.md) in one command. Runs the micro
  * (tinybench: stages and handleMessage per answer kind, steered, signed; plus steering.bench.ts),
  * macro (dnsperf: the product vs Knot, UDP and TCP) and scale (snapshot build time/memory per zone
- * size, API change → answer latency, 100k-record import) parts, prints one table per part and the
+ * size, API change → answer latency, 100k-record import), platform (limit layers, webhooks) and
+ * storage (a one-node Ceph gateway: object listing through the API ÷ at the gateway, presigning) parts, prints one table per part and the
  * targets (docs/benchmarks.md, "Targets"), and writes every figure to
  * bench/results/<YYYY-MM-DD>.json.
  *
- * `npm run bench -- [--only micro,macro,scale] [--quick] [--rounds N] [--seconds S]
+ * `npm run bench -- [--only micro,macro,scale,platform,storage] [--quick] [--rounds N] [--seconds S]
  *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp]`
  * --quick shortens everything for a smoke run; quick and partial runs write
  * <date>-<parts>[-quick].json so they never overwrite the figures of a full run.
@@ -24,10 +25,12 @@ import { runMicro } from './micro-suite.ts';
 import type { MicroResult } from './micro-suite.ts';
 import { runPlatform, type PlatformResult } from './platform-suite.ts';
 import { runScale } from './scale-suite.ts';
+import { runStorageListing, type StorageListingResult } from './storage-listing.ts';
+import { runStoragePresign, type PresignFigures } from './storage-presign.ts';
 import type { ScaleResult } from './scale-suite.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PARTS = ['micro', 'macro', 'scale', 'platform'] as const;
+const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage'] as const;
 type Part = (typeof PARTS)[number];
 const GiB = 1024;
 
@@ -265,6 +268,7 @@ function targets(
   macro: MacroResult | null,
   scale: ScaleResult | null,
   platform: PlatformResult | null,
+  storage: StorageResult | null,
 ): Target[] {
   const out: Target[] = [];
   const add = (
@@ -310,7 +314,19 @@ function targets(
     (v) => v >= 500,
     0,
   );
+  add(
+    'object listing per page, our API ÷ ListObjectsV2 at the gateway ≤ 1.2',
+    storage?.listing.ratio,
+    (v) => v <= 1.2,
+  );
+  add('presigned URLs ≥ 20,000 per CPU second', storage?.presign.perCpuSecond, (v) => v >= 20_000, 0);
   return out;
+}
+
+/** Object storage: listing through the API beside the gateway itself, and presigning. */
+interface StorageResult {
+  readonly listing: StorageListingResult;
+  readonly presign: PresignFigures;
 }
 
 async function main(): Promise<void> {
@@ -387,7 +403,30 @@ async function main(): Promise<void> {
     );
   }
 
-  const goals = targets(micro, macro, scale, platform);
+  let storage: StorageResult | null = null;
+  if (parts.includes('storage')) {
+    log(
+      'storage: a one-node Ceph gateway, 10,000 objects listed through the API and straight at the gateway',
+    );
+    const listing = await runStorageListing({ rounds: roundsArg ?? (quick ? 2 : 8), quick });
+    const presign = await runStoragePresign({ quick });
+    storage = { listing, presign };
+    printTable(
+      'object storage',
+      ['figure', 'ours', 'reference', 'ratio'],
+      [
+        [
+          'ms per 1,000-key page (median)',
+          listing.oursMedianMs,
+          listing.directMedianMs,
+          listing.ratio.toFixed(3),
+        ],
+        ['presigned URLs per CPU second', Math.round(presign.perCpuSecond), null, null],
+      ],
+    );
+  }
+
+  const goals = targets(micro, macro, scale, platform, storage);
   printTable(
     'targets',
     ['target', 'value', 'met'],
@@ -425,6 +464,7 @@ async function main(): Promise<void> {
     macro,
     scale,
     platform,
+    storage,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);
