@@ -31,6 +31,8 @@ const OSD_UP_TIMEOUT_MS = 30_000;
 const RGW_READY_TIMEOUT_MS = 60_000;
 const POLL_MS = 250;
 const COMMAND_TIMEOUT_MS = 60_000;
+/** Tries of a monitor command the monitor refuses for a moment. */
+const CEPH_COMMAND_ATTEMPTS = 4;
 /** Starts of a daemon tried before giving up (the OSD now and then loses a race for the monmap). */
 const START_ATTEMPTS = 3;
 const LOG_TAIL_LINES = 40;
@@ -286,10 +288,15 @@ export class CephNode {
 
   async startOsd(id: string): Promise<void> {
     const up = async (): Promise<boolean> => {
-      const stat = JSON.parse(await this.ceph(['osd', 'stat', '--format', 'json'])) as {
-        num_up_osds: number;
-      };
-      return stat.num_up_osds === 1;
+      // A command the monitor still refuses after its attempts: not ready yet, asked at the next poll.
+      try {
+        const stat = JSON.parse(await this.ceph(['osd', 'stat', '--format', 'json'])) as {
+          num_up_osds: number;
+        };
+        return stat.num_up_osds === 1;
+      } catch {
+        return false;
+      }
     };
     const args = ['-c', this.conf, '-i', id, '-f'];
     this.osd = await startWithRetries('ceph-osd', this.bin['ceph-osd'], args, OSD_UP_TIMEOUT_MS, up);
@@ -356,7 +363,18 @@ export class CephNode {
     return stdout;
   }
 
-  private ceph(args: string[]): Promise<string> {
-    return this.run(this.bin.ceph, ['-c', this.conf, '--connect-timeout', '30', ...args]);
+  /**
+   * A monitor command, tried again when the monitor refuses it for a moment (seen under load:
+   * `EPERM: problem getting command descriptions from mon`); the commands sent are idempotent.
+   */
+  private async ceph(args: string[]): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.run(this.bin.ceph, ['-c', this.conf, '--connect-timeout', '30', ...args]);
+      } catch (e) {
+        if (attempt >= CEPH_COMMAND_ATTEMPTS) throw e;
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
   }
 }

@@ -14,7 +14,7 @@ export function registerStorageRoutes(app: ModuleApp, service: StorageService): 
     '/regions',
     {
       schema: {
-        summary: 'Regions where buckets can be made, with their S3 endpoints',
+        summary: 'Regions where buckets can be made, with their S3 endpoints, in the configured order',
         response: { 200: RegionsResponse, ...errorResponses(401, 429) },
       },
     },
@@ -39,7 +39,8 @@ export function registerStorageRoutes(app: ModuleApp, service: StorageService): 
     '/:service_id',
     {
       schema: {
-        summary: 'A storage service: endpoints, limits, what it stores (read at most a minute ago)',
+        summary:
+          'A storage service: endpoints (in the regions’ order), limits, what it stores (read at most a minute ago)',
         params: StorageParams,
         response: { 200: StorageServiceResponse, ...errorResponses(401, 404, 422, 429) },
       },
