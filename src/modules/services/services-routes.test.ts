@@ -107,16 +107,22 @@ describe('services registry', () => {
       const gone = await order(alice, { product_id, pricing_id: 20 });
       expect([gone.status, gone.body]).toEqual([404, { detail: 'Product not found' }]);
     }
-    // Object storage has no provisioner yet: the order's 409 says what the catalogue says.
-    const storage = await order(alice, { product_id: 40, pricing_id: 24 });
-    expect([storage.status, storage.body]).toEqual([
-      409,
-      { detail: 'Product cannot be ordered now: not_provisioned_yet' },
-    ]);
-    expect((await t.request('GET', '/api/v1/products/40')).body).toMatchObject({
-      is_orderable_now: false,
-      availability_reason: 'not_provisioned_yet',
-    });
+    // Containers have no provisioner yet, object storage no gateway here: the order's 409 says what
+    // the catalogue says.
+    for (const [product_id, pricing_id, reason] of [
+      [20, 21, 'not_provisioned_yet'],
+      [40, 24, 'not_configured'],
+    ] as const) {
+      const refused = await order(alice, { product_id, pricing_id });
+      expect([refused.status, refused.body]).toEqual([
+        409,
+        { detail: `Product cannot be ordered now: ${reason}` },
+      ]);
+      expect((await t.request('GET', `/api/v1/products/${product_id}`)).body).toMatchObject({
+        is_orderable_now: false,
+        availability_reason: reason,
+      });
+    }
     expect((await order(alice, { product_id: 1 })).status).toBe(422);
     expect((await get(alice, '/')).body.length).toBe(before);
   });
