@@ -4,7 +4,8 @@
  * The gateway goes first and the row second, so a failure leaves no row without its bucket; a row
  * that cannot be written takes its new bucket away again.
  */
-import { CreateBucketCommand, DeleteBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3Sdk } from '../gateway/s3-sdk.ts';
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { LocationsDirectory } from '../../locations/index.ts';
@@ -92,7 +93,9 @@ export class BucketsService {
     try {
       bucket = await this.repos.buckets.insert(serviceId, body.name, region);
     } catch (e) {
-      await client.send(new DeleteBucketCommand({ Bucket: body.name })).catch(() => undefined);
+      await client
+        .send(new (await s3Sdk()).DeleteBucketCommand({ Bucket: body.name }))
+        .catch(() => undefined);
       if ((await this.repos.buckets.findByName(serviceId, body.name)) !== null) throw bucketExists();
       throw e;
     }
@@ -114,7 +117,7 @@ export class BucketsService {
     const destroyed = await viaGateway(this.ctx.log, 'bucket deletion', async () => {
       const n = await this.emptied(client, bucket.name, force);
       try {
-        await client.send(new DeleteBucketCommand({ Bucket: bucket.name }));
+        await client.send(new (await s3Sdk()).DeleteBucketCommand({ Bucket: bucket.name }));
       } catch (e) {
         if (s3Code(e) === 'BucketNotEmpty') throw bucketNotEmpty();
         if (s3Code(e) !== 'NoSuchBucket') throw e;
@@ -141,7 +144,7 @@ export class BucketsService {
   private async createAtGateway(client: S3Client, storage: StorageService, name: string): Promise<void> {
     await viaGateway(this.ctx.log, 'bucket creation', async () => {
       try {
-        await client.send(new CreateBucketCommand({ Bucket: name }));
+        await client.send(new (await s3Sdk()).CreateBucketCommand({ Bucket: name }));
       } catch (e) {
         const code = s3Code(e);
         if (code === 'BucketAlreadyExists' || code === 'BucketAlreadyOwnedByYou') throw bucketExists();

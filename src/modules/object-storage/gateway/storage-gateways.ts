@@ -4,7 +4,8 @@
  * endpoint a client is given. Regions sharing one gateway (one admin URL) share its tenant users:
  * a service's users and keys are made once per distinct gateway.
  */
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3Sdk } from './s3-sdk.ts';
 import { RgwAdminClient } from './rgw-admin-client.ts';
 
 export interface GatewayAccess {
@@ -101,10 +102,11 @@ export class StorageGateways {
   }
 
   /** An S3 client of a service's key at a region's gateway (path-style, checksums only when required). */
-  s3(region: RegionGateway, key: S3Credentials): S3Client {
+  async s3(region: RegionGateway, key: S3Credentials): Promise<S3Client> {
     const id = `${region.internalUrl} ${key.accessKey}`;
     let client = this.clients.get(id);
     if (client === undefined) {
+      const { S3Client } = await s3Sdk();
       client = new S3Client({
         endpoint: region.internalUrl,
         region: this.signingRegion,

@@ -5,7 +5,7 @@
  * - one bucket: a user of its own (`k<id>`, no buckets) let in by the bucket's policy.
  * Revoking undoes it; the next request with the key answers InvalidAccessKeyId.
  */
-import { PutBucketPolicyCommand } from '@aws-sdk/client-s3';
+import { s3Sdk } from '../gateway/s3-sdk.ts';
 import type { Bucket, KeyAccess, StorageKey, StorageService } from '../object-storage-tables.ts';
 import type { ServiceS3 } from '../storage/service-s3.ts';
 import { OWNER_UID, type TenantUsers } from '../storage/tenant-users.ts';
@@ -83,7 +83,7 @@ export class KeyGrants {
     const policy = bucketPolicy(storage.tenant, bucket.name, grants);
     const client = await this.s3.client(storage, bucket.region_code);
     try {
-      await client.send(new PutBucketPolicyCommand({ Bucket: bucket.name, Policy: policy }));
+      await client.send(new (await s3Sdk()).PutBucketPolicyCommand({ Bucket: bucket.name, Policy: policy }));
     } catch (e) {
       if ((e as { name?: string }).name !== 'NoSuchBucket') throw e;
     }

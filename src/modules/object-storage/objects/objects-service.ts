@@ -3,7 +3,7 @@
  * lean ListObjectsV2, s3-listing.ts) and a bulk delete (the SDK). Each request reads the service
  * and the bucket once and makes one S3 call.
  */
-import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
+import { s3Sdk } from '../gateway/s3-sdk.ts';
 import type { OwnerScope } from '../../../kernel/auth/owner-scope.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { s3Code, viaGateway } from '../gateway/s3-failures.ts';
@@ -84,6 +84,7 @@ export class ObjectsService {
   ): Promise<ObjectDeletion> {
     const { storage, bucket } = await this.bucketOf(owner, serviceId, bucketId, 'write');
     const client = await this.s3.client(storage, bucket.region_code);
+    const { DeleteObjectsCommand } = await s3Sdk();
     const out = await this.send(bucket, 'object deletion', () =>
       client.send(
         new DeleteObjectsCommand({
