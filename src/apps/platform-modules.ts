@@ -26,6 +26,7 @@ import { createLocationsModule } from '../modules/locations/index.ts';
 import { createOrgsModule, type LiveProductSource } from '../modules/orgs/index.ts';
 import { createObjectStorageModule, objectStorageConfig } from '../modules/object-storage/index.ts';
 import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
+import { createGameproxyModule, gameproxyConfig } from '../modules/gameproxy/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
 
 /** Every module's settings section, validated together at start. */
@@ -37,6 +38,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   mailConfig,
   billingConfig,
   objectStorageConfig,
+  gameproxyConfig,
 ];
 
 /**
@@ -134,6 +136,11 @@ export function platformModules(
     locations: locations.locations,
     provisioners,
   });
+  const gameproxy = createGameproxyModule(runtime, {
+    services: services.directory,
+    orgs: orgs.directory,
+    records: dns.managedRecords,
+  });
   return [
     identity,
     orgs,
@@ -152,5 +159,6 @@ export function platformModules(
     platformDomains,
     mail,
     objectStorage,
+    gameproxy,
   ];
 }
