@@ -12,6 +12,7 @@ import { startCheckerRole, type CheckerRole } from '../nodes/checker/checker-rol
 import { createDnsNode } from '../nodes/dns/dns-node.ts';
 import type { DnsRole } from '../nodes/dns/dns-role.ts';
 import type { DnsWorkerRole } from '../nodes/dns/dns-worker-role.ts';
+import { startEdgeRole, type EdgeRole } from '../nodes/edge/edge-role.ts';
 import { startWorkerRole } from '../nodes/worker/worker-role.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
@@ -25,6 +26,8 @@ export interface RunningNode {
   readonly dns: DnsRole | null;
   /** The DNS role served by cluster workers this process supervises. */
   readonly dnsWorkers: DnsWorkerRole | null;
+  /** The game edge served in this process (ROLE=all or edge). */
+  readonly edge: EdgeRole | null;
   readonly checker: CheckerRole | null;
   /** What the roles share (tests reach the database, bus and clock here). */
   readonly runtime: Runtime;
@@ -75,6 +78,7 @@ export async function startNode(
   let apiUrl: string | null = null;
   let dns: DnsRole | null = null;
   let dnsWorkers: DnsWorkerRole | null = null;
+  let edge: EdgeRole | null = null;
   let checker: CheckerRole | null = null;
   let modules: readonly PlatformModule[] = [];
   let routes: readonly RouteOptions[] = [];
@@ -84,6 +88,11 @@ export async function startNode(
       dns = node.inProcess;
       dnsWorkers = node.workers;
       stops.push(() => node.stop());
+    }
+    if (config.role === 'all' || config.role === 'edge') {
+      const role = await startEdgeRole(runtime, { metrics, readiness });
+      edge = role;
+      stops.push(() => role.stop());
     }
     if (config.role === 'all' || config.role === 'checker') {
       readiness.set('checker', () => checker !== null);
@@ -118,6 +127,7 @@ export async function startNode(
     opsUrl: opsUrl ?? '',
     dns,
     dnsWorkers,
+    edge,
     checker,
     runtime,
     modules,

@@ -28,6 +28,7 @@ import { createObjectStorageModule, objectStorageConfig } from '../modules/objec
 import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
 import { createGameproxyModule, gameproxyConfig } from '../modules/gameproxy/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
+import { edgeConfig } from '../nodes/edge/edge-config.ts';
 
 /** Every module's settings section, validated together at start. */
 export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
@@ -39,6 +40,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   billingConfig,
   objectStorageConfig,
   gameproxyConfig,
+  edgeConfig,
 ];
 
 /**

@@ -55,6 +55,9 @@ export function startProcess(
       HOME: process.env.HOME ?? ROOT,
       API_PORT: '0',
       DNS_PORT: '0',
+      // The game edge on a free port, never the game's own (25565).
+      EDGE_HOST: '127.0.0.1',
+      EDGE_PORT: '0',
       LOG_LEVEL: 'info',
       // No local object storage gateway (a Ceph cluster, ~15 s and ~150 MB) unless a test asks for it.
       OBJECT_STORAGE_LOCAL: 'off',

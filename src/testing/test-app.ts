@@ -72,6 +72,9 @@ export async function startTestApp(
     API_PORT: '0',
     DNS_HOST: '127.0.0.1',
     DNS_PORT: '0',
+    // The game edge on a free port, never the game's own (25565).
+    EDGE_HOST: '127.0.0.1',
+    EDGE_PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     AUTH_SECRET: randomBytes(32).toString('hex'),
@@ -140,7 +143,7 @@ export async function startTestApp(
       async startPeer(peerEnv = {}) {
         if (schema === undefined) throw new Error('startPeer needs DATABASE_URL');
         const peerConfig = loadConfig(
-          { ...nodeEnv, API_PORT: '0', DNS_PORT: '0', ...peerEnv },
+          { ...nodeEnv, API_PORT: '0', DNS_PORT: '0', EDGE_PORT: '0', ...peerEnv },
           CONFIG_SECTIONS,
         );
         return startNode(peerConfig, createLogger(peerConfig.logLevel), runtimeOptions);

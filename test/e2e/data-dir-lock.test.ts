@@ -25,6 +25,7 @@ function start(cwd: string, dataDir: string): Started {
       OBJECT_STORAGE_LOCAL: 'off',
       API_PORT: '0',
       DNS_PORT: '0',
+      EDGE_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
     },

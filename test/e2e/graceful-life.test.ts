@@ -34,6 +34,7 @@ async function start(role: 'all' | 'dns'): Promise<Started> {
       ROLE: role,
       API_PORT: '0',
       DNS_PORT: '0',
+      EDGE_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
     },

@@ -24,6 +24,7 @@ describe('secrets never reach the log', () => {
         OBJECT_STORAGE_LOCAL: 'off',
         API_PORT: '0',
         DNS_PORT: '0',
+        EDGE_PORT: '0',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'trace',
       },

@@ -1,7 +1,7 @@
 import type { ConfigSection } from './config-section.ts';
 
 /** The validated, frozen configuration every role reads. Built once at start by loadConfig. */
-export type Role = 'all' | 'api' | 'dns' | 'checker' | 'worker';
+export type Role = 'all' | 'api' | 'dns' | 'edge' | 'checker' | 'worker';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** The kernel's own settings; each module adds a section of its own (config-section.ts). */

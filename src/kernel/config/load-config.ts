@@ -10,7 +10,7 @@ export class ConfigError extends Error {
   }
 }
 
-const ROLES: readonly Role[] = ['all', 'api', 'dns', 'checker', 'worker'];
+const ROLES: readonly Role[] = ['all', 'api', 'dns', 'edge', 'checker', 'worker'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function schemaName(env: EnvReader): string | null {

@@ -59,8 +59,9 @@ export async function openRuntime(
     // A DNS worker's schema exists: the primary made it (or serves the snapshot file without it).
     ...(options.dnsWorker === true ? { createSchema: false } : {}),
   };
-  // A DNS-only node can serve its snapshot file while PostgreSQL is down: start without it.
-  const tolerant = (config.role === 'dns' || options.dnsWorker === true) && config.databaseUrl !== null;
+  // A DNS-only or edge-only node can serve its snapshot file while PostgreSQL is down: start without it.
+  const servesSnapshot = config.role === 'dns' || config.role === 'edge' || options.dnsWorker === true;
+  const tolerant = servesSnapshot && config.databaseUrl !== null;
   let database: Database<NoTables>;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemberHealth } from '../../dns/index.ts';
-import { AtomicFileWriter, type AtomicFileWriterOptions } from './atomic-file-writer.ts';
+import { AtomicFileWriter, type AtomicFileWriterOptions } from '../shared/atomic-file-writer.ts';
 import type { HealthTableWriter } from './member-health-sync.ts';
 
 export const HEALTH_SNAPSHOT_FILE_NAME = 'dns-health.json';

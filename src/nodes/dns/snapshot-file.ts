@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DnssecSigningKey, ZoneData, ZoneDnssec } from '../../dns/index.ts';
 import type { Sealer } from '../../kernel/crypto/sealing.ts';
 import type { ZoneMirror } from './zone-sync.ts';
-import { AtomicFileWriter, type AtomicFileWriterOptions } from './atomic-file-writer.ts';
+import { AtomicFileWriter, type AtomicFileWriterOptions } from '../shared/atomic-file-writer.ts';
 
 export const SNAPSHOT_FILE_NAME = 'dns-snapshot.json';
 const FORMAT = 1;

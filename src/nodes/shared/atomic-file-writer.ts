@@ -9,7 +9,7 @@ export interface AtomicFileWriterOptions {
 }
 
 /**
- * Writes a file that a DNS node reads back at a cold start: debounced (schedule() after each
+ * Writes a file that a node (DNS, edge) reads back at a cold start: debounced (schedule() after each
  * change), serialised (two writes never race on the temp file, the last state always wins) and
  * atomic (temp file + rename, so a crash mid-write leaves the previous file intact).
  */
