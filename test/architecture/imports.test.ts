@@ -50,7 +50,11 @@ describe('architecture: dependency direction', () => {
       const ownFolder = from.split('/').slice(0, 2).join('/');
       const shared = to.startsWith('nodes/shared/'); // what several node roles use (snapshot files)
       return (
-        to.startsWith(`${ownFolder}/`) || shared || to.startsWith('kernel/') || isLibrary(to) || isModuleDoor(to)
+        to.startsWith(`${ownFolder}/`) ||
+        shared ||
+        to.startsWith('kernel/') ||
+        isLibrary(to) ||
+        isModuleDoor(to)
       );
     };
     expect(violations('nodes', ok)).toEqual([]);

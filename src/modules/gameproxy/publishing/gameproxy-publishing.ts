@@ -2,12 +2,12 @@ import type { Runtime } from '../../../kernel/runtime/runtime.ts';
 import { gameproxyContext } from '../gameproxy-context.ts';
 import { routesChanged } from '../gameproxy-events.ts';
 import type { GameproxyPublishing, PublishedGameRoute } from '../gameproxy-interfaces.ts';
-import { PublishingRepository, type PublishedRouteRow } from './publishing-repository.ts';
+import { RoutePublishingRepository, type PublishedRouteRow } from './route-publishing-repository.ts';
 
 /** What an edge node reads: every route with the names it answers, and word when they change. */
 export function createGameproxyPublishing(runtime: Runtime): GameproxyPublishing {
   const ctx = gameproxyContext(runtime);
-  const repository = new PublishingRepository(ctx.db);
+  const repository = new RoutePublishingRepository(ctx.db);
   return {
     routes: async () => (await repository.allRoutes()).map(publishedRoute),
     onRoutesChanged: (handler) => ctx.events.subscribe(routesChanged, (e) => handler(e.routeIds)),

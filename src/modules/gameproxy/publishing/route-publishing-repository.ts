@@ -12,7 +12,7 @@ export type PublishedRouteRow = Omit<
 };
 
 /** The routes edge nodes load: every one, in one read. */
-export class PublishingRepository {
+export class RoutePublishingRepository {
   constructor(private readonly db: Kysely<GameproxyTables>) {}
 
   async allRoutes(): Promise<PublishedRouteRow[]> {
