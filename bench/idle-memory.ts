@@ -49,7 +49,7 @@ function group(root: number): number[] {
 function start(env: Record<string, string>): { child: ChildProcess; listening: Promise<string> } {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', API_PORT: '0', DNS_PORT: '0', ...env },
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', API_PORT: '0', DNS_PORT: '0', EDGE_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
