@@ -15,16 +15,22 @@ import {
 /**
  * The status JSON an edge at `port` answers for `host` (the name a player typed), asked as a
  * client does: handshake, status request, then the ping; resolves once the edge has closed.
+ * `before`: bytes sent ahead of the handshake (a load balancer's PROXY v2 header).
  */
-export function askStatus(port: number, host: string, timeoutMs = 2_000): Promise<Record<string, unknown>> {
+export function askStatus(
+  port: number,
+  host: string,
+  options: { readonly timeoutMs?: number; readonly before?: Buffer } = {},
+): Promise<Record<string, unknown>> {
   return exchange(
     port,
     [
+      ...(options.before !== undefined ? [options.before] : []),
       handshakeFrame({ protocol: 767, host, port: 25565, nextState: 'status' }),
       frame(0x00, Buffer.alloc(0)),
       frame(0x01, Buffer.alloc(8)),
     ],
-    timeoutMs,
+    options.timeoutMs ?? 2_000,
   ).then((frames) => {
     const first = frames[0];
     if (first === undefined) throw new Error(`:${port} closed without a status`);
