@@ -17,7 +17,7 @@ export interface PublishedGameRoute {
   readonly statusCacheTtlSeconds: number;
   /** `<subdomain>.<base_domain>` and the verified custom domain's fqdn. */
   readonly exact: readonly string[];
-  /** Names every name under which this route takes (its own address: `mc.<sub>.<base>`). */
+  /** Names every name under which this route takes (its own address: `mc.<sub>.<base>` goes to it too). */
   readonly wildcard: readonly string[];
 }
 
