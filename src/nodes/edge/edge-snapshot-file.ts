@@ -18,6 +18,8 @@ interface StoredRoutes {
  */
 export class EdgeSnapshotFile {
   private routes: readonly PublishedGameRoute[] = [];
+  /** The routes last scheduled, as text: a reload that changed nothing writes nothing. */
+  private last: string | null = null;
   private readonly writer: AtomicFileWriter;
 
   constructor(
@@ -42,8 +44,11 @@ export class EdgeSnapshotFile {
     return new EdgeSnapshotFile(path.join(dataDir, EDGE_SNAPSHOT_FILE_NAME), options);
   }
 
-  /** The routes now served: on disk within the writer's debounce. */
+  /** The routes now served: on disk within the writer's debounce (unless the file has them already). */
   replaceAll(routes: readonly PublishedGameRoute[]): void {
+    const text = JSON.stringify(routes);
+    if (text === this.last) return;
+    this.last = text;
     this.routes = routes;
     this.writer.schedule();
   }
