@@ -2,7 +2,6 @@ import type { Static } from 'typebox';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import { boostClaimBudget } from '../gameproxy-budgets.ts';
 import { BoostBody, BoostParams, BoostQuery, BoostResponse } from './boosts-schemas.ts';
 import type { BoostClaim, BoostsService } from './boosts-service.ts';
 
@@ -41,7 +40,6 @@ export function registerBoostRoutes(app: ModuleApp, service: BoostsService): voi
           audit: false,
           optionalBody: true,
           formBody: true,
-          budget: boostClaimBudget,
         },
       },
       async (request) => {
