@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_FIELDS } from '../../src/kernel/log/secret-field-names.ts';
+import { issuePartnerKey } from '../../src/modules/keys/index.ts';
 import { orderRelay, relayKey } from '../../src/testing/mail-relay-fixture.ts';
 import { createOrg, staffLogin, storefrontCustomer } from '../../src/testing/org-fixture.ts';
 import { createSeededRandom, type SeededRandom } from '../../src/testing/seeded-random.ts';
@@ -266,6 +267,9 @@ describe('the API under a schema-driven fuzzer', () => {
     credentials.storefrontToken = { authorization: `Bearer ${customer.token}` };
     credentials.staffToken = { authorization: `Bearer ${staff.token}` };
     credentials.organizationKey = { 'x-api-key': (key.body as { raw_key: string }).raw_key };
+    ids.partner = 'fuzz-partner';
+    const partnerKey = await issuePartnerKey(t.node.runtime, slug, ids.partner);
+    credentials.partnerKey = { authorization: `Bearer ${partnerKey.raw}` };
     const res = await t.request('GET', '/api/v1/openapi.json');
     expect(res.status).toBe(200);
     doc = res.body as typeof doc;

@@ -71,6 +71,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'accessToken',
       'organizationKey',
+      'partnerKey',
       'relayKey',
       'staffToken',
       'storefrontToken',

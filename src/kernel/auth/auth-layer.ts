@@ -17,6 +17,8 @@ import type { Principal, Realm } from './principal.ts';
  * - `{ scope }`: the Commerce API — an organization key holding the scope, or a member's token;
  *   `peopleOnly` routes (the merchant profile) refuse every key.
  * - `relay`: a relay key in `X-Api-Key` (mail sending).
+ * - `partner`: a partner key as the Bearer token, of the path's organization and partner (a
+ *   partner's boost claims).
  */
 export type AuthRequirement =
   | 'public'
@@ -24,6 +26,7 @@ export type AuthRequirement =
   | 'storefront'
   | 'staff'
   | 'relay'
+  | 'partner'
   | 'org:member'
   | 'org:admin'
   | 'org:owner'

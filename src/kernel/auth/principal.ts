@@ -5,11 +5,11 @@
  * Realms (docs/identity-and-organizations.md, "Three sign-in realms"): `main` is the main site;
  * `storefront` an organization's customers; `staff` an organization's staff console. A session
  * belongs to exactly one realm. Credential kinds: access tokens (per realm), organization API keys
- * (Commerce API only), relay keys (mail sending only). Account API keys are a fourth kind that is
- * always refused.
+ * (Commerce API only), relay keys (mail sending only), partner keys (a partner's boost claims
+ * only). Account API keys are a fifth kind that is always refused.
  */
 export type Realm = 'main' | 'storefront' | 'staff';
-export type CredentialKind = 'access_token' | 'org_key' | 'relay_key';
+export type CredentialKind = 'access_token' | 'org_key' | 'relay_key' | 'partner_key';
 export type OrgRole = 'owner' | 'admin' | 'member';
 
 export interface Principal {
@@ -25,8 +25,10 @@ export interface Principal {
   readonly scopes?: readonly string[];
   /** The session a token belongs to (refresh-token family), when the token names one. */
   readonly sessionId?: string;
-  /** The key used, for organization and relay keys. */
+  /** The key used, for organization, relay and partner keys. */
   readonly keyId?: number;
+  /** The partner a partner key speaks for (its slug). */
+  readonly partner?: string;
 }
 
 /** The roles at or above `role`, highest first. */

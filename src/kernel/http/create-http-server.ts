@@ -25,6 +25,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Every body field is optional: no body, or an empty JSON body, reads as {}. */
     optionalBody?: boolean;
+    /**
+     * The route also takes `application/x-www-form-urlencoded`, read into an object of strings by a
+     * parser its module registers in the route's own scope (the body schema takes those strings).
+     */
+    formBody?: boolean;
   }
 }
 
@@ -156,7 +161,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     if (
       request.body !== undefined &&
       request.routeOptions.schema?.body !== undefined &&
-      !isJson(request.headers['content-type'])
+      !isJson(request.headers['content-type']) &&
+      !(config.formBody === true && isForm(request.headers['content-type']))
     ) {
       throw unsupportedMediaType();
     }
@@ -264,6 +270,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 /** Whether a Content-Type names JSON (`application/json`, with or without parameters). */
 function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
+}
+
+/** Whether a Content-Type names a URL-encoded form. */
+function isForm(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType.trim());
 }
 
 /**

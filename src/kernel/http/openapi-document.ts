@@ -42,6 +42,11 @@ const SECURITY_SCHEMES = {
     name: 'X-Api-Key',
     description: 'A relay key of an SMTP relay service (mail sending only).',
   },
+  partnerKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A partner key of an organization (`partner_...`; a partner’s boost claims only).',
+  },
 } as const;
 
 type Scheme = keyof typeof SECURITY_SCHEMES;
@@ -53,6 +58,7 @@ const SCHEMES_OF: Readonly<Record<RequirementKind, readonly Scheme[]>> = {
   storefront: ['storefrontToken'],
   staff: ['staffToken'],
   relay: ['relayKey'],
+  partner: ['partnerKey'],
   'org:member': ['accessToken'],
   'org:admin': ['accessToken'],
   'org:owner': ['accessToken'],

@@ -27,7 +27,7 @@ export function createGameproxyModule(runtime: Runtime, deps: GameproxyModuleDep
     routes.ownedRoute(caller, routeId),
   );
   const routes = new GameRoutesService(ctx, deps, domains);
-  const boosts = new BoostsService(ctx, deps, routes, domains);
+  const boosts = new BoostsService(ctx, deps);
   return {
     name: 'gameproxy',
     prefix: '',

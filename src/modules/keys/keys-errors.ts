@@ -33,3 +33,5 @@ export const peopleOnly = defineError('keys.people_only', 403, {
   message:
     'The merchant profile holds the owners’ identities: manage it signed in as an owner or admin, not with an API key.',
 });
+export const invalidPartnerKey = defineError('keys.invalid_partner_key', 401, 'Invalid partner key');
+export const partnerKeyNotFound = defineError('keys.partner_key_not_found', 404, 'Partner key not found');

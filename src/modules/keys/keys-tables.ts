@@ -1,7 +1,10 @@
+import type { Generated } from 'kysely';
+
 /**
- * The keys module's tables as Kysely sees them (migrations/*_keys_*.sql): account API keys (which
- * the API never accepts) and organization API keys (the Commerce API). Only a digest of each key
- * is stored, with a short lookup prefix.
+ * The keys module's tables as Kysely sees them (migrations/*_keys_*.sql, *_partner_keys.sql):
+ * account API keys (which the API never accepts), organization API keys (the Commerce API) and
+ * partner keys (a partner's boost claims). Only a digest of each key is stored, with a short lookup
+ * prefix.
  */
 export interface AccountKeyRow {
   id: number;
@@ -32,7 +35,20 @@ export interface OrgKeyRow {
   revoked_at: Date | null;
 }
 
+/** A partner's key for its boost claims in one organization (migrations/202611291010_partner_keys.sql). */
+export interface PartnerKeyRow {
+  id: Generated<number>;
+  org_id: number;
+  /** The partner's slug (a-z, 0-9, -). */
+  partner: string;
+  lookup: string;
+  key_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
 export interface KeysTables {
   keys_account_keys: AccountKeyRow;
   keys_org_keys: OrgKeyRow;
+  keys_partner_keys: PartnerKeyRow;
 }

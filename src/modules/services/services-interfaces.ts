@@ -60,6 +60,8 @@ export interface ServiceSummary {
   readonly productId: number;
   readonly productName: string;
   readonly billingCycle: string;
+  /** The price per cycle, a decimal string ("0.00": a free plan). */
+  readonly price: string;
   readonly locationCode: string | null;
   readonly createdAt: Date;
   readonly nextDueDate: Date | null;

@@ -592,6 +592,7 @@ function summaryOf(s: ServiceRow): ServiceSummary {
     productId: Number(s.product_id),
     productName: s.product_name,
     billingCycle: s.billing_cycle,
+    price: String(s.price),
     locationCode: s.location_code,
     createdAt: new Date(s.created_at),
     nextDueDate: s.next_due_date === null ? null : new Date(s.next_due_date),

@@ -4,6 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 export const ACCOUNT_KEY_PREFIX = 'acct_';
 export const ORG_KEY_PREFIX = 'org_';
 export const RELAY_KEY_PREFIX = 'relay_';
+export const PARTNER_KEY_PREFIX = 'partner_';
 
 /** Characters after the prefix that locate a key's row (an index, not a secret). */
 const LOOKUP_CHARS = 12;
