@@ -7,8 +7,7 @@ import { freePort } from '../../../testing/free-port.ts';
 import { insertGameRoute, userIdOf } from '../../../testing/gameproxy-fixture.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
-import type { ManagedRecords } from '../../dns/index.ts';
-import type { DnsModule } from '../../dns/dns-module.ts';
+import type { DnsModule, ManagedRecords } from '../../dns/index.ts';
 import { routesChanged } from '../gameproxy-events.ts';
 import type { GameproxyModule } from '../gameproxy-module.ts';
 
