@@ -4,12 +4,17 @@ import { createZone, ZONES } from '../../../testing/dns-api-fixture.ts';
 import { queryUdp } from '../../../testing/dns-client.ts';
 import { eventually } from '../../../testing/eventually.ts';
 import { freePort } from '../../../testing/free-port.ts';
+import { addMember, createOrg } from '../../../testing/org-fixture.ts';
 import { insertGameRoute, userIdOf } from '../../../testing/gameproxy-fixture.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import type { DnsModule, ManagedRecords } from '../../dns/index.ts';
+import type { OrgsModule } from '../../orgs/index.ts';
+import type { ServicesModule } from '../../services/index.ts';
+import { gameproxyContext } from '../gameproxy-context.ts';
 import { routesChanged } from '../gameproxy-events.ts';
 import type { GameproxyModule } from '../gameproxy-module.ts';
+import { CustomDomainsService } from './custom-domains-service.ts';
 
 const BASE = 'play.test.example';
 const DAY = 24 * 3600_000;
@@ -299,9 +304,53 @@ describe('custom domains of game routes, checked through the platform’s own DN
     await refused({ domain: 'golf.example', subdomain: '-bad' }, 'subdomain');
     await refused({ domain: 'golf.example', subdomain: 'a..b' }, 'subdomain');
     await refused({ domain: 'golf.example', include_in_list: 'yes' }, 'include_in_list');
+    // The apex of the caller's zone hosted here cannot hold the CNAME.
+    await createZone(t, b.token, 'golf-apex.example');
+    await refused({ domain: 'golf-apex.example' }, 'subdomain');
     const none = await t.request('GET', domainOf(b.routeId), { token: b.token });
     expect(none.status).toBe(404);
     expect(none.body).toEqual({ detail: 'Custom domain not found' });
+  });
+
+  it('an organization’s route: its members’, published in the organization’s zone; listed by viewsOf', async () => {
+    const owner = await t.signUp();
+    const member = await t.signUp();
+    const outsider = await t.signUp();
+    const org = await createOrg(t, owner.token, 'juliet-org');
+    await addMember(t, owner.token, org.slug, member.email, 'member');
+    const routeId = await insertGameRoute(t, {
+      user_id: await userIdOf(t, owner.token),
+      org_id: org.id,
+      subdomain: 'juliet',
+      base_domain: BASE,
+    });
+    const zone = await t.request('POST', ZONES, {
+      token: owner.token,
+      body: { domain: 'juliet-org.example', org_slug: org.slug },
+    });
+    expect(zone.status, zone.text).toBe(201);
+
+    const linked = await t.request('POST', domainOf(routeId), {
+      token: member.token,
+      body: { domain: 'juliet-org.example', subdomain: 'mc' },
+    });
+    expect(linked.status, linked.text).toBe(201);
+    expect(linked.body).toMatchObject({ status: 'verified', cname_target: `juliet.${BASE}` });
+    expect(await records.list('gameproxy', zone.body.id)).toHaveLength(1);
+    expect((await t.request('GET', domainOf(routeId), { token: owner.token })).status).toBe(200);
+    expect((await t.request('GET', domainOf(routeId), { token: outsider.token })).status).toBe(404);
+
+    const orgs = t.node.modules.find((m) => m.name === 'orgs') as OrgsModule;
+    const services = t.node.modules.find((m) => m.name === 'services') as ServicesModule;
+    const domains = new CustomDomainsService(
+      gameproxyContext(t.node.runtime),
+      { records, orgs: orgs.directory, services: services.directory },
+      () => Promise.reject(new Error('not used')),
+    );
+    const views = await domains.viewsOf([routeId, 999_999]);
+    expect([...views.keys()]).toEqual([routeId]);
+    expect(views.get(routeId)).toEqual(linked.body);
+    expect(await domains.viewsOf([])).toEqual(new Map());
   });
 
   it('PATCH include_in_list; DELETE unlinks and removes the published CNAME', async () => {
