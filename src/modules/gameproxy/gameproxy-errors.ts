@@ -22,8 +22,3 @@ export const customDomainTaken = defineError(
   409,
   'Custom domain already used by another route',
 );
-export const customDomainUnpublishable = defineError(
-  'gameproxy.custom_domain_unpublishable',
-  409,
-  (zone: string) => `The CNAME cannot be published in the zone ${zone} (another record sits at that name)`,
-);

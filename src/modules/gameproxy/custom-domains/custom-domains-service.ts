@@ -7,7 +7,6 @@ import {
   customDomainNotFound,
   customDomainsDisabled,
   customDomainTaken,
-  customDomainUnpublishable,
 } from '../gameproxy-errors.ts';
 import type { GameproxyContext, GameproxyModuleDeps } from '../gameproxy-context.ts';
 import { routesChanged } from '../gameproxy-events.ts';
@@ -104,9 +103,13 @@ export class CustomDomainsService {
 
     const now = new Date(this.ctx.clock.now());
     const zone = await this.holdersZone(caller, route, name.fqdn);
-    if (zone !== null) await this.publish(zone, name.fqdn, route);
-    const finding: CnameFinding =
-      zone !== null ? { kind: 'match' } : await this.lookup(name.fqdn, addressOf(route));
+    if (zone?.domain === name.fqdn)
+      throw invalidField(
+        ['body', 'subdomain'],
+        `${name.fqdn} is the apex of a zone hosted here, where a CNAME cannot sit: name a subdomain`,
+        input.subdomain ?? null,
+      );
+    const { finding, managedZoneId } = await this.cnameFor(zone, route, name.fqdn);
     const outcome = afterCheck({ status: 'pending', missed_checks: 0 }, finding, now);
     const row: CustomDomainRow = {
       route_id: route.id,
@@ -114,7 +117,7 @@ export class CustomDomainsService {
       subdomain: name.subdomain,
       fqdn: name.fqdn,
       include_in_list: input.include_in_list ?? false,
-      managed_zone_id: zone?.zoneId ?? null,
+      managed_zone_id: managedZoneId,
       created_at: now,
       ...outcome,
     };
@@ -125,7 +128,7 @@ export class CustomDomainsService {
     });
     if (!inserted) {
       // Another call linked the route or took the name meanwhile: take back the record published for this one.
-      if (zone !== null) await this.unpublish(zone.zoneId, name.fqdn);
+      if (managedZoneId !== null) await this.unpublish(managedZoneId, name.fqdn);
       throw (await this.repo.find(route.id)) !== null ? customDomainExists() : customDomainTaken();
     }
     return viewOf(row, route);
@@ -214,14 +217,12 @@ export class CustomDomainsService {
     const { domain, route } = due;
     const now = new Date(this.ctx.clock.now());
     const zone = await this.holdersZone(caller, route, domain.fqdn);
-    if (zone !== null) await this.publish(zone, domain.fqdn, route);
+    const { finding, managedZoneId } = await this.cnameFor(zone, route, domain.fqdn);
     const formerZone = domain.managed_zone_id;
-    // The zone went to another holder: the record this module published there is not its to keep.
-    if (formerZone !== null && formerZone !== zone?.zoneId)
+    // The zone went to another holder (or the record can no longer sit there): not this module's to keep.
+    if (formerZone !== null && formerZone !== managedZoneId)
       await this.unpublish(formerZone, domain.fqdn).catch(() => 0);
-    const finding: CnameFinding =
-      zone !== null ? { kind: 'match' } : await this.lookup(domain.fqdn, addressOf(route));
-    const outcome = { ...afterCheck(domain, finding, now), managed_zone_id: zone?.zoneId ?? null };
+    const outcome = { ...afterCheck(domain, finding, now), managed_zone_id: managedZoneId };
     return this.ctx.transaction(async (uow) => {
       const before = await this.repo.withTx(uow.trx).recordCheck(route.id, domain.fqdn, outcome);
       if (before === null) return null;
@@ -247,25 +248,29 @@ export class CustomDomainsService {
     return orgOk || userOk ? zone : null;
   }
 
-  /** Publishes the CNAME `fqdn` → the route's address as this module's record in `zone`. */
-  private async publish(
-    zone: HostedZone,
+  /**
+   * The CNAME of `fqdn`: published in the holder's zone (a match at once), or, without such a zone
+   * or when the zone refuses the record (the holder's own records at the name), looked up.
+   */
+  private async cnameFor(
+    zone: HostedZone | null,
+    route: RouteRef,
     fqdn: string,
-    route: Pick<Route, 'subdomain' | 'base_domain'>,
-  ): Promise<void> {
-    if (fqdn === zone.domain)
-      throw invalidField(
-        ['body', 'subdomain'],
-        `${fqdn} is the apex of a zone hosted here, where a CNAME cannot sit: name a subdomain`,
-        null,
-      );
+  ): Promise<{ finding: CnameFinding; managedZoneId: number | null }> {
+    if (zone !== null && zone.domain !== fqdn && (await this.publish(zone, fqdn, route)))
+      return { finding: { kind: 'match' }, managedZoneId: zone.zoneId };
+    return { finding: await this.lookup(fqdn, addressOf(route)), managedZoneId: null };
+  }
+
+  /** Publishes the CNAME `fqdn` → the route's address as this module's record in `zone`; false when refused. */
+  private async publish(zone: HostedZone, fqdn: string, route: RouteRef): Promise<boolean> {
     try {
       await this.deps.records.put(RECORD_OWNER, zone.zoneId, [
         { name: fqdn, type: 'CNAME', content: `${addressOf(route)}.`, ttl: CNAME_TTL },
       ]);
+      return true;
     } catch (error) {
-      if (error instanceof AppError && (error.status === 409 || error.status === 422))
-        throw customDomainUnpublishable(zone.domain);
+      if (error instanceof AppError && (error.status === 409 || error.status === 422)) return false;
       throw error;
     }
   }

@@ -116,6 +116,36 @@ describe('custom domains of game routes, checked through the platform’s own DN
     expect(taken.body).toEqual({ detail: 'Custom domain already used by another route' });
   });
 
+  it('the caller’s zone with their own records at the name: looked up instead of published', async () => {
+    const a = await accountWithRoute('kilo');
+    const zone = await createZone(t, a.token, 'kilo-owner.example');
+    await addCname(a.token, zone.id, 'mc', `kilo.${BASE}`);
+    const web = await t.request('POST', `${ZONES}/${zone.id}/records`, {
+      token: a.token,
+      body: { name: 'web', type: 'A', content: '192.0.2.7' },
+    });
+    expect(web.status, web.text).toBe(201);
+    await eventually(async () => (await cnameAt('mc.kilo-owner.example')).length === 1);
+
+    const own = await t.request('POST', domainOf(a.routeId), {
+      token: a.token,
+      body: { domain: 'kilo-owner.example', subdomain: 'mc' },
+    });
+    expect(own.status, own.text).toBe(201);
+    expect(own.body).toMatchObject({ status: 'verified', last_error: null });
+    expect(await records.list('gameproxy', zone.id)).toEqual([]);
+
+    const b = await accountWithRoute('kilo-two');
+    const other = await t.request('POST', domainOf(b.routeId), {
+      token: b.token,
+      body: { domain: 'kilo-owner.example', subdomain: 'web' },
+    });
+    expect(other.body).toMatchObject({
+      status: 'pending',
+      last_error: 'No CNAME record at web.kilo-owner.example',
+    });
+  });
+
   it('another account’s zone: pending until its holder adds the CNAME, then verified by verify', async () => {
     const a = await accountWithRoute('bravo');
     const holder = await t.signUp();
