@@ -418,6 +418,26 @@ describe('custom domains of game routes, checked through the platform’s own DN
     });
     expect(relinked.status).toBe(201);
   });
+
+  it('a published domain whose zone went: looked up at the next daily check, which counts a miss', async () => {
+    const a = await accountWithRoute('lima');
+    const zone = await createZone(t, a.token, 'lima-owner.example');
+    const linked = await t.request('POST', domainOf(a.routeId), {
+      token: a.token,
+      body: { domain: 'lima-owner.example', subdomain: 'mc' },
+    });
+    expect(linked.body).toMatchObject({ status: 'verified' });
+    expect((await t.request('DELETE', `${ZONES}/${zone.id}`, { token: a.token })).status).toBe(204);
+
+    clock.advance(DAY);
+    await gameproxy.checkDueDomains();
+    const token = await t.signIn(a.email);
+    const after = await t.request('GET', domainOf(a.routeId), { token });
+    expect(after.body).toMatchObject({ status: 'verified' });
+    expect(after.body.last_error).toMatch(
+      /^The DNS lookup of mc\.lima-owner\.example failed .*\(1 of 3 daily checks/,
+    );
+  });
 });
 
 describe('custom domains turned off', () => {
