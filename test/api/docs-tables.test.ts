@@ -12,6 +12,18 @@ import { generatedSections, interfaceRows, ROOT, section, tableCells } from '../
 const CONTRACT_BUDGETS: Readonly<
   Record<string, { routes: string[]; count: number; windowS: number; scope: string }>
 > = {
+  'custom_domain.link': {
+    routes: ['POST /api/v1/gameproxy/routes/:route_id/custom-domain'],
+    count: 12,
+    windowS: 3600,
+    scope: 'target',
+  },
+  'custom_domain.verify': {
+    routes: ['POST /api/v1/gameproxy/routes/:route_id/custom-domain/verify'],
+    count: 12,
+    windowS: 3600,
+    scope: 'target',
+  },
   'platform_domains.availability': {
     routes: ['GET /api/v1/client/platform-domains/availability'],
     count: 60,

@@ -3,6 +3,7 @@ import type { CustomDomainsService } from '../custom-domains/custom-domains-serv
 import { routeNotFound } from '../gameproxy-errors.ts';
 import type { GameproxyContext, GameproxyModuleDeps } from '../gameproxy-context.ts';
 import type { Route } from '../gameproxy-tables.ts';
+import { RouteLookupRepository } from './route-lookup-repository.ts';
 
 /** Routes: availability, name suggestions, the effective policy, and the routes themselves. */
 export class GameRoutesService {
@@ -16,10 +17,20 @@ export class GameRoutesService {
     void this.domains;
   }
 
-  /** The caller's route (TODO): another's or none is routeNotFound (404). */
-  ownedRoute(caller: Principal, routeId: number): Promise<Route> {
-    void caller;
-    void routeId;
-    return Promise.reject(routeNotFound());
+  /**
+   * The caller's route: one the caller made, or one of an organization the caller is a member of.
+   * Another's, or none, is routeNotFound (404).
+   */
+  async ownedRoute(caller: Principal, routeId: number): Promise<Route> {
+    const route = await new RouteLookupRepository(this.ctx.db).find(routeId);
+    const userId = caller.userId;
+    if (route === null || userId === undefined) throw routeNotFound();
+    if (
+      route.org_id === null
+        ? route.user_id === userId
+        : (await this.deps.orgs.roleOf(route.org_id, userId)) !== null
+    )
+      return route;
+    throw routeNotFound();
   }
 }
