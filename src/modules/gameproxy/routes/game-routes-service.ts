@@ -1,25 +1,388 @@
-import type { Principal } from '../../../kernel/auth/principal.ts';
+import { orgRoleAllows, type Access, type OwnerScope } from '../../../kernel/auth/owner-scope.ts';
+import type { OrgRole, Principal } from '../../../kernel/auth/principal.ts';
+import { invalidField } from '../../../kernel/errors/app-error.ts';
+import { forbiddenRole, notAuthenticated } from '../../../kernel/errors/kernel-errors.ts';
 import type { CustomDomainsService } from '../custom-domains/custom-domains-service.ts';
-import { routeNotFound } from '../gameproxy-errors.ts';
 import type { GameproxyContext, GameproxyModuleDeps } from '../gameproxy-context.ts';
-import type { Route } from '../gameproxy-tables.ts';
+import { addressTaken, routeLimitReached, routeNotFound, routeOrgNotFound } from '../gameproxy-errors.ts';
+import { routesChanged } from '../gameproxy-events.ts';
+import type { Route, RouteMode } from '../gameproxy-tables.ts';
+import { GameRoutesRepository, type RouteChanges, type RouteOwner } from './game-routes-repository.ts';
+import { suggestNames, type RandomSource } from './name-suggester.ts';
+import { checkFavicon, statusCacheTtl, text } from './route-fields.ts';
+import { routeView, type RouteView } from './route-view.ts';
+import { checkSubdomain, normalSubdomain, SUBDOMAIN_RULE, type SubdomainProblem } from './subdomain-check.ts';
+import { checkUpstreamHost, systemLookup, type HostLookup } from './upstream-check.ts';
+
+/** The game server services a route may lead to (the catalogue's `module_name`). */
+export const GAME_SERVER_MODULE = 'game_server';
+/** The port a Minecraft Java server listens on when an upstream host is given without one. */
+export const DEFAULT_UPSTREAM_PORT = 25565;
+
+export interface AvailabilityView {
+  subdomain: string;
+  base_domain: string;
+  available: boolean;
+  reason: Exclude<SubdomainProblem, null> | 'taken' | null;
+}
+
+export interface NameSuggestionsView {
+  base_domain: string;
+  suggestions: string[];
+}
+
+export interface PolicyView {
+  base_domains: string[];
+  max_routes: number;
+  allow_custom_domains: boolean;
+  allow_proxy_protocol: boolean;
+  status_cache_ttl_seconds: { default: number; min: number; max: number };
+}
+
+export interface RouteCreate {
+  subdomain: string;
+  base_domain?: string | null;
+  display_name?: string | null;
+  description?: string | null;
+  mode?: RouteMode;
+  upstream_service_id?: number | null;
+  upstream_host?: string | null;
+  upstream_port?: number | null;
+  location_id?: number | null;
+  org_id?: number | null;
+  online_motd?: string | null;
+  offline_motd?: string | null;
+  favicon?: string | null;
+  version_name?: string | null;
+  status_cache_ttl_seconds?: number | null;
+  proxy_protocol?: boolean;
+  real_ip?: boolean | null;
+}
+
+export interface RouteUpdate {
+  display_name?: string | null;
+  description?: string | null;
+  online_motd?: string | null;
+  offline_motd?: string | null;
+  favicon?: string | null;
+  version_name?: string | null;
+  status_cache_ttl_seconds?: number | null;
+  clear_favicon?: boolean;
+  clear_online_motd?: boolean;
+  clear_offline_motd?: boolean;
+}
+
+/** Where a route's traffic goes, once checked. */
+interface Upstream {
+  readonly serviceId: number | null;
+  readonly host: string | null;
+  readonly port: number | null;
+}
+
+/** What the service takes besides its context: how names resolve and where randomness comes from. */
+export interface GameRoutesOptions {
+  readonly lookup?: HostLookup;
+  readonly random?: RandomSource;
+}
 
 /** Routes: availability, name suggestions, the effective policy, and the routes themselves. */
 export class GameRoutesService {
+  private readonly repo: GameRoutesRepository;
+  private readonly lookup: HostLookup;
+  private readonly random: RandomSource;
+
   constructor(
     private readonly ctx: GameproxyContext,
     private readonly deps: GameproxyModuleDeps,
     private readonly domains: CustomDomainsService,
+    options: GameRoutesOptions = {},
   ) {
-    void this.ctx;
-    void this.deps;
-    void this.domains;
+    this.repo = new GameRoutesRepository(ctx.db);
+    this.lookup = options.lookup ?? systemLookup;
+    this.random = options.random ?? Math.random;
   }
 
-  /** The caller's route (TODO): another's or none is routeNotFound (404). */
+  /** The caller's route: theirs, or an organization's they are a member of; else routeNotFound (404). */
   ownedRoute(caller: Principal, routeId: number): Promise<Route> {
-    void caller;
-    void routeId;
-    return Promise.reject(routeNotFound());
+    return this.accessibleRoute(caller, routeId, 'read');
   }
+
+  /**
+   * The policy routes are made under. Deployment-wide for now (organizations have no settings of
+   * their own yet); `org_id` is checked for membership so the answer can become per organization.
+   */
+  async policy(caller: Principal, orgId: number | undefined): Promise<PolicyView> {
+    if (orgId !== undefined) await this.orgRole(caller, orgId, 'read');
+    const s = this.ctx.settings;
+    return {
+      base_domains: [...s.baseDomains],
+      max_routes: s.maxRoutes,
+      allow_custom_domains: s.allowCustomDomains,
+      allow_proxy_protocol: s.allowProxyProtocol,
+      status_cache_ttl_seconds: { ...s.statusCacheTtl },
+    };
+  }
+
+  /** Whether `<subdomain>.<base_domain>` can be taken now, read from the primary database. */
+  async availability(
+    caller: Principal,
+    orgId: number | undefined,
+    subdomainInput: string,
+    baseDomainInput: string | null | undefined,
+  ): Promise<AvailabilityView> {
+    if (orgId !== undefined) await this.orgRole(caller, orgId, 'read');
+    const baseDomain = this.baseDomain(baseDomainInput);
+    const subdomain = normalSubdomain(subdomainInput);
+    const problem = checkSubdomain(subdomain);
+    const reason = problem ?? ((await this.repo.exists(subdomain, baseDomain)) ? 'taken' : null);
+    return { subdomain, base_domain: baseDomain, available: reason === null, reason };
+  }
+
+  /** `count` readable names free under the base domain when answered. */
+  async nameSuggestions(
+    caller: Principal,
+    orgId: number | undefined,
+    count: number,
+    baseDomainInput: string | null | undefined,
+  ): Promise<NameSuggestionsView> {
+    if (orgId !== undefined) await this.orgRole(caller, orgId, 'read');
+    const baseDomain = this.baseDomain(baseDomainInput);
+    const suggestions = await suggestNames(count, this.random, async (names) => {
+      const taken = await this.repo.taken(names, baseDomain);
+      return new Set(names.filter((n) => !taken.has(n)));
+    });
+    return { base_domain: baseDomain, suggestions };
+  }
+
+  /** The account's own routes, or (orgId) the organization's, oldest first. */
+  async list(caller: Principal, orgId: number | undefined): Promise<RouteView[]> {
+    const owner: RouteOwner =
+      orgId === undefined
+        ? { userId: userIdOf(caller), orgId: null }
+        : { orgId: (await this.orgRole(caller, orgId, 'read'), orgId) };
+    return this.views(await this.repo.listOf(owner));
+  }
+
+  async create(caller: Principal, body: RouteCreate): Promise<RouteView> {
+    const userId = userIdOf(caller);
+    const orgId = body.org_id ?? null;
+    if (orgId !== null) await this.orgRole(caller, orgId, 'write');
+    const owner: RouteOwner = orgId === null ? { userId, orgId: null } : { orgId };
+    const subdomain = this.subdomain(body.subdomain);
+    const baseDomain = this.baseDomain(body.base_domain, ['body', 'base_domain']);
+    const mode = body.mode ?? 'proxy';
+    const upstream = await this.upstream(caller, orgId, body);
+    if (mode === 'proxy' && upstream.serviceId === null && upstream.host === null)
+      throw invalidField(
+        ['body', 'upstream_host'],
+        'A proxy route needs upstream_service_id or upstream_host',
+        null,
+      );
+    const proxyProtocol = body.proxy_protocol ?? false;
+    if (proxyProtocol && !this.ctx.settings.allowProxyProtocol)
+      throw invalidField(['body', 'proxy_protocol'], 'PROXY protocol is not offered here', true);
+    const ttl = statusCacheTtl(body.status_cache_ttl_seconds, this.ctx.settings.statusCacheTtl, [
+      'body',
+      'status_cache_ttl_seconds',
+    ]);
+    const favicon = nullable(body.favicon, (f) => checkFavicon(f, ['body', 'favicon']));
+    const now = new Date(this.ctx.clock.now());
+    const route = await this.ctx.transaction(async (uow) => {
+      const repo = this.repo.withTx(uow.trx);
+      // One creation at a time per owner, so the limit holds when two arrive together.
+      await repo.lockRoutesOf(owner);
+      const max = this.ctx.settings.maxRoutes;
+      if ((await repo.countOf(owner)) >= max) throw routeLimitReached(max);
+      const row = await repo.insert({
+        user_id: userId,
+        org_id: orgId,
+        subdomain,
+        base_domain: baseDomain,
+        display_name: text(body.display_name),
+        description: text(body.description),
+        mode,
+        upstream_service_id: upstream.serviceId,
+        upstream_host: upstream.host,
+        upstream_port: upstream.port,
+        location_id: body.location_id ?? null,
+        online_motd: motd(body.online_motd),
+        offline_motd: motd(body.offline_motd),
+        favicon,
+        version_name: text(body.version_name),
+        status_cache_ttl_seconds: ttl,
+        proxy_protocol: proxyProtocol,
+        real_ip: body.real_ip ?? false,
+        created_at: now,
+        updated_at: now,
+      });
+      if (row === null) throw addressTaken();
+      uow.emit(routesChanged, { routeIds: [row.id] });
+      return row;
+    });
+    return (await this.views([route]))[0]!;
+  }
+
+  async update(caller: Principal, routeId: number, body: RouteUpdate): Promise<RouteView> {
+    await this.accessibleRoute(caller, routeId, 'write');
+    const changes: RouteChanges = { updated_at: new Date(this.ctx.clock.now()) };
+    if (body.display_name !== undefined) changes.display_name = text(body.display_name);
+    if (body.description !== undefined) changes.description = text(body.description);
+    if (body.version_name !== undefined) changes.version_name = text(body.version_name);
+    if (body.status_cache_ttl_seconds !== undefined)
+      changes.status_cache_ttl_seconds = statusCacheTtl(
+        body.status_cache_ttl_seconds,
+        this.ctx.settings.statusCacheTtl,
+        ['body', 'status_cache_ttl_seconds'],
+      );
+    const favicon = cleared(body.favicon, body.clear_favicon, 'favicon');
+    if (favicon !== undefined)
+      changes.favicon = nullable(favicon, (f) => checkFavicon(f, ['body', 'favicon']));
+    const online = cleared(body.online_motd, body.clear_online_motd, 'online_motd');
+    if (online !== undefined) changes.online_motd = motd(online);
+    const offline = cleared(body.offline_motd, body.clear_offline_motd, 'offline_motd');
+    if (offline !== undefined) changes.offline_motd = motd(offline);
+    const route = await this.ctx.transaction(async (uow) => {
+      const row = await this.repo.withTx(uow.trx).update(routeId, changes);
+      if (row === null) throw routeNotFound();
+      uow.emit(routesChanged, { routeIds: [routeId] });
+      return row;
+    });
+    return (await this.views([route]))[0]!;
+  }
+
+  /** Deletes the route (and its custom domain); its address is free at once. Answers the route deleted. */
+  async delete(caller: Principal, routeId: number): Promise<Route> {
+    const route = await this.accessibleRoute(caller, routeId, 'write');
+    await this.ctx.transaction(async (uow) => {
+      if (!(await this.repo.withTx(uow.trx).delete(routeId))) throw routeNotFound();
+      uow.emit(routesChanged, { routeIds: [routeId] });
+    });
+    return route;
+  }
+
+  private async views(routes: readonly Route[]): Promise<RouteView[]> {
+    const domains = await this.domains.viewsOf(routes.map((r) => r.id));
+    return routes.map((r) => routeView(r, domains.get(r.id) ?? null));
+  }
+
+  /**
+   * A route the caller may read (their own, or an organization's they belong to) or write (their
+   * own, or an organization's they own or administer). Another's, or none: 404; a member's write
+   * on an organization's route: 403.
+   */
+  private async accessibleRoute(caller: Principal, routeId: number, access: Access): Promise<Route> {
+    const route = await this.repo.find(routeId);
+    if (route === null) throw routeNotFound();
+    if (route.org_id === null) {
+      if (route.user_id !== caller.userId || caller.orgId !== undefined) throw routeNotFound();
+      return route;
+    }
+    const role = await this.roleIn(caller, route.org_id);
+    if (role === null) throw routeNotFound();
+    if (!orgRoleAllows(role, access)) throw forbiddenRole();
+    return route;
+  }
+
+  /** The caller's role in the organization: not a member (or no such organization) → 404, too low → 403. */
+  private async orgRole(caller: Principal, orgId: number, access: Access): Promise<void> {
+    const role = await this.roleIn(caller, orgId);
+    if (role === null) throw routeOrgNotFound();
+    if (!orgRoleAllows(role, access)) throw forbiddenRole();
+  }
+
+  private async roleIn(caller: Principal, orgId: number): Promise<OrgRole | null> {
+    if (caller.orgId !== undefined && caller.orgId !== orgId) return null;
+    const org = await this.deps.orgs.byId(orgId);
+    if (org === null || org.status === 'deleted') return null;
+    return this.deps.orgs.roleOf(orgId, userIdOf(caller));
+  }
+
+  private subdomain(input: string): string {
+    const subdomain = normalSubdomain(input);
+    const problem = checkSubdomain(subdomain);
+    if (problem === 'reserved')
+      throw invalidField(['body', 'subdomain'], `"${subdomain}" is reserved`, input);
+    if (problem === 'invalid') throw invalidField(['body', 'subdomain'], SUBDOMAIN_RULE, input);
+    return subdomain;
+  }
+
+  /** One of the policy's base domains (default the first); else 422 naming `loc`. */
+  private baseDomain(
+    input: string | null | undefined,
+    loc: readonly string[] = ['body', 'base_domain'],
+  ): string {
+    const offered = this.ctx.settings.baseDomains;
+    const domain = (input ?? offered[0] ?? '').trim().toLowerCase().replace(/\.$/, '');
+    if (!offered.includes(domain))
+      throw invalidField(loc, `Unknown base domain; offered: ${offered.join(', ')}`, input ?? null);
+    return domain;
+  }
+
+  /** The route's upstream: a game server service of the caller's, or a host (and port) it may reach. */
+  private async upstream(caller: Principal, orgId: number | null, body: RouteCreate): Promise<Upstream> {
+    const serviceId = body.upstream_service_id ?? null;
+    const hostInput = body.upstream_host ?? null;
+    const port = body.upstream_port ?? null;
+    if (serviceId !== null && hostInput !== null)
+      throw invalidField(
+        ['body', 'upstream_host'],
+        'Give upstream_service_id or upstream_host, not both',
+        hostInput,
+      );
+    if (serviceId !== null) {
+      await this.gameServer(caller, orgId, serviceId);
+      return { serviceId, host: null, port };
+    }
+    if (hostInput === null) {
+      if (port !== null)
+        throw invalidField(['body', 'upstream_port'], 'upstream_port goes with upstream_host', port);
+      return { serviceId: null, host: null, port: null };
+    }
+    const checked = await checkUpstreamHost(hostInput, this.ctx.settings.allowPrivateUpstreams, this.lookup);
+    if ('refused' in checked) throw invalidField(['body', 'upstream_host'], checked.refused, hostInput);
+    return { serviceId: null, host: checked.host, port: port ?? DEFAULT_UPSTREAM_PORT };
+  }
+
+  /** A game server service the caller may use, held by the route's own owner; else 422. */
+  private async gameServer(caller: Principal, orgId: number | null, serviceId: number): Promise<void> {
+    const userId = userIdOf(caller);
+    const role = orgId === null ? null : await this.roleIn(caller, orgId);
+    const scope: OwnerScope = { userId, orgRoles: new Map(role === null ? [] : [[orgId!, role]]) };
+    const service = await this.deps.services.summaryFor(scope, serviceId, 'write');
+    if (
+      service === null ||
+      service.module !== GAME_SERVER_MODULE ||
+      service.orgId !== orgId ||
+      service.status === 'terminated'
+    )
+      throw invalidField(
+        ['body', 'upstream_service_id'],
+        'No game server service of yours with this id',
+        serviceId,
+      );
+  }
+}
+
+function userIdOf(caller: Principal): number {
+  if (caller.userId === undefined) throw notAuthenticated();
+  return caller.userId;
+}
+
+const nullable = <T>(value: T | null | undefined, check: (v: T) => T): T | null =>
+  value === null || value === undefined ? null : check(value);
+
+/** A MOTD as stored: as written (leading spaces centre it in the list), null when empty. */
+const motd = (value: string | null | undefined): string | null =>
+  value === null || value === undefined || value === '' ? null : value;
+
+/** A field's new value given with its clear_ flag: null when cleared, undefined when untouched. */
+function cleared<T>(
+  value: T | null | undefined,
+  clear: boolean | undefined,
+  field: string,
+): T | null | undefined {
+  if (clear !== true) return value;
+  if (value !== undefined && value !== null)
+    throw invalidField(['body', `clear_${field}`], `Give ${field} or clear_${field}, not both`, true);
+  return null;
 }
