@@ -12,6 +12,18 @@ import { generatedSections, interfaceRows, ROOT, section, tableCells } from '../
 const CONTRACT_BUDGETS: Readonly<
   Record<string, { routes: string[]; count: number; windowS: number; scope: string }>
 > = {
+  'gameproxy.availability': {
+    routes: ['POST /api/v1/gameproxy/availability', 'POST /api/v1/gameproxy/name-suggestions'],
+    count: 60,
+    windowS: 60,
+    scope: 'account',
+  },
+  'gameproxy.route_create': {
+    routes: ['POST /api/v1/gameproxy/routes'],
+    count: 30,
+    windowS: 3600,
+    scope: 'account',
+  },
   'platform_domains.availability': {
     routes: ['GET /api/v1/client/platform-domains/availability'],
     count: 60,

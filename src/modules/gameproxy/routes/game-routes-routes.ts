@@ -67,7 +67,8 @@ export function registerGameRouteRoutes(app: ModuleApp, service: GameRoutesServi
     '/gameproxy/policy',
     {
       schema: {
-        summary: 'The base domains, route limit, custom domain and PROXY protocol offer, status cache bounds',
+        summary:
+          'The base domains (in order: the first is the default), route limit, custom domain and PROXY protocol offer, status cache bounds',
         querystring: OrgQuery,
         response: { 200: PolicyResponse, ...errorResponses(404) },
       },

@@ -9,7 +9,9 @@ const Id = Type.Integer({ minimum: 1 });
 /** The status cache TTL column is an integer; the policy's bounds are checked by the service. */
 const Ttl = Type.Integer({ minimum: 0, maximum: 86_400 });
 const BaseDomain = Type.String({ minLength: 1, maxLength: 253 });
-const Motd = Type.String({ maxLength: MOTD_MAX });
+/** Free text: any characters but NUL, which no text column takes. */
+const FreeText = (maxLength: number) => Type.String({ maxLength, pattern: '^[^\\u0000]*$' });
+const Motd = FreeText(MOTD_MAX);
 const Favicon = Type.String({
   maxLength: FAVICON_MAX_CHARS,
   description: 'A data:image/png;base64,... URL of a PNG (64×64), 16 KiB at most decoded',
@@ -44,8 +46,8 @@ export const CreateRouteBody = Type.Object(
   {
     subdomain: Type.String({ minLength: 1, maxLength: 63 }),
     base_domain: Type.Optional(Nullable(BaseDomain)),
-    display_name: Type.Optional(Nullable(Type.String({ maxLength: NAME_MAX }))),
-    description: Type.Optional(Nullable(Type.String({ maxLength: DESCRIPTION_MAX }))),
+    display_name: Type.Optional(Nullable(FreeText(NAME_MAX))),
+    description: Type.Optional(Nullable(FreeText(DESCRIPTION_MAX))),
     mode: Type.Optional(Mode),
     upstream_service_id: Type.Optional(Nullable(Id)),
     upstream_host: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
@@ -55,7 +57,7 @@ export const CreateRouteBody = Type.Object(
     online_motd: Type.Optional(Nullable(Motd)),
     offline_motd: Type.Optional(Nullable(Motd)),
     favicon: Type.Optional(Nullable(Favicon)),
-    version_name: Type.Optional(Nullable(Type.String({ maxLength: VERSION_NAME_MAX }))),
+    version_name: Type.Optional(Nullable(FreeText(VERSION_NAME_MAX))),
     status_cache_ttl_seconds: Type.Optional(Nullable(Ttl)),
     proxy_protocol: Type.Optional(Type.Boolean()),
     real_ip: Type.Optional(Nullable(Type.Boolean())),
@@ -65,12 +67,12 @@ export const CreateRouteBody = Type.Object(
 
 export const UpdateRouteBody = Type.Object(
   {
-    display_name: Type.Optional(Nullable(Type.String({ maxLength: NAME_MAX }))),
-    description: Type.Optional(Nullable(Type.String({ maxLength: DESCRIPTION_MAX }))),
+    display_name: Type.Optional(Nullable(FreeText(NAME_MAX))),
+    description: Type.Optional(Nullable(FreeText(DESCRIPTION_MAX))),
     online_motd: Type.Optional(Nullable(Motd)),
     offline_motd: Type.Optional(Nullable(Motd)),
     favicon: Type.Optional(Nullable(Favicon)),
-    version_name: Type.Optional(Nullable(Type.String({ maxLength: VERSION_NAME_MAX }))),
+    version_name: Type.Optional(Nullable(FreeText(VERSION_NAME_MAX))),
     status_cache_ttl_seconds: Type.Optional(Nullable(Ttl)),
     clear_favicon: Type.Optional(Type.Boolean()),
     clear_online_motd: Type.Optional(Type.Boolean()),

@@ -172,6 +172,10 @@ describe('game proxy routes: names, policy, and the routes of accounts and organ
       ],
       [{ subdomain: 'fine-one', upstream_host: PUBLIC_IP, online_motd: 'x'.repeat(513) }, 'online_motd'],
       [{ subdomain: 'fine-one', upstream_host: PUBLIC_IP, mode: 'bridge' }, 'mode'],
+      // NUL is no character a text column takes.
+      [{ subdomain: 'fine-one', upstream_host: PUBLIC_IP, display_name: 'a\u0000b' }, 'display_name'],
+      [{ subdomain: 'fine-one', upstream_host: PUBLIC_IP, offline_motd: 'x\u0000' }, 'offline_motd'],
+      [{ subdomain: 'fine\u0000one', upstream_host: PUBLIC_IP }, 'subdomain'],
     ];
     for (const [body, field] of cases) {
       const res = await create(token, body);
