@@ -1,23 +1,18 @@
-import { orgRoleAllows, type Access, type OwnerScope } from '../../../kernel/auth/owner-scope.ts';
-import type { OrgRole, Principal } from '../../../kernel/auth/principal.ts';
+import type { Principal } from '../../../kernel/auth/principal.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import { forbiddenRole, notAuthenticated } from '../../../kernel/errors/kernel-errors.ts';
 import type { CustomDomainsService } from '../custom-domains/custom-domains-service.ts';
 import type { GameproxyContext, GameproxyModuleDeps } from '../gameproxy-context.ts';
-import { addressTaken, routeLimitReached, routeNotFound, routeOrgNotFound } from '../gameproxy-errors.ts';
+import { addressTaken, routeLimitReached, routeNotFound } from '../gameproxy-errors.ts';
 import { routesChanged } from '../gameproxy-events.ts';
 import type { Route, RouteMode } from '../gameproxy-tables.ts';
 import { GameRoutesRepository, type RouteChanges, type RouteOwner } from './game-routes-repository.ts';
 import { suggestNames, type RandomSource } from './name-suggester.ts';
+import { RouteAccess, userIdOf } from './route-access.ts';
 import { checkFavicon, statusCacheTtl, text } from './route-fields.ts';
+import { UpstreamResolver } from './route-upstream.ts';
 import { routeView, type RouteView } from './route-view.ts';
 import { checkSubdomain, normalSubdomain, SUBDOMAIN_RULE, type SubdomainProblem } from './subdomain-check.ts';
-import { checkUpstreamHost, systemLookup, type HostLookup } from './upstream-check.ts';
-
-/** The game server services a route may lead to (the catalogue's `module_name`). */
-export const GAME_SERVER_MODULE = 'game_server';
-/** The port a Minecraft Java server listens on when an upstream host is given without one. */
-export const DEFAULT_UPSTREAM_PORT = 25565;
+import { systemLookup, type HostLookup } from './upstream-check.ts';
 
 export interface AvailabilityView {
   subdomain: string;
@@ -72,13 +67,6 @@ export interface RouteUpdate {
   clear_offline_motd?: boolean;
 }
 
-/** Where a route's traffic goes, once checked. */
-interface Upstream {
-  readonly serviceId: number | null;
-  readonly host: string | null;
-  readonly port: number | null;
-}
-
 /** What the service takes besides its context: how names resolve and where randomness comes from. */
 export interface GameRoutesOptions {
   readonly lookup?: HostLookup;
@@ -88,23 +76,30 @@ export interface GameRoutesOptions {
 /** Routes: availability, name suggestions, the effective policy, and the routes themselves. */
 export class GameRoutesService {
   private readonly repo: GameRoutesRepository;
-  private readonly lookup: HostLookup;
+  private readonly access: RouteAccess;
+  private readonly upstreams: UpstreamResolver;
   private readonly random: RandomSource;
 
   constructor(
     private readonly ctx: GameproxyContext,
-    private readonly deps: GameproxyModuleDeps,
+    deps: GameproxyModuleDeps,
     private readonly domains: CustomDomainsService,
     options: GameRoutesOptions = {},
   ) {
     this.repo = new GameRoutesRepository(ctx.db);
-    this.lookup = options.lookup ?? systemLookup;
+    this.access = new RouteAccess(this.repo, deps.orgs);
+    this.upstreams = new UpstreamResolver(
+      deps.services,
+      this.access,
+      options.lookup ?? systemLookup,
+      ctx.settings.allowPrivateUpstreams,
+    );
     this.random = options.random ?? Math.random;
   }
 
   /** The caller's route: theirs, or an organization's they are a member of; else routeNotFound (404). */
   ownedRoute(caller: Principal, routeId: number): Promise<Route> {
-    return this.accessibleRoute(caller, routeId, 'read');
+    return this.access.route(caller, routeId, 'read');
   }
 
   /**
@@ -112,7 +107,7 @@ export class GameRoutesService {
    * their own yet); `org_id` is checked for membership so the answer can become per organization.
    */
   async policy(caller: Principal, orgId: number | undefined): Promise<PolicyView> {
-    if (orgId !== undefined) await this.orgRole(caller, orgId, 'read');
+    if (orgId !== undefined) await this.access.requireOrg(caller, orgId, 'read');
     const s = this.ctx.settings;
     return {
       base_domains: [...s.baseDomains],
@@ -130,7 +125,7 @@ export class GameRoutesService {
     subdomainInput: string,
     baseDomainInput: string | null | undefined,
   ): Promise<AvailabilityView> {
-    if (orgId !== undefined) await this.orgRole(caller, orgId, 'read');
+    if (orgId !== undefined) await this.access.requireOrg(caller, orgId, 'read');
     const baseDomain = this.baseDomain(baseDomainInput);
     const subdomain = normalSubdomain(subdomainInput);
     const problem = checkSubdomain(subdomain);
@@ -145,7 +140,7 @@ export class GameRoutesService {
     count: number,
     baseDomainInput: string | null | undefined,
   ): Promise<NameSuggestionsView> {
-    if (orgId !== undefined) await this.orgRole(caller, orgId, 'read');
+    if (orgId !== undefined) await this.access.requireOrg(caller, orgId, 'read');
     const baseDomain = this.baseDomain(baseDomainInput);
     const suggestions = await suggestNames(count, this.random, async (names) => {
       const taken = await this.repo.taken(names, baseDomain);
@@ -159,19 +154,19 @@ export class GameRoutesService {
     const owner: RouteOwner =
       orgId === undefined
         ? { userId: userIdOf(caller), orgId: null }
-        : { orgId: (await this.orgRole(caller, orgId, 'read'), orgId) };
+        : { orgId: (await this.access.requireOrg(caller, orgId, 'read'), orgId) };
     return this.views(await this.repo.listOf(owner));
   }
 
   async create(caller: Principal, body: RouteCreate): Promise<RouteView> {
     const userId = userIdOf(caller);
     const orgId = body.org_id ?? null;
-    if (orgId !== null) await this.orgRole(caller, orgId, 'write');
+    if (orgId !== null) await this.access.requireOrg(caller, orgId, 'write');
     const owner: RouteOwner = orgId === null ? { userId, orgId: null } : { orgId };
     const subdomain = this.subdomain(body.subdomain);
     const baseDomain = this.baseDomain(body.base_domain, ['body', 'base_domain']);
     const mode = body.mode ?? 'proxy';
-    const upstream = await this.upstream(caller, orgId, body);
+    const upstream = await this.upstreams.resolve(caller, orgId, body);
     if (mode === 'proxy' && upstream.serviceId === null && upstream.host === null)
       throw invalidField(
         ['body', 'upstream_host'],
@@ -223,7 +218,7 @@ export class GameRoutesService {
   }
 
   async update(caller: Principal, routeId: number, body: RouteUpdate): Promise<RouteView> {
-    await this.accessibleRoute(caller, routeId, 'write');
+    await this.access.route(caller, routeId, 'write');
     const changes: RouteChanges = { updated_at: new Date(this.ctx.clock.now()) };
     if (body.display_name !== undefined) changes.display_name = text(body.display_name);
     if (body.description !== undefined) changes.description = text(body.description);
@@ -252,7 +247,7 @@ export class GameRoutesService {
 
   /** Deletes the route (and its custom domain); its address is free at once. Answers the route deleted. */
   async delete(caller: Principal, routeId: number): Promise<Route> {
-    const route = await this.accessibleRoute(caller, routeId, 'write');
+    const route = await this.access.route(caller, routeId, 'write');
     await this.ctx.transaction(async (uow) => {
       if (!(await this.repo.withTx(uow.trx).delete(routeId))) throw routeNotFound();
       uow.emit(routesChanged, { routeIds: [routeId] });
@@ -263,38 +258,6 @@ export class GameRoutesService {
   private async views(routes: readonly Route[]): Promise<RouteView[]> {
     const domains = await this.domains.viewsOf(routes.map((r) => r.id));
     return routes.map((r) => routeView(r, domains.get(r.id) ?? null));
-  }
-
-  /**
-   * A route the caller may read (their own, or an organization's they belong to) or write (their
-   * own, or an organization's they own or administer). Another's, or none: 404; a member's write
-   * on an organization's route: 403.
-   */
-  private async accessibleRoute(caller: Principal, routeId: number, access: Access): Promise<Route> {
-    const route = await this.repo.find(routeId);
-    if (route === null) throw routeNotFound();
-    if (route.org_id === null) {
-      if (route.user_id !== caller.userId || caller.orgId !== undefined) throw routeNotFound();
-      return route;
-    }
-    const role = await this.roleIn(caller, route.org_id);
-    if (role === null) throw routeNotFound();
-    if (!orgRoleAllows(role, access)) throw forbiddenRole();
-    return route;
-  }
-
-  /** The caller's role in the organization: not a member (or no such organization) → 404, too low → 403. */
-  private async orgRole(caller: Principal, orgId: number, access: Access): Promise<void> {
-    const role = await this.roleIn(caller, orgId);
-    if (role === null) throw routeOrgNotFound();
-    if (!orgRoleAllows(role, access)) throw forbiddenRole();
-  }
-
-  private async roleIn(caller: Principal, orgId: number): Promise<OrgRole | null> {
-    if (caller.orgId !== undefined && caller.orgId !== orgId) return null;
-    const org = await this.deps.orgs.byId(orgId);
-    if (org === null || org.status === 'deleted') return null;
-    return this.deps.orgs.roleOf(orgId, userIdOf(caller));
   }
 
   private subdomain(input: string): string {
@@ -317,55 +280,6 @@ export class GameRoutesService {
       throw invalidField(loc, `Unknown base domain; offered: ${offered.join(', ')}`, input ?? null);
     return domain;
   }
-
-  /** The route's upstream: a game server service of the caller's, or a host (and port) it may reach. */
-  private async upstream(caller: Principal, orgId: number | null, body: RouteCreate): Promise<Upstream> {
-    const serviceId = body.upstream_service_id ?? null;
-    const hostInput = body.upstream_host ?? null;
-    const port = body.upstream_port ?? null;
-    if (serviceId !== null && hostInput !== null)
-      throw invalidField(
-        ['body', 'upstream_host'],
-        'Give upstream_service_id or upstream_host, not both',
-        hostInput,
-      );
-    if (serviceId !== null) {
-      await this.gameServer(caller, orgId, serviceId);
-      return { serviceId, host: null, port };
-    }
-    if (hostInput === null) {
-      if (port !== null)
-        throw invalidField(['body', 'upstream_port'], 'upstream_port goes with upstream_host', port);
-      return { serviceId: null, host: null, port: null };
-    }
-    const checked = await checkUpstreamHost(hostInput, this.ctx.settings.allowPrivateUpstreams, this.lookup);
-    if ('refused' in checked) throw invalidField(['body', 'upstream_host'], checked.refused, hostInput);
-    return { serviceId: null, host: checked.host, port: port ?? DEFAULT_UPSTREAM_PORT };
-  }
-
-  /** A game server service the caller may use, held by the route's own owner; else 422. */
-  private async gameServer(caller: Principal, orgId: number | null, serviceId: number): Promise<void> {
-    const userId = userIdOf(caller);
-    const role = orgId === null ? null : await this.roleIn(caller, orgId);
-    const scope: OwnerScope = { userId, orgRoles: new Map(role === null ? [] : [[orgId!, role]]) };
-    const service = await this.deps.services.summaryFor(scope, serviceId, 'write');
-    if (
-      service === null ||
-      service.module !== GAME_SERVER_MODULE ||
-      service.orgId !== orgId ||
-      service.status === 'terminated'
-    )
-      throw invalidField(
-        ['body', 'upstream_service_id'],
-        'No game server service of yours with this id',
-        serviceId,
-      );
-  }
-}
-
-function userIdOf(caller: Principal): number {
-  if (caller.userId === undefined) throw notAuthenticated();
-  return caller.userId;
 }
 
 const nullable = <T>(value: T | null | undefined, check: (v: T) => T): T | null =>
