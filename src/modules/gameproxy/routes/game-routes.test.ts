@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 import { eventually } from '../../../testing/eventually.ts';
+import { userIdOf } from '../../../testing/gameproxy-fixture.ts';
 import { addMember, createOrg } from '../../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { routesChanged } from '../gameproxy-events.ts';
@@ -319,6 +320,50 @@ describe('game proxy routes: names, policy, and the routes of accounts and organ
       const bad = await t.request('POST', `${GP}/name-suggestions`, { token, body: { count } });
       expect(bad.status).toBe(422);
       expect(locOf(bad.body)).toEqual(['body', 'count']);
+    }
+  });
+
+  it('leads a route to a game server service of the caller’s, never to another’s or another kind', async () => {
+    const gamer = await t.signUp();
+    const other = await t.signUp();
+    // Game servers cannot be ordered yet (no provisioner): their rows as the provisioner will hold them.
+    const services = tablesOf<{ services: Record<string, unknown> & { id: number } }>(t.node.runtime);
+    const gameServer = async (tok: string) => {
+      const row = await services
+        .insertInto('services')
+        .values({
+          user_id: await userIdOf(t, tok),
+          org_id: null,
+          product_id: 30,
+          product_name: 'Minecraft 4 GB',
+          pricing_id: 23,
+          module_name: 'game_server',
+          resource_type: 'container',
+          label: 'Minecraft',
+          status: 'active',
+          billing_cycle: 'monthly',
+          price: '9.00',
+          currency: 'EUR',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    };
+    const mine = await gameServer(gamer.token);
+    const theirs = await gameServer(other.token);
+    const dns = await t.request('POST', '/api/v1/services/order', {
+      token: gamer.token,
+      body: { product_id: 1, pricing_id: 1 },
+    });
+    expect(dns.status, dns.text).toBe(201);
+
+    const res = await create(gamer.token, { subdomain: 'my-game', upstream_service_id: mine });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ upstream_service_id: mine, upstream_host: null, upstream_port: null });
+    for (const serviceId of [theirs, dns.body.id]) {
+      const refused = await create(gamer.token, { subdomain: 'not-mine', upstream_service_id: serviceId });
+      expect(refused.status, refused.text).toBe(422);
+      expect(locOf(refused.body)).toEqual(['body', 'upstream_service_id']);
     }
   });
 
