@@ -4,7 +4,7 @@ import type { CustomDomainsService } from '../custom-domains/custom-domains-serv
 import type { GameproxyContext, GameproxyModuleDeps } from '../gameproxy-context.ts';
 import { addressTaken, routeLimitReached, routeNotFound } from '../gameproxy-errors.ts';
 import { routesChanged } from '../gameproxy-events.ts';
-import type { Route, RouteMode } from '../gameproxy-tables.ts';
+import type { Route, RouteMode, RouteRow } from '../gameproxy-tables.ts';
 import { GameRoutesRepository, type RouteChanges, type RouteOwner } from './game-routes-repository.ts';
 import { suggestNames, type RandomSource } from './name-suggester.ts';
 import { RouteAccess, userIdOf } from './route-access.ts';
@@ -151,21 +151,31 @@ export class GameRoutesService {
 
   /** The account's own routes, or (orgId) the organization's, oldest first. */
   async list(caller: Principal, orgId: number | undefined): Promise<RouteView[]> {
-    const owner: RouteOwner =
-      orgId === undefined
-        ? { userId: userIdOf(caller), orgId: null }
-        : { orgId: (await this.access.requireOrg(caller, orgId, 'read'), orgId) };
-    return this.views(await this.repo.listOf(owner));
+    if (orgId === undefined)
+      return this.views(await this.repo.listOf({ userId: userIdOf(caller), orgId: null }));
+    await this.access.requireOrg(caller, orgId, 'read');
+    return this.views(await this.repo.listOf({ orgId }));
   }
 
   async create(caller: Principal, body: RouteCreate): Promise<RouteView> {
     const userId = userIdOf(caller);
     const orgId = body.org_id ?? null;
     if (orgId !== null) await this.access.requireOrg(caller, orgId, 'write');
-    const owner: RouteOwner = orgId === null ? { userId, orgId: null } : { orgId };
-    const subdomain = this.subdomain(body.subdomain);
-    const baseDomain = this.baseDomain(body.base_domain, ['body', 'base_domain']);
     const mode = body.mode ?? 'proxy';
+    const proxyProtocol = body.proxy_protocol ?? false;
+    if (proxyProtocol && !this.ctx.settings.allowProxyProtocol)
+      throw invalidField(['body', 'proxy_protocol'], 'PROXY protocol is not offered here', true);
+    const fields = {
+      subdomain: this.subdomain(body.subdomain),
+      base_domain: this.baseDomain(body.base_domain, ['body', 'base_domain']),
+      status_cache_ttl_seconds: statusCacheTtl(
+        body.status_cache_ttl_seconds,
+        this.ctx.settings.statusCacheTtl,
+        ['body', 'status_cache_ttl_seconds'],
+      ),
+      favicon: nullable(body.favicon, (f) => checkFavicon(f, ['body', 'favicon'])),
+    };
+    // Last, as it may wait on DNS: the upstream.
     const upstream = await this.upstreams.resolve(caller, orgId, body);
     if (mode === 'proxy' && upstream.serviceId === null && upstream.host === null)
       throw invalidField(
@@ -173,48 +183,42 @@ export class GameRoutesService {
         'A proxy route needs upstream_service_id or upstream_host',
         null,
       );
-    const proxyProtocol = body.proxy_protocol ?? false;
-    if (proxyProtocol && !this.ctx.settings.allowProxyProtocol)
-      throw invalidField(['body', 'proxy_protocol'], 'PROXY protocol is not offered here', true);
-    const ttl = statusCacheTtl(body.status_cache_ttl_seconds, this.ctx.settings.statusCacheTtl, [
-      'body',
-      'status_cache_ttl_seconds',
-    ]);
-    const favicon = nullable(body.favicon, (f) => checkFavicon(f, ['body', 'favicon']));
     const now = new Date(this.ctx.clock.now());
-    const route = await this.ctx.transaction(async (uow) => {
+    const route = await this.insert(orgId === null ? { userId, orgId: null } : { orgId }, {
+      ...fields,
+      user_id: userId,
+      org_id: orgId,
+      display_name: text(body.display_name),
+      description: text(body.description),
+      mode,
+      upstream_service_id: upstream.serviceId,
+      upstream_host: upstream.host,
+      upstream_port: upstream.port,
+      location_id: body.location_id ?? null,
+      online_motd: motd(body.online_motd),
+      offline_motd: motd(body.offline_motd),
+      version_name: text(body.version_name),
+      proxy_protocol: proxyProtocol,
+      real_ip: body.real_ip ?? false,
+      created_at: now,
+      updated_at: now,
+    });
+    return (await this.views([route]))[0]!;
+  }
+
+  /** Inserts a route within its owner's limit, announced once committed; a taken address is 409. */
+  private insert(owner: RouteOwner, row: Omit<RouteRow, 'id'>): Promise<Route> {
+    return this.ctx.transaction(async (uow) => {
       const repo = this.repo.withTx(uow.trx);
       // One creation at a time per owner, so the limit holds when two arrive together.
       await repo.lockRoutesOf(owner);
       const max = this.ctx.settings.maxRoutes;
       if ((await repo.countOf(owner)) >= max) throw routeLimitReached(max);
-      const row = await repo.insert({
-        user_id: userId,
-        org_id: orgId,
-        subdomain,
-        base_domain: baseDomain,
-        display_name: text(body.display_name),
-        description: text(body.description),
-        mode,
-        upstream_service_id: upstream.serviceId,
-        upstream_host: upstream.host,
-        upstream_port: upstream.port,
-        location_id: body.location_id ?? null,
-        online_motd: motd(body.online_motd),
-        offline_motd: motd(body.offline_motd),
-        favicon,
-        version_name: text(body.version_name),
-        status_cache_ttl_seconds: ttl,
-        proxy_protocol: proxyProtocol,
-        real_ip: body.real_ip ?? false,
-        created_at: now,
-        updated_at: now,
-      });
-      if (row === null) throw addressTaken();
-      uow.emit(routesChanged, { routeIds: [row.id] });
-      return row;
+      const inserted = await repo.insert(row);
+      if (inserted === null) throw addressTaken();
+      uow.emit(routesChanged, { routeIds: [inserted.id] });
+      return inserted;
     });
-    return (await this.views([route]))[0]!;
   }
 
   async update(caller: Principal, routeId: number, body: RouteUpdate): Promise<RouteView> {
