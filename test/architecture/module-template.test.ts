@@ -32,6 +32,12 @@ const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {
     'whether a name has a certificate (the one the choice rule picks, its view) and its rate limit',
   'modules/certificates/challenges/challenges-service.ts: ChallengeStartView':
     'what to do to answer a challenge by hand: the TXT records or the HTTP-01 file, with the certificate',
+  'modules/gameproxy/routes/game-routes-service.ts: AvailabilityView':
+    'whether a subdomain can be taken under a base domain, and why not',
+  'modules/gameproxy/routes/game-routes-service.ts: NameSuggestionsView':
+    'a base domain and names free under it, drawn at random',
+  'modules/gameproxy/routes/game-routes-service.ts: PolicyView':
+    'the deployment’s game proxy settings as the API shows them',
   'modules/platform-domains/platform-domains-service.ts: AvailabilityView':
     'whether a label can be claimed under a suffix, and why not',
   'modules/platform-domains/platform-domains-service.ts: OverviewView':

@@ -52,23 +52,38 @@ export const boostClaimConflict = defineError(
   'gameproxy.boost_claim_conflict',
   409,
   'This claim_id was already granted for another server address',
+);
+
 export const customDomainNotFound = defineError(
   'gameproxy.custom_domain_not_found',
   404,
   'Custom domain not found',
 );
+
 export const customDomainsDisabled = defineError(
   'gameproxy.custom_domains_disabled',
   403,
   'Custom domains are not offered on this platform',
 );
+
 export const customDomainExists = defineError(
   'gameproxy.custom_domain_exists',
   409,
   'The route already has a custom domain',
 );
+
 export const customDomainTaken = defineError(
   'gameproxy.custom_domain_taken',
   409,
   'Custom domain already used by another route',
 );
+
+export const routeLimitReached = defineError(
+  'gameproxy.route_limit_reached',
+  403,
+  (max: number) => `Game proxy route limit reached (${max})`,
+);
+
+export const addressTaken = defineError('gameproxy.address_taken', 409, 'Game proxy address already taken');
+
+export const routeOrgNotFound = defineError('gameproxy.org_not_found', 404, 'Organization not found');

@@ -1,30 +1,14 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
-import { describes, IsoTime, NoContent, Nullable } from '../../../kernel/http/view-schemas.ts';
+import { NoContent, Nullable } from '../../../kernel/http/view-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { linkBudget, verifyBudget } from './custom-domain-budgets.ts';
-import type { CustomDomainsService, CustomDomainView } from './custom-domains-service.ts';
+import { CustomDomainResponse } from './custom-domains-schemas.ts';
+import type { CustomDomainsService } from './custom-domains-service.ts';
 
 const BASE = '/gameproxy/routes/:route_id/custom-domain';
 
 const RouteParams = Type.Object({ route_id: Type.Integer({ minimum: 1 }) });
-
-export const CustomDomainResponse = describes<CustomDomainView>()(
-  Type.Object({
-    domain: Type.String(),
-    fqdn: Type.String({ description: 'subdomain.domain (or the domain): the name players type' }),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('verified'), Type.Literal('failed')], {
-      description:
-        'verified: edge nodes route the fqdn; failed: the CNAME went missing three daily checks in a row',
-    }),
-    cname_target: Type.String({
-      description: 'The route’s own address, which the fqdn’s CNAME must point at',
-    }),
-    checked_at: Nullable(IsoTime),
-    include_in_list: Type.Boolean(),
-    last_error: Nullable(Type.String({ description: 'What the last check found instead of the CNAME' })),
-  }),
-);
 
 const LinkBody = Type.Object(
   {
