@@ -150,7 +150,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
     let up: GameUpstream;
     beforeAll(async () => {
       up = await startGameUpstream('two edges');
-      t = await startTestApp({ env: EDGE_ENV });
+      t = await startTestApp({ env: { ...EDGE_ENV, GAMEPROXY_ALLOW_PRIVATE_UPSTREAMS: 'true' } });
       peer = await t.startPeer({ ROLE: 'edge' });
     }, 60_000);
     afterAll(async () => {
@@ -184,6 +184,22 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
         ]);
         return answers.every((a) => a === UNKNOWN);
       }, 2_000);
+    });
+
+    it('answers a route made over the API on the edge-only node within 2 s, and stops once it is deleted', async () => {
+      const { token } = await t.signUp();
+      const started = Date.now();
+      const made = await t.request<{ id: number; address: string }>('POST', '/api/v1/gameproxy/routes', {
+        token,
+        body: { subdomain: 'over-api', upstream_host: '127.0.0.1', upstream_port: up.port },
+      });
+      expect(made.status).toBe(201);
+      expect(made.body.address).toBe('over-api.play.localhost');
+      await eventually(async () => (await textAt(peer, 'over-api.play.localhost')) === 'two edges', 2_000);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const gone = await t.request('DELETE', `/api/v1/gameproxy/routes/${made.body.id}`, { token });
+      expect(gone.status).toBe(204);
+      await eventually(async () => (await textAt(peer, 'over-api.play.localhost')) === UNKNOWN, 2_000);
     });
 
     it('serves /metrics and /readyz of the edge-only node', async () => {
