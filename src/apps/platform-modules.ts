@@ -142,6 +142,7 @@ export function platformModules(
     services: services.directory,
     orgs: orgs.directory,
     records: dns.managedRecords,
+    liveProducts,
   });
   return [
     identity,

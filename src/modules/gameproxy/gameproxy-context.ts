@@ -1,7 +1,8 @@
 import { moduleContext, type ModuleContext } from '../../kernel/module/module-context.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { ManagedRecords } from '../dns/index.ts';
-import type { OrgDirectory } from '../orgs/index.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
+import type { LiveProductSource, OrgDirectory } from '../orgs/index.ts';
 import type { ServiceDirectory } from '../services/index.ts';
 import { gameproxyConfig, type GameproxySettings } from './gameproxy-config.ts';
 import type { GameproxyTables } from './gameproxy-tables.ts';
@@ -21,4 +22,6 @@ export interface GameproxyModuleDeps {
   readonly orgs: OrgDirectory;
   /** Custom domains in zones hosted here: the CNAME published as this module's managed record. */
   readonly records: ManagedRecords;
+  /** Where an organization's routes count among what must go before the organization can. */
+  readonly liveProducts: Registry<LiveProductSource>;
 }

@@ -27,6 +27,7 @@ export function createGameproxyModule(runtime: Runtime, deps: GameproxyModuleDep
     routes.ownedRoute(caller, routeId),
   );
   const routes = new GameRoutesService(ctx, deps, domains);
+  deps.liveProducts.add((orgId) => routes.orgProducts(orgId));
   const boosts = new BoostsService(ctx, deps);
   return {
     name: 'gameproxy',

@@ -1,4 +1,6 @@
 import dnsPacket from 'dns-packet';
+import { Registry } from '../../../kernel/module/registry.ts';
+import type { LiveProductSource } from '../../orgs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createZone, ZONES } from '../../../testing/dns-api-fixture.ts';
 import { queryUdp } from '../../../testing/dns-client.ts';
@@ -374,7 +376,12 @@ describe('custom domains of game routes, checked through the platform’s own DN
     const services = t.node.modules.find((m) => m.name === 'services') as ServicesModule;
     const domains = new CustomDomainsService(
       gameproxyContext(t.node.runtime),
-      { records, orgs: orgs.directory, services: services.directory },
+      {
+        records,
+        orgs: orgs.directory,
+        services: services.directory,
+        liveProducts: new Registry<LiveProductSource>('live products'),
+      },
       () => Promise.reject(new Error('not used')),
     );
     const views = await domains.viewsOf([routeId, 999_999]);

@@ -97,6 +97,16 @@ export class GameRoutesService {
     this.random = options.random ?? Math.random;
   }
 
+  /** An organization's routes as live products: they stop answering when the organization goes. */
+  async orgProducts(orgId: number): Promise<{ type: string; id: number; name: string; ends: string }[]> {
+    return (await this.repo.listOf({ orgId })).map((r) => ({
+      type: 'game_route',
+      id: r.id,
+      name: `${r.subdomain}.${r.base_domain}`,
+      ends: 'stops answering',
+    }));
+  }
+
   /** The caller's route: theirs, or an organization's they are a member of; else routeNotFound (404). */
   ownedRoute(caller: Principal, routeId: number): Promise<Route> {
     return this.access.route(caller, routeId, 'read');

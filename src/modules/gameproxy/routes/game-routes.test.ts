@@ -408,6 +408,17 @@ describe('game proxy routes: names, policy, and the routes of accounts and organ
       body: { display_name: 'Org server' },
     });
     expect(byAdmin.status, byAdmin.text).toBe(200);
+    // A live product of the organization: it must go before the organization can.
+    expect((await t.request('GET', `/api/v1/orgs/gp-org/deletion`, { token: owner.token })).body).toEqual({
+      products: [
+        {
+          type: 'game_route',
+          id: made.body.id,
+          name: 'org-server.' + made.body.base_domain,
+          ends: 'stops answering',
+        },
+      ],
+    });
 
     expect((await t.request('GET', `${GP}/routes?org_id=${org.id}`, { token: stranger.token })).status).toBe(
       404,
