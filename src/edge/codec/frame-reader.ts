@@ -6,12 +6,14 @@
  */
 import { MALFORMED, NEED_MORE, readVarInt } from './varint.ts';
 
+/** The VarInt read's out-parameter, one per module (a typed array per reader cost an allocation per connection): read at once after each call. */
+const scratch = new Int32Array(1);
+
 export type FrameError = 'frame_too_large' | 'malformed_length';
 
 export class FrameReader {
   private pending: Buffer | null = null;
   private failure: FrameError | null = null;
-  private readonly scratch = new Int32Array(1);
 
   constructor(private readonly maxFrame: number) {}
 
@@ -31,10 +33,10 @@ export class FrameReader {
     const frames: Buffer[] = [];
     let at = 0;
     while (at < buf.length) {
-      const size = readVarInt(buf, at, buf.length, this.scratch);
+      const size = readVarInt(buf, at, buf.length, scratch);
       if (size === MALFORMED) return this.fail('malformed_length');
       if (size === NEED_MORE) break;
-      const length = this.scratch[0]!;
+      const length = scratch[0]!;
       if (length < 1 || length > this.maxFrame)
         return this.fail(length < 1 ? 'malformed_length' : 'frame_too_large');
       if (at + size + length > buf.length) break;

@@ -113,6 +113,25 @@ function statusOf(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): 
   return route.upstream === null ? offlineStatus(kept?.status ?? null, route, protocol) : 'ask';
 }
 
+/** Encoded answers of cached statuses, per kept status and the route they were made for (a hit encodes nothing). */
+const encodedAnswers = new WeakMap<ServerStatus, { route: EdgeRoute; frame: Buffer }>();
+
+/** The status response frame when it is at hand without asking the upstream (most pings), else null. */
+function answerAtHand(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): Buffer | null {
+  if (route === null || route.upstream === null) {
+    const known = statusOf(route, protocol, ctx);
+    return known === 'ask' || known === null ? null : statusResponse(JSON.stringify(known));
+  }
+  const kept = ctx.cache.get(route.id, protocol, route.statusCacheTtlSeconds, ctx.now());
+  if (kept?.fresh !== true) return null;
+  ctx.counters.statusCache.hit++;
+  const made = encodedAnswers.get(kept.status);
+  if (made?.route === route) return made.frame;
+  const frame = statusResponse(JSON.stringify(liveStatus(kept.status, route)));
+  encodedAnswers.set(kept.status, { route, frame });
+  return frame;
+}
+
 /** The status of a route now: the cache's while fresh, else the upstream's, else the last real one. */
 async function routeStatus(
   route: EdgeRoute | null,
@@ -172,6 +191,9 @@ function legacyPing(socket: Socket, ctx: EdgeContext, first: Buffer): void {
   look();
 }
 
+/** The status answer already written (or at hand): the pong needs no wait. */
+const ANSWERED = Promise.resolve();
+
 /** A frame as it came on the wire (its VarInt length before it). */
 function wireFrame(f: Buffer): Buffer {
   const out = Buffer.allocUnsafe(varIntSize(f.length) + f.length);
@@ -185,6 +207,8 @@ class PlayerSession {
   private route: EdgeRoute | null = null;
   /** The status answer being made: the pong is written after it. */
   private answered: Promise<void> | null = null;
+  /** A status answer at hand, written with the pong when the ping came in the same read. */
+  private statusFrame: Buffer | null = null;
   private readonly onData = (chunk: Buffer): void => this.read(chunk);
 
   constructor(
@@ -212,6 +236,8 @@ class PlayerSession {
       if (this.handshake.nextState === 'status') this.onStatusFrame(frames[i]!);
       else this.refuseLogin(frames[i]!);
     }
+    if (this.statusFrame !== null && !this.socket.destroyed) this.socket.write(this.statusFrame);
+    this.statusFrame = null;
   }
 
   private malformed(): void {
@@ -234,14 +260,23 @@ class PlayerSession {
     const r = new PacketReader(f);
     const id = r.varInt();
     if (id === 0x00 && r.remaining === 0 && this.answered === null) {
-      this.answered = routeStatus(this.route, this.handshake!, this.ctx).then((s) => {
-        if (!this.socket.destroyed) this.socket.write(statusResponse(JSON.stringify(s)));
-      });
+      this.statusFrame = answerAtHand(this.route, this.handshake!.protocol, this.ctx);
+      this.answered =
+        this.statusFrame !== null
+          ? ANSWERED
+          : routeStatus(this.route, this.handshake!, this.ctx).then((s) => {
+              if (!this.socket.destroyed) this.socket.write(statusResponse(JSON.stringify(s)));
+            });
     } else if (id === 0x01) {
       const payload = r.long();
       if (!r.ok || r.remaining !== 0) return this.malformed();
       this.ctx.counters.connection('status');
-      void (this.answered ?? Promise.resolve()).then(() => this.socket.end(pong(payload)));
+      if (this.statusFrame !== null) {
+        // Request and ping in one read: one write for both answers.
+        this.socket.end(Buffer.concat([this.statusFrame, pong(payload)]));
+        this.statusFrame = null;
+      } else if (this.answered === null || this.answered === ANSWERED) this.socket.end(pong(payload));
+      else void this.answered.then(() => this.socket.end(pong(payload)));
     } else this.malformed();
   }
 
