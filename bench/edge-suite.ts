@@ -56,9 +56,15 @@ export interface Compared {
 export interface EdgeResult {
   readonly options: EdgeBenchOptions;
   /** (a) connections a second; latency medians in ms beside. */
-  readonly connect: Compared & { oursLatencyMs: number; referenceLatencyMs: number; failed: number };
-  /** (b) MiB/s of one download. */
-  readonly bulk: Compared;
+  readonly connect: Compared & {
+    oursLatencyMs: number;
+    referenceLatencyMs: number;
+    /** CPU µs of the proxy's process per connection (haproxy's from /proc). */
+    cpuUsPerConnection: Compared;
+    failed: number;
+  };
+  /** (b) MiB/s of one download, and CPU ms of the proxy's process per GiB piped. */
+  readonly bulk: Compared & { cpuMsPerGiB: Compared };
   /**
    * (c) status answers per CPU second of the edge's process; the reference here is the floor under any
    * edge in Node: a bare node:net server answering the same exchange with one write. `oursPerSecond`
@@ -124,6 +130,13 @@ function rssOf(pid: number): number {
   return Number(line?.match(/\d+/)?.[0] ?? NaN) * 1024;
 }
 
+/** CPU seconds (user + system) of a process by its PID, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Alternating rounds of ours and the reference's (the order flips each round). */
@@ -174,32 +187,51 @@ export async function runEdge(options: EdgeBenchOptions, log: (line: string) => 
       `edge (a): connections routed, ${options.rounds} rounds × ${options.seconds} s, ${options.concurrency} players`,
     );
     const latency = { ours: [] as number[], haproxy: [] as number[] };
+    const connectCpu = { ours: [] as number[], haproxy: [] as number[] };
+    const oursCpu = async (): Promise<number> => (await e.usage()).cpuSeconds;
     let failed = 0;
-    const connectRound = async (port: number, host: string, into: number[]): Promise<number> => {
-      const f = await closedLoop(port, loginBytes(host), {
+    const connectRound = async (
+      port: number,
+      cpu: () => Promise<number>,
+      into: { latency: number[]; cpu: number[] },
+    ): Promise<number> => {
+      const before = await cpu();
+      const f = await closedLoop(port, loginBytes('connect.bench.test'), {
         concurrency: options.concurrency,
         seconds: options.seconds,
         done: () => () => true,
         reset: true,
       });
+      into.cpu.push((((await cpu()) - before) / f.completed) * 1e6);
       failed += f.failed;
-      into.push(f.medianMs);
+      into.latency.push(f.medianMs);
       await pause(200);
       return f.completed / f.seconds;
     };
-    await connectRound(e.port, 'connect.bench.test', []); // warm-up (JIT)
+    await connectRound(e.port, oursCpu, { latency: [], cpu: [] }); // warm-up (JIT)
     const a = await alternate(
       options.rounds,
-      () => connectRound(e.port, 'connect.bench.test', latency.ours),
-      () => connectRound(ha.first.port, 'connect.bench.test', latency.haproxy),
+      () => connectRound(e.port, oursCpu, { latency: latency.ours, cpu: connectCpu.ours }),
+      () =>
+        connectRound(ha.first.port, async () => cpuOf(ha.first.pid), {
+          latency: latency.haproxy,
+          cpu: connectCpu.haproxy,
+        }),
     );
 
     log(`edge (b): one download of ${Math.round(options.bulkBytes / 2 ** 20)} MiB per round`);
-    await bulkDownload(e.port, loginBytes('bulk.bench.test'), options.bulkBytes);
+    const bulkCpu = { ours: [] as number[], haproxy: [] as number[] };
+    const bulkRound = async (port: number, cpu: () => Promise<number>, into: number[]): Promise<number> => {
+      const before = await cpu();
+      const mibPerSecond = await bulkDownload(port, loginBytes('bulk.bench.test'), options.bulkBytes);
+      into.push((((await cpu()) - before) * 1000) / (options.bulkBytes / 2 ** 30));
+      return mibPerSecond;
+    };
+    await bulkRound(e.port, oursCpu, []);
     const b = await alternate(
       options.rounds,
-      () => bulkDownload(e.port, loginBytes('bulk.bench.test'), options.bulkBytes),
-      () => bulkDownload(ha.bulk.port, loginBytes('bulk.bench.test'), options.bulkBytes),
+      () => bulkRound(e.port, oursCpu, bulkCpu.ours),
+      () => bulkRound(ha.bulk.port, async () => cpuOf(ha.bulk.pid), bulkCpu.haproxy),
     );
 
     log(
@@ -252,9 +284,10 @@ export async function runEdge(options: EdgeBenchOptions, log: (line: string) => 
         ...compared(a.ours, a.reference),
         oursLatencyMs: median(latency.ours),
         referenceLatencyMs: median(latency.haproxy),
+        cpuUsPerConnection: compared(connectCpu.ours, connectCpu.haproxy),
         failed,
       },
-      bulk: compared(b.ours, b.reference),
+      bulk: { ...compared(b.ours, b.reference), cpuMsPerGiB: compared(bulkCpu.ours, bulkCpu.haproxy) },
       status: { ...compared(c.ours, c.reference), oursPerSecond: perSecond, failed: statusFailed },
       idle: { connections: options.idleConnections, oursBytes: oursIdle, haproxyBytes: haproxyIdle },
     };

@@ -28,7 +28,7 @@ import { runPlatform, type PlatformResult } from './platform-suite.ts';
 import { runScale } from './scale-suite.ts';
 import { runStorageListing, type StorageListingResult } from './storage-listing.ts';
 import { runStoragePresign, type PresignFigures } from './storage-presign.ts';
-import { runEdge, type EdgeResult } from './edge-suite.ts';
+import { runEdge, type Compared, type EdgeResult } from './edge-suite.ts';
 import type { ScaleResult } from './scale-suite.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -260,7 +260,7 @@ function printScale(s: ScaleResult): void {
 }
 
 function printEdge(e: EdgeResult): void {
-  const row = (figure: string, c: EdgeResult['bulk'], digits: number, reference: string): Cell[] => [
+  const row = (figure: string, c: Compared, digits: number, reference: string): Cell[] => [
     figure,
     num(c.oursMedian, digits),
     num(c.oursSpreadPct, 1),
@@ -274,12 +274,14 @@ function printEdge(e: EdgeResult): void {
     ['figure', 'ours', 'spread %', 'reference', 'ref spread %', 'reference is', 'ratio'],
     [
       row('new connections routed a second', e.connect, 0, 'haproxy 1 thread'),
+      row('  CPU µs per connection (lower is better)', e.connect.cpuUsPerConnection, 0, 'haproxy 1 thread'),
       row(
         `MiB/s of one ${Math.round(e.options.bulkBytes / 2 ** 20)} MiB download`,
         e.bulk,
         0,
         'haproxy 1 thread',
       ),
+      row('  CPU ms per GiB piped (lower is better)', e.bulk.cpuMsPerGiB, 0, 'haproxy 1 thread'),
       row('status answers per CPU second', e.status, 0, 'bare node:net'),
       [
         `KiB per idle piped login (${e.idle.connections})`,
