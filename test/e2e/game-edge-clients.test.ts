@@ -298,3 +298,52 @@ describe('game edge PROXY v2 read by haproxy', () => {
     );
   });
 });
+
+describe('game edge behind haproxy as a trusted TCP balancer', () => {
+  let up: McUpstream;
+  let edge: EdgeServer;
+  let balancer: HaproxyTcp;
+
+  beforeAll(async () => {
+    up = await mcUpstream('Behind the balancer');
+    edge = await startEdgeServer({
+      host: '127.0.0.1',
+      port: 0,
+      unknownAddressText: 'Unknown address',
+      idleTimeoutMs: 30_000,
+      upstreamTimeoutMs: 2_000,
+      trustedProxy: (address) => address === '127.0.0.1',
+      limits: { rate: 1000, burst: 1000, maxPerAddress: 64 },
+    });
+    edge.setRoutes(
+      new RouteTable([
+        { route: route(8, up.port, { realIp: true }), names: { exact: ['lb.example.test'], wildcard: [] } },
+      ]),
+    );
+    balancer = await startHaproxyTcp({ target: { host: '127.0.0.1', port: edge.port }, sendProxyV2: true });
+  });
+  afterAll(async () => {
+    await balancer?.stop();
+    await edge?.close();
+    await up?.close();
+  });
+
+  it('takes the player’s address from the balancer’s PROXY v2 header (real_ip shows its port, not haproxy’s)', async () => {
+    const client = mc.createClient({
+      host: 'lb.example.test',
+      port: 25565,
+      username: 'Balanced',
+      auth: 'offline',
+      version: VERSION,
+      hideErrors: true,
+      connect: (c: Client) => c.setSocket(connect(balancer.port, '127.0.0.1')),
+    });
+    await once(client, 'login');
+    const socket = (client as unknown as { socket: Socket }).socket;
+    const login = up.logins.find((l) => l.username === 'Balanced');
+    expect(login?.host).toMatch(
+      new RegExp(`^lb\\.example\\.test///127\\.0\\.0\\.1:${socket.localPort}///\\d+$`),
+    );
+    client.end('done');
+  });
+});

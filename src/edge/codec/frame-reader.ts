@@ -24,15 +24,16 @@ export class FrameReader {
 
   /**
    * Takes a read and answers the whole frames it completes (each the packet id and its fields,
-   * without the length), in order; the rest waits for the next read.
+   * without the length), in order, at most `maxFrames` of them; the rest waits for the next read
+   * (or `rest()`).
    */
-  push(chunk: Buffer): Buffer[] {
+  push(chunk: Buffer, maxFrames = Infinity): Buffer[] {
     if (this.failure !== null) return [];
     const buf = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
     this.pending = null;
     const frames: Buffer[] = [];
     let at = 0;
-    while (at < buf.length) {
+    while (at < buf.length && frames.length < maxFrames) {
       const size = readVarInt(buf, at, buf.length, scratch);
       if (size === MALFORMED) return this.fail('malformed_length');
       if (size === NEED_MORE) break;

@@ -18,7 +18,6 @@ import {
 import { PacketReader } from '../codec/packet-reader.ts';
 import { handshakeFrame, loginDisconnect, pong, statusResponse } from '../codec/packet-writer.ts';
 import { parseProxyV2, plainAddress, proxyV2Header } from '../codec/proxy-v2.ts';
-import { writeVarInt, varIntSize } from '../codec/varint.ts';
 import type { EdgeRoute, RouteTable } from '../routes/route-table.ts';
 import {
   liveStatus,
@@ -58,7 +57,6 @@ const LEGACY_QUIET_MS = 150;
 export function handlePlayer(socket: Socket, ctx: EdgeContext): void {
   const peer = { address: plainAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
   socket.on('error', () => socket.destroy());
-  socket.setNoDelay(true);
   socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () => socket.destroy());
   const start = (first: Buffer): void => {
     const admitted = ctx.limits.admit(peer.address, ctx.now());
@@ -191,15 +189,25 @@ function legacyPing(socket: Socket, ctx: EdgeContext, first: Buffer): void {
   look();
 }
 
+/**
+ * Bytes of `from` written to `to` as they come, `from` paused while `to` is full, its end passed
+ * on: what `pipe()` does, without the stream machinery it sets up per connection.
+ */
+function forward(from: Socket, to: Socket): void {
+  const resume = (): void => void from.resume();
+  from.on('data', (chunk: Buffer) => {
+    if (!to.write(chunk)) {
+      from.pause();
+      to.once('drain', resume);
+    }
+  });
+  from.once('end', () => to.end());
+}
+
 /** The status answer already written (or at hand): the pong needs no wait. */
 const ANSWERED = Promise.resolve();
 
-/** A frame as it came on the wire (its VarInt length before it). */
-function wireFrame(f: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(varIntSize(f.length) + f.length);
-  f.copy(out, writeVarInt(out, 0, f.length));
-  return out;
-}
+const NOTHING = Buffer.alloc(0);
 
 class PlayerSession {
   private readonly reader = new FrameReader(MAX_HANDSHAKE_BYTES);
@@ -221,19 +229,23 @@ class PlayerSession {
 
   read(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    const frames = this.reader.push(chunk);
+    let more = chunk;
+    if (this.handshake === null) {
+      // The handshake alone first: what follows a proxied login is the game's, not ours to frame.
+      const [first] = this.reader.push(chunk, 1);
+      if (this.reader.error !== null) return this.malformed();
+      if (first === undefined || !this.onHandshake(first)) return;
+      if (this.handshake!.nextState !== 'status' && this.route !== null && this.route.mode === 'proxy') {
+        // Login or transfer to a proxied route: everything after the handshake goes upstream as sent.
+        return this.pipe(this.reader.rest());
+      }
+      more = NOTHING;
+    }
+    const frames = this.reader.push(more);
     if (this.reader.error !== null) return this.malformed();
     for (let i = 0; i < frames.length; i++) {
       if (this.socket.destroyed) return;
-      if (this.handshake === null) {
-        if (!this.onHandshake(frames[i]!)) return;
-        if (this.handshake!.nextState !== 'status' && this.route !== null && this.route.mode === 'proxy') {
-          // Login or transfer to a proxied route: everything after the handshake goes upstream as sent.
-          return this.pipe(Buffer.concat([...frames.slice(i + 1).map(wireFrame), this.reader.rest()]));
-        }
-        continue;
-      }
-      if (this.handshake.nextState === 'status') this.onStatusFrame(frames[i]!);
+      if (this.handshake!.nextState === 'status') this.onStatusFrame(frames[i]!);
       else this.refuseLogin(frames[i]!);
     }
     if (this.statusFrame !== null && !this.socket.destroyed) this.socket.write(this.statusFrame);
@@ -265,7 +277,11 @@ class PlayerSession {
         this.statusFrame !== null
           ? ANSWERED
           : routeStatus(this.route, this.handshake!, this.ctx).then((s) => {
-              if (!this.socket.destroyed) this.socket.write(statusResponse(JSON.stringify(s)));
+              if (this.socket.destroyed) return;
+              // Held for this tick: a pong already due goes out in the same write.
+              this.socket.cork();
+              this.socket.write(statusResponse(JSON.stringify(s)));
+              process.nextTick(() => this.socket.uncork());
             });
     } else if (id === 0x01) {
       const payload = r.long();
@@ -296,6 +312,8 @@ class PlayerSession {
     this.socket.off('data', this.onData);
     this.socket.pause();
     const up = connect({ host: route.upstream!.host, port: route.upstream!.port });
+    // Game packets are small and latency-bound; a status answer is written whole, so it needs no option call.
+    this.socket.setNoDelay(true);
     up.setNoDelay(true);
     const close = (): void => {
       this.socket.destroy();
@@ -329,18 +347,24 @@ class PlayerSession {
       up.write(Buffer.concat([head, handshakeFrame({ ...h, host }), rest]));
       this.socket.setTimeout(this.ctx.settings.idleTimeoutMs, close);
       up.setTimeout(this.ctx.settings.idleTimeoutMs, close);
-      this.socket.pipe(up);
-      up.pipe(this.socket);
+      forward(this.socket, up);
+      forward(up, this.socket);
       this.socket.resume();
     });
     const count = (): void => {
       this.ctx.counters.bytes.in += this.socket.bytesRead;
       this.ctx.counters.bytes.out += this.socket.bytesWritten;
     };
-    this.socket.once('close', () => {
+    // A side that ended cleanly had its end passed on (forward): what the other still holds for it
+    // (a kick message after the last chunks) is flushed first. A broken side takes the other with it.
+    this.socket.once('close', (broken) => {
       count();
-      up.destroy();
+      if (broken) up.destroy();
+      else up.end();
     });
-    up.once('close', () => this.socket.destroy());
+    up.once('close', (broken) => {
+      if (broken) this.socket.destroy();
+      else this.socket.end();
+    });
   }
 }

@@ -74,6 +74,12 @@ const OPTIONS: EdgeServerOptions = {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+async function eventuallyTrue(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await pause(20);
+  expect(check()).toBe(true);
+}
+
 /** Sends `bytes` (a byte a write, each after a pause, when `bytewise`), answers what came back until `until` holds or the edge closed. */
 async function exchange(
   port: number,
@@ -281,6 +287,60 @@ describe('edge over sockets: connection limits', () => {
       expect(edge.counters.connections.get('rate_limited')).toBe(2);
     } finally {
       await edge.close();
+    }
+  });
+});
+
+describe('edge over sockets: a piped login under back-pressure', () => {
+  const SIZE = 8 * 2 ** 20;
+  const pattern = (n: number, step: number): Buffer => {
+    const b = Buffer.allocUnsafe(n);
+    for (let i = 0; i < n; i++) b[i] = (i * step + 3) & 0xff;
+    return b;
+  };
+
+  it('carries megabytes both ways in order to a player who reads late, and passes the end on', async () => {
+    const down = pattern(SIZE, 7);
+    const up = pattern(SIZE, 13);
+    const login = loginStart('bulk.example.test', 'Bulk');
+    const received: Buffer[] = [];
+    let upstreamSawEnd = false;
+    const server = createServer((s) => {
+      s.once('data', () => s.end(down));
+      s.on('data', (d: Buffer) => received.push(d));
+      s.on('end', () => (upstreamSawEnd = true));
+      s.on('error', () => undefined);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const edge = await startEdgeServer(OPTIONS);
+    edge.setRoutes(
+      new RouteTable([
+        {
+          route: route(1, (server.address() as { port: number }).port),
+          names: { exact: ['bulk.example.test'], wildcard: [] },
+        },
+      ]),
+    );
+    try {
+      const player = connect({ host: '127.0.0.1', port: edge.port });
+      await once(player, 'connect');
+      player.on('error', () => undefined);
+      player.pause();
+      player.write(Buffer.concat([login, up]));
+      await pause(300); // the edge's buffers toward the player fill meanwhile
+      const got: Buffer[] = [];
+      player.on('data', (d: Buffer) => got.push(d));
+      player.resume();
+      await Promise.race([once(player, 'end'), once(player, 'close')]);
+      expect(Buffer.concat(got).equals(down)).toBe(true);
+      // The player's end (sent once it read the upstream's) reaches the upstream after its bytes.
+      await eventuallyTrue(() => upstreamSawEnd);
+      expect(Buffer.concat(received).equals(Buffer.concat([login, up]))).toBe(true);
+      player.destroy();
+    } finally {
+      await edge.close();
+      server.close();
     }
   });
 });
