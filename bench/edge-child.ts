@@ -2,7 +2,7 @@
  * The game edge alone in its own process for bench/edge-suite.ts, so the load generator's CPU and
  * memory are not counted with it. Routes come as JSON in argv[2] (`[{ "name", "port" }]`, each an
  * upstream on 127.0.0.1, the status cached an hour); it answers `{ port }` once listening, and to
- * each IPC message `usage` (after a full GC when run with --expose-gc) its CPU time and RSS.
+ * each IPC message `usage` its CPU time and RSS (`usage after gc`: after a full GC, run with --expose-gc).
  * With argv[3] `bare` it is no edge but the floor under one: a node:net server that answers any
  * first read with the status response and pong, written at once (what a connection costs Node).
  */
@@ -75,9 +75,9 @@ async function startEdge(): Promise<Serving> {
 
 const edge = process.argv[3] === 'bare' ? await startBare() : await startEdge();
 
-function usage(): EdgeChildUsage {
+function usage(collect: boolean): EdgeChildUsage {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc !== undefined) {
+  if (collect && gc !== undefined) {
     gc();
     gc();
   }
@@ -90,7 +90,7 @@ function usage(): EdgeChildUsage {
 }
 
 process.on('message', (m) => {
-  if (m === 'usage') process.send!(usage());
+  if (m === 'usage' || m === 'usage after gc') process.send!(usage(m === 'usage after gc'));
   if (m === 'stop') void edge.close().then(() => process.exit(0));
 });
 process.on('disconnect', () => process.exit(0));

@@ -77,7 +77,8 @@ export interface EdgeResult {
 
 interface EdgeChild {
   readonly port: number;
-  usage(): Promise<EdgeChildUsage>;
+  /** CPU and RSS; after a full GC when `collect` (the GC's CPU then counts). */
+  usage(collect?: boolean): Promise<EdgeChildUsage>;
   stop(): Promise<void>;
 }
 
@@ -95,10 +96,10 @@ async function startEdgeChild(routes: { name: string; port: number }[], bare = f
   });
   return {
     port,
-    usage: () =>
+    usage: (collect = false) =>
       new Promise((resolve) => {
         child.once('message', (m) => resolve(m as EdgeChildUsage));
-        child.send('usage');
+        child.send(collect ? 'usage after gc' : 'usage');
       }),
     stop: async () => {
       child.send('stop');
@@ -275,7 +276,7 @@ export async function runEdge(options: EdgeBenchOptions, log: (line: string) => 
       for (let i = 0; i < 100 && idle.open() > 0; i++) await pause(50);
       return (after - before) / options.idleConnections;
     };
-    const oursIdle = await idleBytes(e.port, async () => (await e.usage()).rssBytes);
+    const oursIdle = await idleBytes(e.port, async () => (await e.usage(true)).rssBytes);
     const haproxyIdle = await idleBytes(ha.idle.port, async () => rssOf(ha.idle.pid));
 
     return {
@@ -306,7 +307,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       rounds: quick ? 2 : 5,
       seconds: quick ? 2 : 4,
       concurrency: 32,
-      bulkBytes: (quick ? 64 : 256) * 2 ** 20,
+      bulkBytes: (quick ? 64 : 1024) * 2 ** 20,
       idleConnections: quick ? 500 : 2000,
     },
     (line) => process.stderr.write(`${line}\n`),

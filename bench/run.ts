@@ -485,7 +485,7 @@ async function main(): Promise<void> {
         rounds: roundsArg ?? (quick ? 2 : 5),
         seconds: values.seconds === undefined ? (quick ? 2 : 4) : Number(values.seconds),
         concurrency: 32,
-        bulkBytes: (quick ? 64 : 256) * 2 ** 20,
+        bulkBytes: (quick ? 64 : 1024) * 2 ** 20,
         idleConnections: quick ? 500 : 2000,
       },
       log,
