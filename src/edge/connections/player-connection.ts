@@ -201,7 +201,8 @@ function forward(from: Socket, to: Socket): void {
       to.once('drain', resume);
     }
   });
-  from.once('end', () => to.end());
+  // (end() on a destroyed socket makes an error object with its stack trace: not per connection.)
+  from.once('end', () => void (to.destroyed || to.end()));
 }
 
 /** The status answer already written (or at hand): the pong needs no wait. */
@@ -360,11 +361,11 @@ class PlayerSession {
     this.socket.once('close', (broken) => {
       count();
       if (broken) up.destroy();
-      else up.end();
+      else if (!up.destroyed) up.end();
     });
     up.once('close', (broken) => {
       if (broken) this.socket.destroy();
-      else this.socket.end();
+      else if (!this.socket.destroyed) this.socket.end();
     });
   }
 }
