@@ -243,13 +243,14 @@ describe('edge over sockets: connection limits', () => {
     try {
       const partial = Buffer.from([0x10]);
       const open = [await held(edge.port, partial), await held(edge.port, partial)];
+      await eventuallyTrue(() => edge.counters.active === 2);
       expect(await exchange(edge.port, statusExchange('x.example.test'))).toEqual({
         got: Buffer.alloc(0),
         closed: true,
       });
       expect(edge.counters.connections.get('too_many')).toBe(1);
       open[0]!.destroy();
-      await pause(50);
+      await eventuallyTrue(() => edge.counters.active === 1);
       expect(motdOf((await exchange(edge.port, statusExchange('x.example.test'))).got).motd).toBe(
         'Unknown address',
       );
