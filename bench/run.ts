@@ -3,11 +3,12 @@
  * (tinybench: stages and handleMessage per answer kind, steered, signed; plus steering.bench.ts),
  * macro (dnsperf: the product vs Knot, UDP and TCP) and scale (snapshot build time/memory per zone
  * size, API change → answer latency, 100k-record import), platform (limit layers, webhooks) and
- * storage (a one-node Ceph gateway: object listing through the API ÷ at the gateway, presigning) parts, prints one table per part and the
+ * storage (a one-node Ceph gateway: object listing through the API ÷ at the gateway, presigning) and
+ * edge (the game edge beside haproxy: bench/edge-suite.ts) parts, prints one table per part and the
  * targets (docs/benchmarks.md, "Targets"), and writes every figure to
  * bench/results/<YYYY-MM-DD>.json.
  *
- * `npm run bench -- [--only micro,macro,scale,platform,storage] [--quick] [--rounds N] [--seconds S]
+ * `npm run bench -- [--only micro,macro,scale,platform,storage,edge] [--quick] [--rounds N] [--seconds S]
  *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp]`
  * --quick shortens everything for a smoke run; quick and partial runs write
  * <date>-<parts>[-quick].json so they never overwrite the figures of a full run.
@@ -27,10 +28,11 @@ import { runPlatform, type PlatformResult } from './platform-suite.ts';
 import { runScale } from './scale-suite.ts';
 import { runStorageListing, type StorageListingResult } from './storage-listing.ts';
 import { runStoragePresign, type PresignFigures } from './storage-presign.ts';
+import { runEdge, type Compared, type EdgeResult } from './edge-suite.ts';
 import type { ScaleResult } from './scale-suite.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage'] as const;
+const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage', 'edge'] as const;
 type Part = (typeof PARTS)[number];
 const GiB = 1024;
 
@@ -257,6 +259,46 @@ function printScale(s: ScaleResult): void {
   for (const e of s.errors) console.log(`scale error: ${e}`);
 }
 
+function printEdge(e: EdgeResult): void {
+  const row = (figure: string, c: Compared, digits: number, reference: string): Cell[] => [
+    figure,
+    num(c.oursMedian, digits),
+    num(c.oursSpreadPct, 1),
+    num(c.referenceMedian, digits),
+    num(c.referenceSpreadPct, 1),
+    reference,
+    num(c.ratio, 2),
+  ];
+  printTable(
+    `game edge beside a reference (medians of ${e.options.rounds} alternating rounds × ${e.options.seconds} s, ${e.options.concurrency} players; ratio = median of per-round ratios)`,
+    ['figure', 'ours', 'spread %', 'reference', 'ref spread %', 'reference is', 'ratio'],
+    [
+      row('new connections routed a second', e.connect, 0, 'haproxy 1 thread'),
+      row('  CPU µs per connection (lower is better)', e.connect.cpuUsPerConnection, 0, 'haproxy 1 thread'),
+      row(
+        `MiB/s of one ${Math.round(e.options.bulkBytes / 2 ** 20)} MiB download`,
+        e.bulk,
+        0,
+        'haproxy 1 thread',
+      ),
+      row('  CPU ms per GiB piped (lower is better)', e.bulk.cpuMsPerGiB, 0, 'haproxy 1 thread'),
+      row('status answers per CPU second', e.status, 0, 'bare node:net'),
+      [
+        `KiB per idle piped login (${e.idle.connections})`,
+        num(e.idle.oursBytes / 1024, 1),
+        null,
+        num(e.idle.haproxyBytes / 1024, 1),
+        null,
+        'haproxy 1 thread',
+        num(e.idle.oursBytes / e.idle.haproxyBytes, 2),
+      ],
+    ],
+  );
+  console.log(
+    `connection latency median ${num(e.connect.oursLatencyMs, 2)} ms (haproxy ${num(e.connect.referenceLatencyMs, 2)} ms); failed exchanges: ${e.connect.failed + e.status.failed}`,
+  );
+}
+
 interface Target {
   target: string;
   value: string | null;
@@ -269,6 +311,7 @@ function targets(
   scale: ScaleResult | null,
   platform: PlatformResult | null,
   storage: StorageResult | null,
+  edge: EdgeResult | null,
 ): Target[] {
   const out: Target[] = [];
   const add = (
@@ -320,6 +363,15 @@ function targets(
     (v) => v <= 1.2,
   );
   add('presigned URLs ≥ 20,000 per CPU second', storage?.presign.perCpuSecond, (v) => v >= 20_000, 0);
+  add('game edge: new connections routed a second ÷ haproxy ≥ 0.7', edge?.connect.ratio, (v) => v >= 0.7);
+  add('game edge: one piped download ÷ haproxy ≥ 0.8', edge?.bulk.ratio, (v) => v >= 0.8);
+  add('game edge: status answers ≥ 30,000 per CPU second', edge?.status.oursMedian, (v) => v >= 30_000, 0);
+  add(
+    'game edge: resident memory per idle piped login ≤ 64 KiB (KiB)',
+    edge === null ? null : edge.idle.oursBytes / 1024,
+    (v) => v <= 64,
+    1,
+  );
   return out;
 }
 
@@ -426,7 +478,22 @@ async function main(): Promise<void> {
     );
   }
 
-  const goals = targets(micro, macro, scale, platform, storage);
+  let edge: EdgeResult | null = null;
+  if (parts.includes('edge')) {
+    edge = await runEdge(
+      {
+        rounds: roundsArg ?? (quick ? 2 : 5),
+        seconds: values.seconds === undefined ? (quick ? 2 : 4) : Number(values.seconds),
+        concurrency: 32,
+        bulkBytes: (quick ? 64 : 1024) * 2 ** 20,
+        idleConnections: quick ? 500 : 2000,
+      },
+      log,
+    );
+    printEdge(edge);
+  }
+
+  const goals = targets(micro, macro, scale, platform, storage, edge);
   printTable(
     'targets',
     ['target', 'value', 'met'],
@@ -465,6 +532,7 @@ async function main(): Promise<void> {
     scale,
     platform,
     storage,
+    edge,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

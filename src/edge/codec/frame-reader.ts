@@ -6,12 +6,14 @@
  */
 import { MALFORMED, NEED_MORE, readVarInt } from './varint.ts';
 
+/** The VarInt read's out-parameter, one per module (a typed array per reader cost an allocation per connection): read at once after each call. */
+const scratch = new Int32Array(1);
+
 export type FrameError = 'frame_too_large' | 'malformed_length';
 
 export class FrameReader {
   private pending: Buffer | null = null;
   private failure: FrameError | null = null;
-  private readonly scratch = new Int32Array(1);
 
   constructor(private readonly maxFrame: number) {}
 
@@ -22,19 +24,20 @@ export class FrameReader {
 
   /**
    * Takes a read and answers the whole frames it completes (each the packet id and its fields,
-   * without the length), in order; the rest waits for the next read.
+   * without the length), in order, at most `maxFrames` of them; the rest waits for the next read
+   * (or `rest()`).
    */
-  push(chunk: Buffer): Buffer[] {
+  push(chunk: Buffer, maxFrames = Infinity): Buffer[] {
     if (this.failure !== null) return [];
     const buf = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
     this.pending = null;
     const frames: Buffer[] = [];
     let at = 0;
-    while (at < buf.length) {
-      const size = readVarInt(buf, at, buf.length, this.scratch);
+    while (at < buf.length && frames.length < maxFrames) {
+      const size = readVarInt(buf, at, buf.length, scratch);
       if (size === MALFORMED) return this.fail('malformed_length');
       if (size === NEED_MORE) break;
-      const length = this.scratch[0]!;
+      const length = scratch[0]!;
       if (length < 1 || length > this.maxFrame)
         return this.fail(length < 1 ? 'malformed_length' : 'frame_too_large');
       if (at + size + length > buf.length) break;

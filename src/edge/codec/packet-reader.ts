@@ -5,10 +5,12 @@
  */
 import { readVarInt } from './varint.ts';
 
+/** The VarInt read's out-parameter, one per module (a typed array per reader cost an allocation per connection): read at once after each call. */
+const scratch = new Int32Array(1);
+
 export class PacketReader {
   private at = 0;
   private failed = false;
-  private readonly scratch = new Int32Array(1);
 
   constructor(private readonly frame: Buffer) {}
 
@@ -24,10 +26,10 @@ export class PacketReader {
 
   varInt(): number {
     if (this.failed) return 0;
-    const size = readVarInt(this.frame, this.at, this.frame.length, this.scratch);
+    const size = readVarInt(this.frame, this.at, this.frame.length, scratch);
     if (size < 0) return this.fail();
     this.at += size;
-    return this.scratch[0]!;
+    return scratch[0]!;
   }
 
   /** A String of at most `maxBytes` UTF-8 bytes. */

@@ -18,7 +18,6 @@ import {
 import { PacketReader } from '../codec/packet-reader.ts';
 import { handshakeFrame, loginDisconnect, pong, statusResponse } from '../codec/packet-writer.ts';
 import { parseProxyV2, plainAddress, proxyV2Header } from '../codec/proxy-v2.ts';
-import { writeVarInt, varIntSize } from '../codec/varint.ts';
 import type { EdgeRoute, RouteTable } from '../routes/route-table.ts';
 import {
   liveStatus,
@@ -58,7 +57,6 @@ const LEGACY_QUIET_MS = 150;
 export function handlePlayer(socket: Socket, ctx: EdgeContext): void {
   const peer = { address: plainAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
   socket.on('error', () => socket.destroy());
-  socket.setNoDelay(true);
   socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () => socket.destroy());
   const start = (first: Buffer): void => {
     const admitted = ctx.limits.admit(peer.address, ctx.now());
@@ -111,6 +109,25 @@ function statusOf(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): 
     return liveStatus(kept.status, route);
   }
   return route.upstream === null ? offlineStatus(kept?.status ?? null, route, protocol) : 'ask';
+}
+
+/** Encoded answers of cached statuses, per kept status and the route they were made for (a hit encodes nothing). */
+const encodedAnswers = new WeakMap<ServerStatus, { route: EdgeRoute; frame: Buffer }>();
+
+/** The status response frame when it is at hand without asking the upstream (most pings), else null. */
+function answerAtHand(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): Buffer | null {
+  if (route === null || route.upstream === null) {
+    const known = statusOf(route, protocol, ctx);
+    return known === 'ask' || known === null ? null : statusResponse(JSON.stringify(known));
+  }
+  const kept = ctx.cache.get(route.id, protocol, route.statusCacheTtlSeconds, ctx.now());
+  if (kept?.fresh !== true) return null;
+  ctx.counters.statusCache.hit++;
+  const made = encodedAnswers.get(kept.status);
+  if (made?.route === route) return made.frame;
+  const frame = statusResponse(JSON.stringify(liveStatus(kept.status, route)));
+  encodedAnswers.set(kept.status, { route, frame });
+  return frame;
 }
 
 /** The status of a route now: the cache's while fresh, else the upstream's, else the last real one. */
@@ -172,12 +189,26 @@ function legacyPing(socket: Socket, ctx: EdgeContext, first: Buffer): void {
   look();
 }
 
-/** A frame as it came on the wire (its VarInt length before it). */
-function wireFrame(f: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(varIntSize(f.length) + f.length);
-  f.copy(out, writeVarInt(out, 0, f.length));
-  return out;
+/**
+ * Bytes of `from` written to `to` as they come, `from` paused while `to` is full, its end passed
+ * on: what `pipe()` does, without the stream machinery it sets up per connection.
+ */
+function forward(from: Socket, to: Socket): void {
+  const resume = (): void => void from.resume();
+  from.on('data', (chunk: Buffer) => {
+    if (!to.write(chunk)) {
+      from.pause();
+      to.once('drain', resume);
+    }
+  });
+  // (end() on a destroyed socket makes an error object with its stack trace: not per connection.)
+  from.once('end', () => void (to.destroyed || to.end()));
 }
+
+/** The status answer already written (or at hand): the pong needs no wait. */
+const ANSWERED = Promise.resolve();
+
+const NOTHING = Buffer.alloc(0);
 
 class PlayerSession {
   private readonly reader = new FrameReader(MAX_HANDSHAKE_BYTES);
@@ -185,6 +216,8 @@ class PlayerSession {
   private route: EdgeRoute | null = null;
   /** The status answer being made: the pong is written after it. */
   private answered: Promise<void> | null = null;
+  /** A status answer at hand, written with the pong when the ping came in the same read. */
+  private statusFrame: Buffer | null = null;
   private readonly onData = (chunk: Buffer): void => this.read(chunk);
 
   constructor(
@@ -197,21 +230,27 @@ class PlayerSession {
 
   read(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    const frames = this.reader.push(chunk);
+    let more = chunk;
+    if (this.handshake === null) {
+      // The handshake alone first: what follows a proxied login is the game's, not ours to frame.
+      const [first] = this.reader.push(chunk, 1);
+      if (this.reader.error !== null) return this.malformed();
+      if (first === undefined || !this.onHandshake(first)) return;
+      if (this.handshake!.nextState !== 'status' && this.route !== null && this.route.mode === 'proxy') {
+        // Login or transfer to a proxied route: everything after the handshake goes upstream as sent.
+        return this.pipe(this.reader.rest());
+      }
+      more = NOTHING;
+    }
+    const frames = this.reader.push(more);
     if (this.reader.error !== null) return this.malformed();
     for (let i = 0; i < frames.length; i++) {
       if (this.socket.destroyed) return;
-      if (this.handshake === null) {
-        if (!this.onHandshake(frames[i]!)) return;
-        if (this.handshake!.nextState !== 'status' && this.route !== null && this.route.mode === 'proxy') {
-          // Login or transfer to a proxied route: everything after the handshake goes upstream as sent.
-          return this.pipe(Buffer.concat([...frames.slice(i + 1).map(wireFrame), this.reader.rest()]));
-        }
-        continue;
-      }
-      if (this.handshake.nextState === 'status') this.onStatusFrame(frames[i]!);
+      if (this.handshake!.nextState === 'status') this.onStatusFrame(frames[i]!);
       else this.refuseLogin(frames[i]!);
     }
+    if (this.statusFrame !== null && !this.socket.destroyed) this.socket.write(this.statusFrame);
+    this.statusFrame = null;
   }
 
   private malformed(): void {
@@ -234,14 +273,27 @@ class PlayerSession {
     const r = new PacketReader(f);
     const id = r.varInt();
     if (id === 0x00 && r.remaining === 0 && this.answered === null) {
-      this.answered = routeStatus(this.route, this.handshake!, this.ctx).then((s) => {
-        if (!this.socket.destroyed) this.socket.write(statusResponse(JSON.stringify(s)));
-      });
+      this.statusFrame = answerAtHand(this.route, this.handshake!.protocol, this.ctx);
+      this.answered =
+        this.statusFrame !== null
+          ? ANSWERED
+          : routeStatus(this.route, this.handshake!, this.ctx).then((s) => {
+              if (this.socket.destroyed) return;
+              // Held for this tick: a pong already due goes out in the same write.
+              this.socket.cork();
+              this.socket.write(statusResponse(JSON.stringify(s)));
+              process.nextTick(() => this.socket.uncork());
+            });
     } else if (id === 0x01) {
       const payload = r.long();
       if (!r.ok || r.remaining !== 0) return this.malformed();
       this.ctx.counters.connection('status');
-      void (this.answered ?? Promise.resolve()).then(() => this.socket.end(pong(payload)));
+      if (this.statusFrame !== null) {
+        // Request and ping in one read: one write for both answers.
+        this.socket.end(Buffer.concat([this.statusFrame, pong(payload)]));
+        this.statusFrame = null;
+      } else if (this.answered === null || this.answered === ANSWERED) this.socket.end(pong(payload));
+      else void this.answered.then(() => this.socket.end(pong(payload)));
     } else this.malformed();
   }
 
@@ -261,6 +313,8 @@ class PlayerSession {
     this.socket.off('data', this.onData);
     this.socket.pause();
     const up = connect({ host: route.upstream!.host, port: route.upstream!.port });
+    // Game packets are small and latency-bound; a status answer is written whole, so it needs no option call.
+    this.socket.setNoDelay(true);
     up.setNoDelay(true);
     const close = (): void => {
       this.socket.destroy();
@@ -294,18 +348,24 @@ class PlayerSession {
       up.write(Buffer.concat([head, handshakeFrame({ ...h, host }), rest]));
       this.socket.setTimeout(this.ctx.settings.idleTimeoutMs, close);
       up.setTimeout(this.ctx.settings.idleTimeoutMs, close);
-      this.socket.pipe(up);
-      up.pipe(this.socket);
+      forward(this.socket, up);
+      forward(up, this.socket);
       this.socket.resume();
     });
     const count = (): void => {
       this.ctx.counters.bytes.in += this.socket.bytesRead;
       this.ctx.counters.bytes.out += this.socket.bytesWritten;
     };
-    this.socket.once('close', () => {
+    // A side that ended cleanly had its end passed on (forward): what the other still holds for it
+    // (a kick message after the last chunks) is flushed first. A broken side takes the other with it.
+    this.socket.once('close', (broken) => {
       count();
-      up.destroy();
+      if (broken) up.destroy();
+      else if (!up.destroyed) up.end();
     });
-    up.once('close', () => this.socket.destroy());
+    up.once('close', (broken) => {
+      if (broken) this.socket.destroy();
+      else if (!this.socket.destroyed) this.socket.end();
+    });
   }
 }
