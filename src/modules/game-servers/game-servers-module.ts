@@ -1,0 +1,58 @@
+import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
+import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import type { AccountsDirectory } from '../identity/index.ts';
+import type { ServiceProvisioner } from '../services/index.ts';
+import { gameServersContext } from './game-servers-context.ts';
+import { ServerAccess } from './servers/server-access.ts';
+import { ServerLifecycle } from './servers/server-lifecycle.ts';
+import { ServersRepository } from './servers/servers-repository.ts';
+import { registerServerRoutes } from './servers/servers-routes.ts';
+import { ServersService } from './servers/servers-service.ts';
+import type { SoftwareBuilds, VersionSource } from './sources/version-source.ts';
+
+/** Where addon builds come from: the adapters of the sources port (sources/version-source.ts). */
+export interface GameServerSources {
+  readonly modrinth?: VersionSource;
+  readonly curseforge?: VersionSource;
+  readonly paper?: SoftwareBuilds;
+}
+
+export interface GameServersModuleDeps {
+  readonly accounts: AccountsDirectory;
+  /** Where the services registry finds the game server provisioner. */
+  readonly provisioners: Registry<ServiceProvisioner>;
+  /** The version sources; none: every addon file is listed as unknown and nothing can be installed. */
+  readonly sources?: GameServerSources;
+}
+
+export interface GameServersModule extends PlatformModule {
+  /** Replaces the version sources (the application wires its adapters; tests give their own). */
+  useSources(sources: GameServerSources): void;
+}
+
+/**
+ * Game servers (base /api/v1/client/servers): a server per game_server service with its directory,
+ * its users and their permissions, and the addon files in it (software records) installed, updated
+ * and rolled back by jobs that stage builds for the next start.
+ */
+export function createGameServersModule(runtime: Runtime, deps: GameServersModuleDeps): GameServersModule {
+  const ctx = gameServersContext(runtime);
+  const servers = new ServersRepository(ctx.db);
+  const access = new ServerAccess(servers);
+  const lifecycle = new ServerLifecycle(ctx, servers);
+  deps.provisioners.add(lifecycle.provisioner());
+  const serversService = new ServersService(ctx, servers, access, deps.accounts);
+  let sources: GameServerSources = deps.sources ?? {};
+  return {
+    name: 'game-servers',
+    prefix: '/client/servers',
+    useSources(next) {
+      sources = next;
+    },
+    routes(app) {
+      registerServerRoutes(app, serversService);
+      void sources;
+    },
+  };
+}
