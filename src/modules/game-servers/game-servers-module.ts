@@ -9,14 +9,11 @@ import { ServerLifecycle } from './servers/server-lifecycle.ts';
 import { ServersRepository } from './servers/servers-repository.ts';
 import { registerServerRoutes } from './servers/servers-routes.ts';
 import { ServersService } from './servers/servers-service.ts';
-import type { SoftwareBuilds, VersionSource } from './sources/version-source.ts';
-
-/** Where addon builds come from: the adapters of the sources port (sources/version-source.ts). */
-export interface GameServerSources {
-  readonly modrinth?: VersionSource;
-  readonly curseforge?: VersionSource;
-  readonly paper?: SoftwareBuilds;
-}
+import { SoftwareRepository } from './software/software-repository.ts';
+import { registerSoftwareRoutes } from './software/software-routes.ts';
+import { SoftwareScan } from './software/software-scan.ts';
+import { SoftwareService } from './software/software-service.ts';
+import type { GameServerSources } from './game-servers-interfaces.ts';
 
 export interface GameServersModuleDeps {
   readonly accounts: AccountsDirectory;
@@ -44,6 +41,15 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
   deps.provisioners.add(lifecycle.provisioner());
   const serversService = new ServersService(ctx, servers, access, deps.accounts);
   let sources: GameServerSources = deps.sources ?? {};
+  const softwareRepo = new SoftwareRepository(ctx.db);
+  const software = new SoftwareService(
+    ctx,
+    access,
+    softwareRepo,
+    new SoftwareScan(ctx, softwareRepo),
+    () => sources,
+    runtime.outbound,
+  );
   return {
     name: 'game-servers',
     prefix: '/client/servers',
@@ -52,7 +58,7 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
     },
     routes(app) {
       registerServerRoutes(app, serversService);
-      void sources;
+      registerSoftwareRoutes(app, software);
     },
   };
 }

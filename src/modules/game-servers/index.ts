@@ -1,10 +1,10 @@
 /** The game servers module's public surface. */
 export {
   createGameServersModule,
-  type GameServerSources,
   type GameServersModule,
   type GameServersModuleDeps,
 } from './game-servers-module.ts';
+export type { GameServerSources } from './game-servers-interfaces.ts';
 export { gameServersConfig, type GameServersSettings } from './game-servers-config.ts';
 export type {
   FileDigests,

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GAME_TRIAL } from '../../../testing/game-server-fixture.ts';
+import { orderGameServer } from '../../../testing/game-server-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 const S = '/api/v1/client/servers';
@@ -26,22 +26,7 @@ describe('game servers: order, read, users', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  async function order(token: string, specialization: string): Promise<string> {
-    const locations = (await t.request('GET', '/api/v1/locations')).body as { id: number; code: string }[];
-    const res = await t.request('POST', '/api/v1/services/order', {
-      token,
-      body: {
-        ...GAME_TRIAL,
-        location_id: locations.find((l) => l.code === 'FRA')!.id,
-        config: { specialization },
-      },
-    });
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.status).toBe('active');
-    const list = await t.request('GET', S, { token });
-    const server = list.body.items.find((s: { service_id: number }) => s.service_id === res.body.id);
-    return server.uuid as string;
-  }
+  const order = (token: string, specialization: string) => orderGameServer(t, token, specialization);
 
   it('makes a server and its directory when a game server is ordered', async () => {
     const paper = await order(alice.token, 'minecraft-paper');

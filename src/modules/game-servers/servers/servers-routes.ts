@@ -29,7 +29,8 @@ export function registerServerRoutes(app: ModuleApp, service: ServersService): v
     '/:uuid',
     {
       schema: {
-        summary: 'A server: its software, game version, loader and the caller’s permissions',
+        summary:
+          'A server: its software, game version, loader and the caller’s permissions (in the order they are defined)',
         params: ServerParams,
         response: { 200: ServerResponse, ...errorResponses(401, 404, 422, 429) },
       },
@@ -41,7 +42,8 @@ export function registerServerRoutes(app: ModuleApp, service: ServersService): v
     '/:uuid/users',
     {
       schema: {
-        summary: 'The server’s users and their permissions (any user of the server reads them)',
+        summary:
+          'The server’s users and their permissions, first added first (any user of the server reads them)',
         params: ServerParams,
         response: { 200: ServerUsersResponse, ...errorResponses(401, 404, 422, 429) },
       },
