@@ -60,5 +60,8 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
       registerServerRoutes(app, serversService);
       registerSoftwareRoutes(app, software);
     },
+    async stop() {
+      await software.drain();
+    },
   };
 }

@@ -12,6 +12,8 @@ import type { SourceVersion } from '../sources/version-source.ts';
 
 /** How long one download may take in all. */
 const DOWNLOAD_TIMEOUT_MS = 300_000;
+/** A job still queued or running this long after it was made was cut off (its process stopped). */
+export const JOB_STALE_MS = DOWNLOAD_TIMEOUT_MS + 300_000;
 /** The file names a build may be saved under (no path, no hidden file). */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]*\.(jar|zip)$/;
 

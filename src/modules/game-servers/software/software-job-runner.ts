@@ -15,20 +15,33 @@ import type { Job, SoftwareRepository } from './software-repository.ts';
 import { stagedDirOf } from './software-staging.ts';
 
 export class SoftwareJobRunner {
+  private readonly inflight = new Set<Promise<void>>();
+
   constructor(
     private readonly ctx: GameServersContext,
     private readonly software: SoftwareRepository,
     private readonly outbound: OutboundClient,
   ) {}
 
+  /** Starts the job without waiting for it (the request that made it answers 202 at once). */
+  start(server: Server, jobId: string, version: SourceVersion): void {
+    const running = this.run(server, jobId, version).finally(() => this.inflight.delete(running));
+    this.inflight.add(running);
+  }
+
+  /** Waits for the jobs running in this process (the module stops after them). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+  }
+
   /** Runs the job to its end; never throws (the job records why it failed). */
   async run(server: Server, jobId: string, version: SourceVersion): Promise<void> {
-    const job = await this.software.jobById(jobId);
+    const job = await this.software.jobById(jobId).catch(() => null);
     if (job === null) return;
-    await this.software.setJob(jobId, { status: 'running' });
     const dir = serverDir(this.ctx.settings.root, server.uuid);
     const stagedDir = stagedDirOf(job.record_uuid);
     try {
+      await this.software.setJob(jobId, { status: 'running' });
       const file = await downloadVerified(
         this.outbound,
         version,
@@ -39,11 +52,15 @@ export class SoftwareJobRunner {
     } catch (error) {
       await rm(path.join(dir, `${stagedDir}.incoming`), { recursive: true, force: true });
       this.ctx.log.warn({ err: error, job_id: jobId, server: server.uuid }, 'software job failed');
-      await this.software.setJob(jobId, {
-        status: 'failed',
-        error: error instanceof Error ? error.message : String(error),
-        finished_at: new Date(this.ctx.clock.now()),
-      });
+      await this.software
+        .setJob(jobId, {
+          status: 'failed',
+          error: error instanceof Error ? error.message : String(error),
+          finished_at: new Date(this.ctx.clock.now()),
+        })
+        .catch((e: unknown) =>
+          this.ctx.log.error({ err: e, job_id: jobId }, 'software job not marked failed'),
+        );
     }
   }
 
@@ -65,7 +82,9 @@ export class SoftwareJobRunner {
     const folder = addonFolderOf(server.loader)!;
     await this.ctx.transaction(async ({ trx }) => {
       const repo = this.software.withTx(trx);
-      const record = await repo.record(server.uuid, job.record_uuid);
+      const record =
+        (await repo.record(server.uuid, job.record_uuid)) ??
+        (await repo.recordAt(server.uuid, `${folder.folder}/${name}`));
       if (record !== null) await repo.update(record.record_uuid, staged, now);
       else
         await repo.insert({

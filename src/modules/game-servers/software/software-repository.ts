@@ -53,8 +53,23 @@ export class SoftwareRepository {
     return r === undefined ? null : recordOf(r);
   }
 
+  async recordAt(serverUuid: string, installPath: string): Promise<SoftwareRecord | null> {
+    const r = await this.db
+      .selectFrom('game_servers_software')
+      .selectAll()
+      .where('server_uuid', '=', serverUuid)
+      .where('install_path', '=', installPath)
+      .executeTakeFirst();
+    return r === undefined ? null : recordOf(r);
+  }
+
+  /** Adds a record; a record at the same path (a concurrent scan made it) is left as it is. */
   async insert(row: NewRecord): Promise<void> {
-    await this.db.insertInto('game_servers_software').values(row).execute();
+    await this.db
+      .insertInto('game_servers_software')
+      .values(row)
+      .onConflict((oc) => oc.columns(['server_uuid', 'install_path']).doNothing())
+      .execute();
   }
 
   async update(recordUuid: string, patch: Updateable<SoftwareRow>, at: Date): Promise<void> {
@@ -69,7 +84,7 @@ export class SoftwareRepository {
     await this.db.deleteFrom('game_servers_software').where('record_uuid', '=', recordUuid).execute();
   }
 
-  async insertJob(row: Omit<JobRow, 'created_at'>): Promise<void> {
+  async insertJob(row: Omit<JobRow, 'created_at'> & { created_at: Date }): Promise<void> {
     await this.db.insertInto('game_servers_jobs').values(row).execute();
   }
 
@@ -92,13 +107,14 @@ export class SoftwareRepository {
     return r === undefined ? null : jobOf(r);
   }
 
-  /** Whether a job on the record is queued or running. */
-  async busy(recordUuid: string): Promise<boolean> {
+  /** Whether a job on the record made since `since` is queued or running (older ones were cut off). */
+  async busy(recordUuid: string, since: Date): Promise<boolean> {
     const r = await this.db
       .selectFrom('game_servers_jobs')
       .select('job_id')
       .where('record_uuid', '=', recordUuid)
       .where('status', 'in', ['queued', 'running'])
+      .where('created_at', '>', since)
       .executeTakeFirst();
     return r !== undefined;
   }

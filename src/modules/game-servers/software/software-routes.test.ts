@@ -19,6 +19,10 @@ const FILES: Record<string, Buffer> = {
   'LuckPerms-2.jar': randomBytes(4000),
   'WorldEdit-7.jar': randomBytes(2000),
   'Tampered-1.jar': randomBytes(1000),
+  // Larger than the SOFTWARE_MAX_BYTES the tests set.
+  'Big-1.jar': randomBytes(20_000),
+  // Served after a pause.
+  'Slow-1.jar': randomBytes(1000),
 };
 const sha = (alg: string, b: Buffer) => createHash(alg).update(b).digest('hex');
 
@@ -55,6 +59,8 @@ function fakeSource(baseUrl: string): VersionSource {
     build('luckperms', 'LuckPerms', '1', 'LuckPerms-1.jar', '2026-01-01'),
     build('worldedit', 'WorldEdit', '7', 'WorldEdit-7.jar', '2026-01-05'),
     build('tampered', 'Tampered', '1', 'Tampered-1.jar', '2026-01-05'),
+    build('big', 'Big', '1', 'Big-1.jar', '2026-01-05'),
+    build('slow', 'Slow', '1', 'Slow-1.jar', '2026-01-05'),
   ];
   return {
     name: 'modrinth',
@@ -107,11 +113,18 @@ describe('game servers: software records, jobs, staging', () => {
     files = createServer((req, res) => {
       const body = FILES[decodeURIComponent((req.url ?? '').replace(/^\/files\//, ''))];
       if (body === undefined) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'application/java-archive' }).end(body);
+      const send = () => res.writeHead(200, { 'content-type': 'application/java-archive' }).end(body);
+      if (req.url === '/files/Slow-1.jar') setTimeout(send, 1500);
+      else send();
     });
     await new Promise<void>((done) => files.listen(0, '127.0.0.1', done));
     t = await startTestApp({
-      env: { GAME_SERVERS_ROOT: root, OUTBOUND_ALLOW_PRIVATE_TARGETS: 'true', OUTBOUND_ALLOW_HTTP: 'true' },
+      env: {
+        GAME_SERVERS_ROOT: root,
+        SOFTWARE_MAX_BYTES: '10000',
+        OUTBOUND_ALLOW_PRIVATE_TARGETS: 'true',
+        OUTBOUND_ALLOW_HTTP: 'true',
+      },
     });
     const port = (files.address() as AddressInfo).port;
     const module = t.node.modules.find((m) => m.name === 'game-servers') as GameServersModule;
@@ -342,6 +355,27 @@ describe('game servers: software records, jobs, staging', () => {
     expect(readdirSync(path.join(root, uuid, 'plugins'))).toEqual([]);
     expect(readdirSync(path.join(root, uuid, '.staged'))).toEqual([]);
     expect((await start(uuid)).body.applied).toEqual([]);
+  });
+
+  it('answers 202 before the download ends; fails a file larger than SOFTWARE_MAX_BYTES', async () => {
+    const uuid = await orderGameServer(t, alice, 'minecraft-paper');
+    const slow = await t.request('POST', `${S}/${uuid}/software/install`, {
+      token: alice,
+      body: { source: 'modrinth', project_id: 'slow' },
+    });
+    expect(slow.status, slow.text).toBe(202);
+    expect(['queued', 'running']).toContain(slow.body.status);
+    expect((await finished(uuid, slow.body.job_id)).status).toBe('completed');
+
+    const big = await t.request('POST', `${S}/${uuid}/software/install`, {
+      token: alice,
+      body: { source: 'modrinth', project_id: 'big' },
+    });
+    expect(big.status, big.text).toBe(202);
+    const job = await finished(uuid, big.body.job_id);
+    expect(job).toMatchObject({ status: 'failed', error: 'larger than 10000 bytes' });
+    expect((await list(uuid)).map((r) => r.display_name)).toEqual(['Slow']);
+    expect(readdirSync(path.join(root, uuid, '.staged'))).toHaveLength(1);
   });
 
   it('refuses the ninth software change in 10 minutes on a server (429), not counting another account’s calls', async () => {

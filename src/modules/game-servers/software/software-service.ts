@@ -23,6 +23,7 @@ import {
   type VersionSource,
 } from '../sources/version-source.ts';
 import { serverBudgetKey, softwareBudget, powerBudget } from './software-budgets.ts';
+import { JOB_STALE_MS } from './software-download.ts';
 import { SoftwareJobRunner } from './software-job-runner.ts';
 import type { SoftwareRecord, SoftwareRepository } from './software-repository.ts';
 import type { SoftwareScan } from './software-scan.ts';
@@ -42,6 +43,11 @@ export class SoftwareService {
     outbound: OutboundClient,
   ) {
     this.runner = new SoftwareJobRunner(ctx, software, outbound);
+  }
+
+  /** Waits for the jobs running in this process. */
+  drain(): Promise<void> {
+    return this.runner.drain();
   }
 
   async list(scope: OwnerScope, uuid: string): Promise<{ items: SoftwareRecordView[] }> {
@@ -86,7 +92,7 @@ export class SoftwareService {
     const { server } = await this.chargeInstall(scope, uuid);
     const record = await this.recordOf(uuid, recordUuid);
     if (record.previous_path === null) throw nothingToRollBack();
-    if (await this.software.busy(recordUuid)) throw jobRunning();
+    if (await this.busy(recordUuid)) throw jobRunning();
     const patch = await stagePrevious(this.ctx.settings.root, server, record);
     const jobId = randomUUID();
     const now = new Date(this.ctx.clock.now());
@@ -106,7 +112,7 @@ export class SoftwareService {
   async remove(scope: OwnerScope, uuid: string, recordUuid: string): Promise<void> {
     const { server } = await this.chargeInstall(scope, uuid);
     const record = await this.recordOf(uuid, recordUuid);
-    if (await this.software.busy(recordUuid)) throw jobRunning();
+    if (await this.busy(recordUuid)) throw jobRunning();
     await removeFiles(this.ctx.settings.root, server, record);
     await this.ctx.transaction(async ({ trx }) => this.software.withTx(trx).delete(recordUuid));
   }
@@ -130,6 +136,11 @@ export class SoftwareService {
       });
     }
     return { action, applied, process: 'not_managed' as const };
+  }
+
+  /** Whether a job on the record is still under way (one older than a download may last was cut off). */
+  private busy(recordUuid: string): Promise<boolean> {
+    return this.software.busy(recordUuid, new Date(this.ctx.clock.now() - JOB_STALE_MS));
   }
 
   private async chargeInstall(scope: OwnerScope, uuid: string) {
@@ -189,6 +200,7 @@ export class SoftwareService {
       to_version: null,
       status: 'queued' as const,
       error: null,
+      created_at: new Date(this.ctx.clock.now()),
       finished_at: null,
     };
   }
@@ -199,7 +211,7 @@ export class SoftwareService {
     action: 'install' | 'update',
     version: SourceVersion,
   ): Promise<JobView> {
-    if (record !== null && (await this.software.busy(record.record_uuid))) throw jobRunning();
+    if (record !== null && (await this.busy(record.record_uuid))) throw jobRunning();
     const jobId = randomUUID();
     await this.ctx.transaction(async ({ trx, afterCommit }) => {
       await this.software.withTx(trx).insertJob({
@@ -209,7 +221,7 @@ export class SoftwareService {
         version_id: version.versionId,
         to_version: version.versionId,
       });
-      afterCommit(() => this.runner.run(server, jobId, version));
+      afterCommit(() => this.runner.start(server, jobId, version));
     });
     return jobView((await this.software.job(server.uuid, jobId))!);
   }

@@ -7,7 +7,7 @@ import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Updateable } from 'kysely';
 import type { SoftwareRow } from '../game-servers-tables.ts';
-import { addonFolderOf, DATAPACK_FOLDER, serverDir, STAGED_FOLDER } from '../servers/server-layout.ts';
+import { serverDir, STAGED_FOLDER } from '../servers/server-layout.ts';
 import type { Server } from '../servers/servers-repository.ts';
 import type { SoftwareRecord } from './software-repository.ts';
 
@@ -20,14 +20,6 @@ const exists = (p: string) =>
 /** Where a record's builds are staged, relative to the server's directory. */
 export const stagedDirOf = (recordUuid: string): string => `${STAGED_FOLDER}/${recordUuid}`;
 
-/** The folder a record's file lives in (its own; a new addon's: the loader's, or datapacks). */
-export function folderOf(server: Server, record: Pick<SoftwareRecord, 'install_path' | 'kind'>): string {
-  if (record.install_path !== '') return path.posix.dirname(record.install_path);
-  return record.kind === 'datapack'
-    ? DATAPACK_FOLDER
-    : (addonFolderOf(server.loader)?.folder ?? DATAPACK_FOLDER);
-}
-
 /**
  * Puts a record's staged build in place: the current file (if any) becomes `<name>.previous`
  * (an older previous file goes), the staged file takes its folder. Answers the record's new columns.
@@ -38,7 +30,7 @@ export async function applyStaged(
   r: SoftwareRecord,
 ): Promise<Updateable<SoftwareRow>> {
   const dir = serverDir(root, server.uuid);
-  const folder = folderOf(server, r);
+  const folder = path.posix.dirname(r.install_path);
   const target = `${folder}/${r.staged_filename!}`;
   let previous: string | null = null;
   if (r.previous_path !== null) await rm(path.join(dir, r.previous_path), { force: true });
@@ -92,8 +84,7 @@ export async function stagePrevious(
 /** Removes a record's file, its staged build and its previous file. */
 export async function removeFiles(root: string, server: Server, r: SoftwareRecord): Promise<void> {
   const dir = serverDir(root, server.uuid);
-  if (r.install_path !== '' && (r.staged_path === null || (await exists(path.join(dir, r.install_path)))))
-    await rm(path.join(dir, r.install_path), { force: true });
+  await rm(path.join(dir, r.install_path), { force: true });
   if (r.previous_path !== null) await rm(path.join(dir, r.previous_path), { force: true });
   await rm(path.join(dir, stagedDirOf(r.record_uuid)), { recursive: true, force: true });
 }
