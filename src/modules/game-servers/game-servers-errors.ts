@@ -51,3 +51,8 @@ export const noAddonFolder = defineError(
   'This server software loads no plugins or mods',
 );
 export const jobRunning = defineError('game_servers.job_running', 409, 'A job on this file is still running');
+export const updatesUnavailable = defineError(
+  'game_servers.updates_unavailable',
+  503,
+  'Update checks are not available on this platform',
+);

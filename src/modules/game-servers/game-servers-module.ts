@@ -13,7 +13,8 @@ import { SoftwareRepository } from './software/software-repository.ts';
 import { registerSoftwareRoutes } from './software/software-routes.ts';
 import { SoftwareScan } from './software/software-scan.ts';
 import { SoftwareService } from './software/software-service.ts';
-import type { GameServerSources } from './game-servers-interfaces.ts';
+import { SoftwareUpdateCheck } from './software/software-update-check.ts';
+import type { CheckUpdates, GameServerSources } from './game-servers-interfaces.ts';
 
 export interface GameServersModuleDeps {
   readonly accounts: AccountsDirectory;
@@ -21,11 +22,15 @@ export interface GameServersModuleDeps {
   readonly provisioners: Registry<ServiceProvisioner>;
   /** The version sources; none: every addon file is listed as unknown and nothing can be installed. */
   readonly sources?: GameServerSources;
+  /** The update check of the updates routes; none: they answer 503. */
+  readonly checkUpdates?: CheckUpdates;
 }
 
 export interface GameServersModule extends PlatformModule {
   /** Replaces the version sources (the application wires its adapters; tests give their own). */
   useSources(sources: GameServerSources): void;
+  /** Replaces the update check (as above). */
+  useUpdateCheck(check: CheckUpdates): void;
 }
 
 /**
@@ -41,14 +46,16 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
   deps.provisioners.add(lifecycle.provisioner());
   const serversService = new ServersService(ctx, servers, access, deps.accounts);
   let sources: GameServerSources = deps.sources ?? {};
+  let checkUpdates: CheckUpdates | null = deps.checkUpdates ?? null;
   const softwareRepo = new SoftwareRepository(ctx.db);
-  const software = new SoftwareService(
-    ctx,
+  const scan = new SoftwareScan(ctx, softwareRepo);
+  const software = new SoftwareService(ctx, access, softwareRepo, scan, () => sources, runtime.outbound);
+  const updates = new SoftwareUpdateCheck(
     access,
     softwareRepo,
-    new SoftwareScan(ctx, softwareRepo),
+    scan,
     () => sources,
-    runtime.outbound,
+    () => checkUpdates,
   );
   return {
     name: 'game-servers',
@@ -56,9 +63,12 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
     useSources(next) {
       sources = next;
     },
+    useUpdateCheck(check) {
+      checkUpdates = check;
+    },
     routes(app) {
       registerServerRoutes(app, serversService);
-      registerSoftwareRoutes(app, software);
+      registerSoftwareRoutes(app, software, updates);
     },
     async stop() {
       await software.drain();

@@ -4,7 +4,14 @@ export {
   type GameServersModule,
   type GameServersModuleDeps,
 } from './game-servers-module.ts';
-export type { GameServerSources } from './game-servers-interfaces.ts';
+export type {
+  CheckUpdates,
+  GameServerSources,
+  ServerUpdateEntry,
+  UpdateCheckOptions,
+  UpdateCheckRecord,
+  UpdateCheckServer,
+} from './game-servers-interfaces.ts';
 export { gameServersConfig, type GameServersSettings } from './game-servers-config.ts';
 export type {
   FileDigests,

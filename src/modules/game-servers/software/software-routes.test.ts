@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../testing/eventually.ts';
 import { orderGameServer } from '../../../testing/game-server-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
-import type { GameServersModule } from '../index.ts';
+import type { CheckUpdates, GameServersModule, UpdateCheckOptions, UpdateCheckRecord } from '../index.ts';
 import type { FileDigests, SourceVersion, VersionFilter, VersionSource } from '../sources/version-source.ts';
 
 const S = '/api/v1/client/servers';
@@ -107,6 +107,7 @@ describe('game servers: software records, jobs, staging', () => {
   let bob: { token: string; email: string };
   let carol: { token: string; email: string };
   let dave: string;
+  let module: GameServersModule;
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'game-software-'));
@@ -127,7 +128,7 @@ describe('game servers: software records, jobs, staging', () => {
       },
     });
     const port = (files.address() as AddressInfo).port;
-    const module = t.node.modules.find((m) => m.name === 'game-servers') as GameServersModule;
+    module = t.node.modules.find((m) => m.name === 'game-servers') as GameServersModule;
     module.useSources({ modrinth: fakeSource(`http://127.0.0.1:${port}`) });
     alice = (await t.signUp()).token;
     bob = await t.signUp();
@@ -376,6 +377,61 @@ describe('game servers: software records, jobs, staging', () => {
     expect(job).toMatchObject({ status: 'failed', error: 'larger than 10000 bytes' });
     expect((await list(uuid)).map((r) => r.display_name)).toEqual(['Slow']);
     expect(readdirSync(path.join(root, uuid, '.staged'))).toHaveLength(1);
+  });
+
+  it('hands the update check the server and its records found at a source, to any user; 503 without a check', async () => {
+    const uuid = await orderGameServer(t, alice, 'minecraft-paper');
+    writeFileSync(path.join(root, uuid, 'plugins', 'LuckPerms-1.jar'), FILES['LuckPerms-1.jar']!);
+    writeFileSync(path.join(root, uuid, 'plugins', 'unknown.jar'), randomBytes(100));
+    const off = await t.request('GET', `${S}/${uuid}/updates`, { token: alice });
+    expect([off.status, off.headers.get('x-error-code')]).toEqual([503, 'game_servers.updates_unavailable']);
+
+    const calls: {
+      server: { uuid: string; loader: string };
+      records: readonly UpdateCheckRecord[];
+      options: UpdateCheckOptions;
+    }[] = [];
+    const check: CheckUpdates = async (server, records, options) => {
+      calls.push({ server, records, options });
+      return records.map((r) => ({
+        ...r,
+        current_version_name: r.current_version_name ?? '',
+        latest_version: 'luckperms-v2',
+        latest: {
+          version_id: 'luckperms-v2',
+          name: 'LuckPerms 2',
+          release_date: '2026-02-01',
+          version_type: 'release',
+        },
+        update_available: true,
+        checked_at: new Date(0).toISOString(),
+      }));
+    };
+    module.useUpdateCheck(check);
+    await t.request('POST', `${S}/${uuid}/users`, {
+      token: alice,
+      body: { email: bob.email, permissions: [] },
+    });
+    const res = await t.request('GET', `${S}/${uuid}/updates`, { token: bob.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.updates).toEqual([
+      expect.objectContaining({
+        display_name: 'LuckPerms',
+        install_path: 'plugins/LuckPerms-1.jar',
+        current_version: 'luckperms-v1',
+        latest_version: 'luckperms-v2',
+        update_available: true,
+      }),
+    ]);
+    expect(calls[0]!.server).toMatchObject({ uuid, loader: 'paper', game_version: '1.21.3' });
+    expect(calls[0]!.records.map((r) => r.project_id)).toEqual(['luckperms']);
+    expect(calls[0]!.options).toMatchObject({ onlyAvailable: true, includePrerelease: false });
+    const all = await t.request('GET', `${S}/${uuid}/software/updates?all=true&include_prerelease=true`, {
+      token: alice,
+    });
+    expect(all.status, all.text).toBe(200);
+    expect(calls[1]!.options).toMatchObject({ onlyAvailable: false, includePrerelease: true });
+    expect((await t.request('GET', `${S}/${uuid}/updates`, { token: dave })).status).toBe(404);
   });
 
   it('refuses the ninth software change in 10 minutes on a server (429), not counting another account’s calls', async () => {

@@ -11,12 +11,54 @@ import {
   PowerResponse,
   RecordParams,
   SoftwareListResponse,
+  SoftwareUpdatesQuery,
   UpdateBody,
+  UpdatesResponse,
 } from './software-schemas.ts';
 import type { SoftwareService } from './software-service.ts';
+import type { SoftwareUpdateCheck } from './software-update-check.ts';
 
 /** A server's software, its jobs and its power (base /api/v1/client/servers), with an access token. */
-export function registerSoftwareRoutes(app: ModuleApp, service: SoftwareService): void {
+export function registerSoftwareRoutes(
+  app: ModuleApp,
+  service: SoftwareService,
+  updates: SoftwareUpdateCheck,
+): void {
+  app.get(
+    '/:uuid/updates',
+    {
+      schema: {
+        summary:
+          'One entry per addon with a newer build that fits the server (release builds first), in the order of the records’ paths',
+        params: ServerParams,
+        response: { 200: UpdatesResponse, ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      updates.updates(await request.owner(), request.params.uuid, {
+        onlyAvailable: true,
+        includePrerelease: false,
+      }),
+  );
+
+  app.get(
+    '/:uuid/software/updates',
+    {
+      schema: {
+        summary:
+          'The same check with options: beta and alpha builds as updates, every checked record (ordered by path)',
+        params: ServerParams,
+        querystring: SoftwareUpdatesQuery,
+        response: { 200: UpdatesResponse, ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      updates.updates(await request.owner(), request.params.uuid, {
+        onlyAvailable: request.query.all !== true,
+        includePrerelease: request.query.include_prerelease === true,
+      }),
+  );
+
   app.get(
     '/:uuid/software',
     {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
+import type { ServerUpdateEntry } from '../game-servers-interfaces.ts';
 import type { JobView, SoftwareRecordView } from './software-view.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -71,3 +72,34 @@ export const PowerResponse = Type.Object({
   /** No game process runs here: the start applies staged files only. */
   process: Type.Literal('not_managed'),
 });
+
+export const UpdateEntryResponse = describes<ServerUpdateEntry>()(
+  Type.Object({
+    record_uuid: Type.String(),
+    display_name: Type.String(),
+    kind: Type.String(),
+    source_name: Type.String(),
+    install_path: Type.String(),
+    current_version: Type.String(),
+    current_version_name: Type.String(),
+    latest_version: Type.String(),
+    latest: Type.Object({
+      version_id: Type.String(),
+      name: Type.String(),
+      release_date: Type.String(),
+      version_type: Type.String(),
+    }),
+    update_available: Type.Boolean(),
+    checked_at: IsoTime,
+  }),
+);
+export const UpdatesResponse = Type.Object({ updates: Type.Array(UpdateEntryResponse) });
+export const SoftwareUpdatesQuery = Type.Object(
+  {
+    /** Beta and alpha builds count as updates too. */
+    include_prerelease: Type.Optional(Type.Boolean({ default: false })),
+    /** Every checked record, also those without a newer build. */
+    all: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
