@@ -1,6 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -163,6 +171,8 @@ describe('game servers: software records, jobs, staging', () => {
     writeFileSync(path.join(dir, 'plugins', 'LuckPerms-1.jar'), FILES['LuckPerms-1.jar']!);
     writeFileSync(path.join(dir, 'plugins', 'mystery.jar'), randomBytes(500));
     writeFileSync(path.join(dir, 'plugins', 'notes.txt'), 'not an addon');
+    // A symbolic link is not read, wherever it points.
+    symlinkSync(path.join(dir, 'plugins', 'LuckPerms-1.jar'), path.join(dir, 'plugins', 'link.jar'));
     writeFileSync(path.join(dir, 'world', 'datapacks', 'pack.zip'), randomBytes(300));
     const recs = await list(uuid);
     expect(recs.map((r) => [r.install_path, r.kind, r.source_name, r.current_version, r.status])).toEqual([

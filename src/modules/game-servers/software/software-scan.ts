@@ -6,7 +6,7 @@
  * staged for them.
  */
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GameServersContext } from '../game-servers-context.ts';
 import type { GameServerSources } from '../game-servers-interfaces.ts';
@@ -37,7 +37,8 @@ async function filesOf(server: Server, root: string): Promise<FoundFile[]> {
     const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
     for (const name of names.sort()) {
       if (!ext.test(name)) continue;
-      const s = await stat(path.join(dir, folder, name)).catch(() => null);
+      // lstat: a symbolic link (to anywhere) is not an addon file.
+      const s = await lstat(path.join(dir, folder, name)).catch(() => null);
       if (s === null || !s.isFile()) continue;
       found.push({ installPath: `${folder}/${name}`, kind, size: s.size, mtimeMs: Math.floor(s.mtimeMs) });
     }
