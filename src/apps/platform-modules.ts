@@ -28,6 +28,7 @@ import { createObjectStorageModule, objectStorageConfig } from '../modules/objec
 import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
 import { createGameproxyModule, gameproxyConfig } from '../modules/gameproxy/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
+import { createGameServersModule, gameServersConfig } from '../modules/game-servers/index.ts';
 import { edgeConfig } from '../nodes/edge/edge-config.ts';
 
 /** Every module's settings section, validated together at start. */
@@ -40,6 +41,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   billingConfig,
   objectStorageConfig,
   gameproxyConfig,
+  gameServersConfig,
   edgeConfig,
 ];
 
@@ -144,6 +146,7 @@ export function platformModules(
     records: dns.managedRecords,
     liveProducts,
   });
+  const gameServers = createGameServersModule(runtime, { accounts: identity.accounts, provisioners });
   return [
     identity,
     orgs,
@@ -163,5 +166,6 @@ export function platformModules(
     mail,
     objectStorage,
     gameproxy,
+    gameServers,
   ];
 }

@@ -15,8 +15,8 @@ interface CatalogProduct {
 
 /**
  * Writes an active game server service of a catalogue plan straight into the product's database,
- * held by `userId` (and `orgId`), as an order would leave it once provisioned: game servers have no
- * provisioner yet, so they cannot be ordered through the API (`not_provisioned_yet`).
+ * held by `userId` (and `orgId`), as an order would leave it once provisioned, without the server
+ * the game servers module makes for an order (orderGameServer below orders one over the API).
  */
 export async function insertGameServer(
   t: TestApp,
@@ -59,4 +59,24 @@ export async function insertGameServer(
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/**
+ * Orders the free trial plan with a specialization over the API (in FRA); answers the uuid of the
+ * server the order made.
+ */
+export async function orderGameServer(t: TestApp, token: string, specialization: string): Promise<string> {
+  const locations = (await t.request('GET', '/api/v1/locations')).body as { id: number; code: string }[];
+  const location_id = locations.find((l) => l.code === 'FRA')!.id;
+  const res = await t.request('POST', '/api/v1/services/order', {
+    token,
+    body: { ...GAME_TRIAL, location_id, config: { specialization } },
+  });
+  if (res.status !== 201 || res.body.status !== 'active') throw new Error(`order: ${res.status} ${res.text}`);
+  const list = await t.request('GET', '/api/v1/client/servers', { token });
+  const server = (list.body.items as { uuid: string; service_id: number }[]).find(
+    (s) => s.service_id === res.body.id,
+  );
+  if (server === undefined) throw new Error(`order: no server for service ${res.body.id}`);
+  return server.uuid;
 }

@@ -12,6 +12,23 @@ import { generatedSections, interfaceRows, ROOT, section, tableCells } from '../
 const CONTRACT_BUDGETS: Readonly<
   Record<string, { routes: string[]; count: number; windowS: number; scope: string }>
 > = {
+  'container.power': {
+    routes: ['POST /api/v1/client/servers/:uuid/power'],
+    count: 24,
+    windowS: 60,
+    scope: 'target',
+  },
+  'container.software': {
+    routes: [
+      'DELETE /api/v1/client/servers/:uuid/software/:record_uuid',
+      'POST /api/v1/client/servers/:uuid/software/:record_uuid/rollback',
+      'POST /api/v1/client/servers/:uuid/software/:record_uuid/update',
+      'POST /api/v1/client/servers/:uuid/software/install',
+    ],
+    count: 8,
+    windowS: 600,
+    scope: 'target',
+  },
   'custom_domain.link': {
     routes: ['POST /api/v1/gameproxy/routes/:route_id/custom-domain'],
     count: 12,

@@ -120,3 +120,32 @@ describe('the guarded outbound client', () => {
     }
   });
 });
+
+describe('the guarded outbound client: downloads', () => {
+  it('streams a GET within its byte limit, refuses a larger one and a loopback destination', async () => {
+    const { createServer } = await import('node:http');
+    const body = Buffer.alloc(5000, 7);
+    const server = createServer((_req, res) => res.writeHead(200).end(body));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/file.jar`;
+    const open = new OutboundClient({ isAllowedAddress: () => true, allowHttp: true });
+    const guarded = new OutboundClient({ isAllowedAddress: publicOnly, allowHttp: true });
+    try {
+      const chunks: Buffer[] = [];
+      const res = await open.download(url, (c) => void chunks.push(c), { maxBytes: 5000, timeoutMs: 5000 });
+      expect([res.status, res.bytes, Buffer.concat(chunks).equals(body)]).toEqual([200, 5000, true]);
+      expect(await reason(open.download(url, () => {}, { maxBytes: 4999, timeoutMs: 5000 }))).toBe(
+        'too_large',
+      );
+      expect(await reason(guarded.download(url, () => {}, { maxBytes: 5000, timeoutMs: 5000 }))).toBe(
+        'forbidden_address',
+      );
+      const https = new OutboundClient({ isAllowedAddress: () => true });
+      expect(await reason(https.download(url, () => {}, { maxBytes: 5000, timeoutMs: 5000 }))).toBe('scheme');
+    } finally {
+      await open.close();
+      await guarded.close();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+});

@@ -29,7 +29,8 @@ export interface OutboundResponse {
 /** Why a request was not even sent, or failed on the way. */
 export class OutboundError extends Error {
   constructor(
-    readonly reason: 'scheme' | 'forbidden_address' | 'dns' | 'connect' | 'tls' | 'timeout' | 'other',
+    readonly reason:
+      'scheme' | 'forbidden_address' | 'dns' | 'connect' | 'tls' | 'timeout' | 'too_large' | 'other',
     message: string,
   ) {
     super(message);
@@ -221,6 +222,56 @@ export class OutboundClient {
       ) {
         throw new OutboundError('connect', `connection failed: ${e.code ?? e.message}`);
       }
+      throw new OutboundError('other', e.message ?? String(error));
+    }
+  }
+
+  /**
+   * A GET whose answer is streamed to `onChunk` (a file download), through the same guard: at most
+   * `maxBytes` of body (more: `too_large`), `timeoutMs` for the whole exchange. Answers the status;
+   * the body of an answer other than 200 is not read.
+   */
+  async download(
+    url: string,
+    onChunk: (chunk: Buffer) => void | Promise<void>,
+    limits: { readonly maxBytes: number; readonly timeoutMs: number },
+  ): Promise<{ status: number; bytes: number }> {
+    const target = new URL(url);
+    if (!this.schemeAllowed(target)) throw new OutboundError('scheme', 'only https:// URLs are called');
+    const { agent, request } = await this.open();
+    try {
+      const res = await request(target, {
+        method: 'GET',
+        dispatcher: agent,
+        signal: AbortSignal.timeout(limits.timeoutMs),
+        headersTimeout: limits.timeoutMs,
+        bodyTimeout: limits.timeoutMs,
+      });
+      if (res.statusCode !== 200) {
+        res.body.destroy();
+        return { status: res.statusCode, bytes: 0 };
+      }
+      const declared = Number(res.headers['content-length'] ?? 0);
+      let bytes = 0;
+      if (declared > limits.maxBytes) res.body.destroy();
+      else
+        for await (const chunk of res.body) {
+          bytes += (chunk as Buffer).length;
+          if (bytes > limits.maxBytes) break;
+          await onChunk(chunk as Buffer);
+        }
+      if (declared > limits.maxBytes || bytes > limits.maxBytes) {
+        res.body.destroy();
+        throw new OutboundError('too_large', `larger than ${limits.maxBytes} bytes`);
+      }
+      return { status: 200, bytes };
+    } catch (error) {
+      if (error instanceof OutboundError) throw error;
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof OutboundError) throw cause;
+      const e = error as { name?: string; message?: string };
+      if (e.name === 'TimeoutError' || e.name === 'AbortError')
+        throw new OutboundError('timeout', `no answer within ${limits.timeoutMs / 1000} s`);
       throw new OutboundError('other', e.message ?? String(error));
     }
   }

@@ -137,7 +137,7 @@ describe('catalogue: products and availability', () => {
       smtp_relay: [true, null],
       vps: [false, 'not_provisioned_yet'],
       container: [false, 'not_provisioned_yet'],
-      game_server: [false, 'not_provisioned_yet'],
+      game_server: [true, null],
       object_storage: [false, 'not_configured'],
     });
     expect((await get('/products/40')).body).toMatchObject({
