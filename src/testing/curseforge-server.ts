@@ -9,7 +9,6 @@
  * as on edge.forgecdn.net; a file may have no download URL (its author allows none).
  */
 import { createHash } from 'node:crypto';
-import { curseForgeFingerprint } from '../modules/game-servers/sources/file-digests.ts';
 import {
   jsonBody,
   startGameSourceServer,
@@ -191,4 +190,29 @@ function modFiles(
       pagination: { index: from, pageSize: size, resultCount: data.length, totalCount: all.length },
     },
   };
+}
+
+/**
+ * CurseForge's fingerprint, written here on its own (not the adapter's code): MurmurHash2, 32-bit,
+ * seed 1, over the bytes other than 9, 10, 13 and 32.
+ */
+function curseForgeFingerprint(bytes: Buffer): number {
+  const data = Buffer.from(bytes.filter((b) => b !== 9 && b !== 10 && b !== 13 && b !== 32));
+  const m = 0x5bd1e995;
+  let h = (1 ^ data.length) >>> 0;
+  const whole = data.length - (data.length % 4);
+  for (let i = 0; i < whole; i += 4) {
+    let k = data.readInt32LE(i);
+    k = Math.imul(k, m);
+    k ^= k >>> 24;
+    h = Math.imul(h, m) ^ Math.imul(k, m);
+  }
+  const tail = data.subarray(whole);
+  if (tail.length > 0) {
+    for (let j = tail.length - 1; j >= 0; j--) h ^= tail[j]! << (8 * j);
+    h = Math.imul(h, m);
+  }
+  h ^= h >>> 13;
+  h = Math.imul(h, m);
+  return (h ^ (h >>> 15)) >>> 0;
 }
