@@ -2,11 +2,12 @@
  * Test helper: what the local Modrinth, CurseForge and Paper servers share — an HTTP listener on a
  * free loopback port that records each request, serves the files it was given (with a switch to
  * serve other bytes under a file's name), and can be made to fail: a 500, a connection closed
- * without an answer, or a 200 whose body is not JSON.
+ * without an answer, no answer at all, or a 200 whose body is not JSON.
  */
 import http from 'node:http';
 
-export type FailMode = 'none' | 'status500' | 'close' | 'garbage';
+/** `hang`: the request is read and never answered (a timeout). */
+export type FailMode = 'none' | 'status500' | 'close' | 'garbage' | 'hang';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -63,6 +64,7 @@ export async function startGameSourceServer(
       };
       requests.push(recorded);
       if (failing === 'close') return void req.socket.destroy();
+      if (failing === 'hang') return;
       if (failing === 'status500') return void send(res, { status: 500, json: { error: 'internal' } });
       if (failing === 'garbage')
         return void res.writeHead(200, { 'content-type': 'application/json' }).end('<html>');

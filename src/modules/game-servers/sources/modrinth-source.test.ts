@@ -163,6 +163,39 @@ describe('the Modrinth source', () => {
     }
   });
 
+  it('makes a source that does not answer in time unavailable', async () => {
+    const impatient = new GuardedSourceHttp({ allowPrivate: true, allowHttp: true, timeoutMs: 300 });
+    const slow = new ModrinthSource(impatient, { apiUrl: server.url, userAgent: USER_AGENT });
+    server.fail('hang');
+    try {
+      const started = performance.now();
+      const failure = await slow.version('Vebnzrzj', 'lp140').catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(SourceUnavailable);
+      expect((failure as Error).message).toMatch(/no answer within 0.3 s/);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it('answers SHA-1 lookups too, and refuses an unknown algorithm as Modrinth does', async () => {
+    const post = (body: unknown) =>
+      fetch(`${server.url}/v2/version_files`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+        body: JSON.stringify(body),
+      });
+    const sha1 = fileDigests(LP_NEW).sha1;
+    const byHash = (await (await post({ hashes: [sha1], algorithm: 'sha1' })).json()) as Record<
+      string,
+      { id: string }
+    >;
+    expect(byHash[sha1]?.id).toBe('lp140');
+    const refused = await post({ hashes: [sha1], algorithm: 'md5' });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_input' });
+  });
+
   it('refuses loopback and private addresses unless allowed (production settings)', async () => {
     const guarded = new GuardedSourceHttp({ allowPrivate: false, allowHttp: true });
     const strict = new ModrinthSource(guarded, { apiUrl: server.url, userAgent: USER_AGENT });

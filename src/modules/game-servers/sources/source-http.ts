@@ -32,6 +32,8 @@ export interface SourceHttpOptions {
   /** Tests only: plain http:// (OUTBOUND_ALLOW_HTTP). */
   readonly allowHttp: boolean;
   readonly resolve?: (hostname: string) => Promise<string[]>;
+  /** The whole exchange (default OUTBOUND_TIMEOUT_MS, 10 s). */
+  readonly timeoutMs?: number;
 }
 
 const defaultResolve = async (hostname: string): Promise<string[]> =>
@@ -45,9 +47,11 @@ const defaultResolve = async (hostname: string): Promise<string[]> =>
 export class GuardedSourceHttp implements SourceHttp {
   private http: Promise<{ readonly agent: Agent; readonly request: typeof undiciRequest }> | null = null;
   private readonly resolve: (hostname: string) => Promise<string[]>;
+  private readonly timeoutMs: number;
 
   constructor(private readonly options: SourceHttpOptions) {
     this.resolve = options.resolve ?? defaultResolve;
+    this.timeoutMs = options.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
   }
 
   private allowed(address: string): boolean {
@@ -57,7 +61,7 @@ export class GuardedSourceHttp implements SourceHttp {
 
   private open(): Promise<{ readonly agent: Agent; readonly request: typeof undiciRequest }> {
     this.http ??= import('undici').then(({ Agent, buildConnector, request }) => {
-      const connect = buildConnector({ timeout: OUTBOUND_TIMEOUT_MS });
+      const connect = buildConnector({ timeout: this.timeoutMs });
       const agent = new Agent({
         connect: (opts, callback) => {
           const host = opts.hostname.replace(/^\[|\]$/g, '');
@@ -104,9 +108,9 @@ export class GuardedSourceHttp implements SourceHttp {
         headers,
         ...(body !== undefined ? { body } : {}),
         dispatcher: agent,
-        signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS),
-        headersTimeout: OUTBOUND_TIMEOUT_MS,
-        bodyTimeout: OUTBOUND_TIMEOUT_MS,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
       });
       const chunks: Buffer[] = [];
       let size = 0;
@@ -120,7 +124,7 @@ export class GuardedSourceHttp implements SourceHttp {
       }
       return { status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') };
     } catch (error) {
-      throw asOutboundError(error);
+      throw asOutboundError(error, this.timeoutMs);
     }
   }
 
@@ -129,13 +133,13 @@ export class GuardedSourceHttp implements SourceHttp {
   }
 }
 
-function asOutboundError(error: unknown): OutboundError {
+function asOutboundError(error: unknown, timeoutMs: number): OutboundError {
   if (error instanceof OutboundError) return error;
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof OutboundError) return cause;
   const e = error as { name?: string; code?: string; message?: string };
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || /TIMEOUT/.test(e.code ?? '')) {
-    return new OutboundError('timeout', `no answer within ${OUTBOUND_TIMEOUT_MS / 1000} s`);
+    return new OutboundError('timeout', `no answer within ${timeoutMs / 1000} s`);
   }
   return new OutboundError('connect', `connection failed: ${e.code ?? e.message ?? String(error)}`);
 }
