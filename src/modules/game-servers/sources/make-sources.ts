@@ -1,10 +1,11 @@
 import type { Clock } from '../../../kernel/clock.ts';
+import type { CoreConfig } from '../../../kernel/config/config.ts';
 import { CachedVersionSource } from './cached-source.ts';
 import { CurseForgeSource } from './curseforge-source.ts';
 import { ModrinthSource } from './modrinth-source.ts';
 import { PaperBuilds } from './paper-builds.ts';
 import type { GameServerSourcesSettings } from './sources-config.ts';
-import type { SourceHttp } from './source-http.ts';
+import { GuardedSourceHttp, type SourceHttp } from './source-http.ts';
 import type { SoftwareBuilds, VersionSource } from './version-source.ts';
 
 export interface GameServerSources {
@@ -36,4 +37,18 @@ export function makeGameServerSources(
     ],
     paper: new PaperBuilds(http, { apiUrl: settings.paperApiUrl, userAgent: settings.paperUserAgent }),
   };
+}
+
+/**
+ * The sources' HTTP client under the platform's outbound settings: private and loopback addresses
+ * and plain http only where OUTBOUND_ALLOW_PRIVATE_TARGETS and OUTBOUND_ALLOW_HTTP say (tests).
+ * Its owner closes it at shutdown.
+ */
+export function sourceHttpFor(
+  config: Pick<CoreConfig, 'outboundAllowPrivateTargets' | 'outboundAllowHttp'>,
+): GuardedSourceHttp {
+  return new GuardedSourceHttp({
+    allowPrivate: config.outboundAllowPrivateTargets,
+    allowHttp: config.outboundAllowHttp,
+  });
 }

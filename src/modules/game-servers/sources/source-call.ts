@@ -29,7 +29,9 @@ export async function callSource(http: SourceHttp, call: SourceCall): Promise<un
             JSON.stringify(call.body),
           );
   } catch (error) {
-    throw new SourceCallFailed(error instanceof Error ? error.message : String(error));
+    throw new SourceCallFailed(
+      `could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (res.status === 404) return null;
   if (res.status < 200 || res.status > 299) throw new SourceCallFailed(`answered HTTP ${res.status}`);

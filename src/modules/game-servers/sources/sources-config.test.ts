@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { EnvReader } from '../../../kernel/config/env-reader.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
-import { makeGameServerSources } from './make-sources.ts';
-import { GuardedSourceHttp } from './source-http.ts';
+import { makeGameServerSources, sourceHttpFor } from './make-sources.ts';
+import { SourceUnavailable } from './version-source.ts';
 import { DEFAULT_SOURCES_USER_AGENT, gameServerSourcesConfig } from './sources-config.ts';
 
 describe('the game server sources’ settings', () => {
-  it('defaults to the public APIs, a 10-minute cache, and CurseForge off without a key', () => {
+  it('defaults to the public APIs, a 10-minute cache, CurseForge off without a key, https only', async () => {
     const env = new EnvReader({});
     const settings = gameServerSourcesConfig.read(env);
     expect(env.problems).toEqual([]);
@@ -19,12 +19,23 @@ describe('the game server sources’ settings', () => {
       paperUserAgent: DEFAULT_SOURCES_USER_AGENT,
       cacheSeconds: 600,
     });
-    const http = new GuardedSourceHttp({ allowPrivate: false, allowHttp: false });
+    const http = sourceHttpFor({ outboundAllowPrivateTargets: false, outboundAllowHttp: false });
     const sources = makeGameServerSources(settings, http, new ManualClock());
     expect(sources.versionSources.map((s) => [s.name, s.enabled()])).toEqual([
       ['modrinth', true],
       ['curseforge', false],
     ]);
+    const local = makeGameServerSources(
+      { ...settings, modrinthApiUrl: 'http://127.0.0.1:9' },
+      http,
+      new ManualClock(),
+    );
+    const refused = await local.versionSources[0]!.versions('P', { loaders: [], gameVersions: [] }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(SourceUnavailable);
+    expect((refused as Error).message).toBe('Modrinth could not be reached: only https:// URLs are called');
+    await http.close();
   });
 
   it('takes a key, a Paper User-Agent of its own, and names bad values', () => {

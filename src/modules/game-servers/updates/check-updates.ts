@@ -104,7 +104,7 @@ class Check {
 
   constructor(
     private readonly server: UpdateServer,
-    private readonly options: UpdateCheckOptions,
+    options: UpdateCheckOptions,
     private readonly checkedAt: string,
   ) {
     this.target = options.game_version ?? server.game_version;
