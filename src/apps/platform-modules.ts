@@ -28,7 +28,11 @@ import { createObjectStorageModule, objectStorageConfig } from '../modules/objec
 import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
 import { createGameproxyModule, gameproxyConfig } from '../modules/gameproxy/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
-import { createGameServersModule, gameServersConfig } from '../modules/game-servers/index.ts';
+import {
+  createGameServersModule,
+  gameServerSourcesConfig,
+  gameServersConfig,
+} from '../modules/game-servers/index.ts';
 import { edgeConfig } from '../nodes/edge/edge-config.ts';
 
 /** Every module's settings section, validated together at start. */
@@ -42,6 +46,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   objectStorageConfig,
   gameproxyConfig,
   gameServersConfig,
+  gameServerSourcesConfig,
   edgeConfig,
 ];
 

@@ -15,14 +15,17 @@ import { SoftwareScan } from './software/software-scan.ts';
 import { SoftwareService } from './software/software-service.ts';
 import { SoftwareUpdateCheck } from './software/software-update-check.ts';
 import type { CheckUpdates, GameServerSources } from './game-servers-interfaces.ts';
+import { makeGameServerSources, sourceHttpFor } from './sources/make-sources.ts';
+import { gameServerSourcesConfig } from './sources/sources-config.ts';
+import { updateCheck } from './updates/update-check.ts';
 
 export interface GameServersModuleDeps {
   readonly accounts: AccountsDirectory;
   /** Where the services registry finds the game server provisioner. */
   readonly provisioners: Registry<ServiceProvisioner>;
-  /** The version sources; none: every addon file is listed as unknown and nothing can be installed. */
+  /** The version sources; default: the configured ones (sources/sources-config.ts). */
   readonly sources?: GameServerSources;
-  /** The update check of the updates routes; none: they answer 503. */
+  /** The update check of the updates routes; default: over the sources, newest fitting build first. */
   readonly checkUpdates?: CheckUpdates;
 }
 
@@ -45,8 +48,11 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
   const lifecycle = new ServerLifecycle(ctx, servers);
   deps.provisioners.add(lifecycle.provisioner());
   const serversService = new ServersService(ctx, servers, access, deps.accounts);
-  let sources: GameServerSources = deps.sources ?? {};
-  let checkUpdates: CheckUpdates | null = deps.checkUpdates ?? null;
+  // The configured sources (Modrinth, CurseForge with a key, Paper) unless given.
+  const http = deps.sources === undefined ? sourceHttpFor(runtime.config) : null;
+  let sources: GameServerSources =
+    deps.sources ?? makeGameServerSources(runtime.config.section(gameServerSourcesConfig), http!, ctx.clock);
+  let checkUpdates: CheckUpdates | null = deps.checkUpdates ?? updateCheck(ctx.clock);
   const softwareRepo = new SoftwareRepository(ctx.db);
   const scan = new SoftwareScan(ctx, softwareRepo);
   const software = new SoftwareService(ctx, access, softwareRepo, scan, () => sources, runtime.outbound);
@@ -72,6 +78,7 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
     },
     async stop() {
       await software.drain();
+      await http?.close();
     },
   };
 }

@@ -13,6 +13,7 @@ export type {
   UpdateCheckServer,
 } from './game-servers-interfaces.ts';
 export { gameServersConfig, type GameServersSettings } from './game-servers-config.ts';
+export { gameServerSourcesConfig, type GameServerSourcesSettings } from './sources/sources-config.ts';
 export type {
   FileDigests,
   SoftwareBuilds,

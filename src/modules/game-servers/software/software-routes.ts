@@ -56,6 +56,10 @@ export function registerSoftwareRoutes(
       updates.updates(await request.owner(), request.params.uuid, {
         onlyAvailable: request.query.all !== true,
         includePrerelease: request.query.include_prerelease === true,
+        ...(request.query.sources === undefined
+          ? {}
+          : { only: request.query.sources.split(',') as ('modrinth' | 'curseforge')[] }),
+        ...(request.query.game_version === undefined ? {} : { gameVersion: request.query.game_version }),
       }),
   );
 

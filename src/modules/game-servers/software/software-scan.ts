@@ -14,7 +14,7 @@ import type { SoftwareKind } from '../game-servers-tables.ts';
 import { addonFolderOf, DATAPACK_FOLDER, serverDir } from '../servers/server-layout.ts';
 import type { Server } from '../servers/servers-repository.ts';
 import type { FileDigests, SourceVersion, VersionSource } from '../sources/version-source.ts';
-import { digestsOf } from './file-digests.ts';
+import { fileDigests } from '../sources/file-digests.ts';
 import type { SoftwareRecord, SoftwareRepository } from './software-repository.ts';
 
 interface FoundFile {
@@ -85,7 +85,7 @@ export class SoftwareScan {
       const bytes = await readFile(
         path.join(serverDir(this.ctx.settings.root, server.uuid), file.installPath),
       );
-      changed.push({ file, digests: digestsOf(bytes), record });
+      changed.push({ file, digests: fileDigests(bytes), record });
     }
     const found = await identify(
       this.ctx,

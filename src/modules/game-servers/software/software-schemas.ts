@@ -81,23 +81,36 @@ export const UpdateEntryResponse = describes<ServerUpdateEntry>()(
     source_name: Type.String(),
     install_path: Type.String(),
     current_version: Type.String(),
-    current_version_name: Type.String(),
-    latest_version: Type.String(),
-    latest: Type.Object({
-      version_id: Type.String(),
-      name: Type.String(),
-      release_date: Type.String(),
-      version_type: Type.String(),
-    }),
+    current_version_name: Nullable(Type.String()),
+    latest_version: Nullable(Type.String()),
+    latest: Nullable(
+      Type.Object({
+        version_id: Type.String(),
+        name: Type.String(),
+        release_date: Type.String(),
+        version_type: Type.String(),
+      }),
+    ),
     update_available: Type.Boolean(),
     checked_at: IsoTime,
+    error: Type.Optional(
+      Type.String({ description: 'Why the entry could not be checked (its source is off or failed)' }),
+    ),
   }),
 );
-export const UpdatesResponse = Type.Object({ updates: Type.Array(UpdateEntryResponse) });
+export const UpdatesResponse = Type.Object({
+  updates: Type.Array(UpdateEntryResponse),
+  /** Sources switched off here (CurseForge without an API key). */
+  sources_off: Type.Array(Type.String()),
+});
 export const SoftwareUpdatesQuery = Type.Object(
   {
     /** Beta and alpha builds count as updates too. */
     include_prerelease: Type.Optional(Type.Boolean({ default: false })),
+    /** Only these sources, comma-separated (`modrinth,curseforge`); default every source. */
+    sources: Type.Optional(Type.String({ pattern: '^(modrinth|curseforge)(,(modrinth|curseforge))*$' })),
+    /** Check against a game version the server is about to move to (`1.21.4`). */
+    game_version: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.+-]{1,32}$' })),
     /** Every checked record, also those without a newer build. */
     all: Type.Optional(Type.Boolean({ default: false })),
   },

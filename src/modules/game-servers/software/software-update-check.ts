@@ -8,7 +8,8 @@ import { updatesUnavailable } from '../game-servers-errors.ts';
 import type {
   CheckUpdates,
   GameServerSources,
-  ServerUpdateEntry,
+  UpdatesAnswer,
+  UpdateCheckOptions,
   UpdateCheckRecord,
 } from '../game-servers-interfaces.ts';
 import type { ServerAccess } from '../servers/server-access.ts';
@@ -27,8 +28,8 @@ export class SoftwareUpdateCheck {
   async updates(
     scope: OwnerScope,
     uuid: string,
-    options: { onlyAvailable: boolean; includePrerelease: boolean },
-  ): Promise<{ updates: ServerUpdateEntry[] }> {
+    options: Omit<UpdateCheckOptions, 'sources'>,
+  ): Promise<UpdatesAnswer> {
     const { server } = await this.access.require(scope, uuid, 'software.read');
     const check = this.check();
     if (check === null) throw updatesUnavailable();
@@ -46,7 +47,7 @@ export class SoftwareUpdateCheck {
           current_version: r.current_version,
           current_version_name: r.current_version_name,
         });
-    const updates = await check(
+    return check(
       {
         uuid: server.uuid,
         specialization_slug: server.specialization_slug,
@@ -57,6 +58,5 @@ export class SoftwareUpdateCheck {
       records,
       { sources: this.sources(), ...options },
     );
-    return { updates };
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../kernel/clock.ts';
+import type { GameServerSources } from '../game-servers-interfaces.ts';
 import type { CoreConfig } from '../../../kernel/config/config.ts';
 import { CachedVersionSource } from './cached-source.ts';
 import { CurseForgeSource } from './curseforge-source.ts';
@@ -6,20 +7,13 @@ import { ModrinthSource } from './modrinth-source.ts';
 import { PaperBuilds } from './paper-builds.ts';
 import type { GameServerSourcesSettings } from './sources-config.ts';
 import { GuardedSourceHttp, type SourceHttp } from './source-http.ts';
-import type { SoftwareBuilds, VersionSource } from './version-source.ts';
-
-export interface GameServerSources {
-  /** Modrinth, then CurseForge (off without a key), each keeping a project's answers a while. */
-  readonly versionSources: readonly VersionSource[];
-  readonly paper: SoftwareBuilds;
-}
 
 /** The sources as configured, all through one guarded HTTP client. */
 export function makeGameServerSources(
   settings: GameServerSourcesSettings,
   http: SourceHttp,
   clock: Clock,
-): GameServerSources {
+): Required<GameServerSources> {
   const ttlMs = settings.cacheSeconds * 1000;
   const modrinth = new ModrinthSource(http, {
     apiUrl: settings.modrinthApiUrl,
@@ -31,10 +25,8 @@ export function makeGameServerSources(
     userAgent: settings.userAgent,
   });
   return {
-    versionSources: [
-      new CachedVersionSource(modrinth, clock, ttlMs),
-      new CachedVersionSource(curseforge, clock, ttlMs),
-    ],
+    modrinth: new CachedVersionSource(modrinth, clock, ttlMs),
+    curseforge: new CachedVersionSource(curseforge, clock, ttlMs),
     paper: new PaperBuilds(http, { apiUrl: settings.paperApiUrl, userAgent: settings.paperUserAgent }),
   };
 }

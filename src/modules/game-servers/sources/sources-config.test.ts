@@ -21,7 +21,7 @@ describe('the game server sources’ settings', () => {
     });
     const http = sourceHttpFor({ outboundAllowPrivateTargets: false, outboundAllowHttp: false });
     const sources = makeGameServerSources(settings, http, new ManualClock());
-    expect(sources.versionSources.map((s) => [s.name, s.enabled()])).toEqual([
+    expect([sources.modrinth, sources.curseforge].map((s) => [s.name, s.enabled()])).toEqual([
       ['modrinth', true],
       ['curseforge', false],
     ]);
@@ -30,9 +30,9 @@ describe('the game server sources’ settings', () => {
       http,
       new ManualClock(),
     );
-    const refused = await local.versionSources[0]!.versions('P', { loaders: [], gameVersions: [] }).catch(
-      (e: unknown) => e,
-    );
+    const refused = await local.modrinth
+      .versions('P', { loaders: [], gameVersions: [] })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SourceUnavailable);
     expect((refused as Error).message).toBe('Modrinth could not be reached: only https:// URLs are called');
     await http.close();

@@ -50,6 +50,23 @@ describe('custom domains of game routes, checked through the platform’s own DN
     return (res.decoded?.answers ?? []).flatMap((a) => (a.type === 'CNAME' ? [a.data] : []));
   };
 
+  /** A zone made over the API, once the DNS server answers for it (it reaches the server through the bus). */
+  const servedZone = async (token: string, domain: string): ReturnType<typeof createZone> => {
+    const zone = await createZone(t, token, domain);
+    const soa = dnsPacket.encode({
+      type: 'query',
+      id: 10,
+      flags: 0,
+      questions: [{ type: 'SOA', class: 'IN', name: domain }],
+    });
+    await eventually(async () =>
+      ((await queryUdp(soa, { host: '127.0.0.1', port: dnsPort })).decoded?.answers ?? []).some(
+        (a) => a.type === 'SOA',
+      ),
+    );
+    return zone;
+  };
+
   const addCname = async (token: string, zoneId: number, name: string, target: string): Promise<number> => {
     const res = await t.request('POST', `${ZONES}/${zoneId}/records`, {
       token,
@@ -78,7 +95,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
 
   it('a zone of the caller’s hosted here: the CNAME is published and the domain verified at once', async () => {
     const a = await accountWithRoute('alpha');
-    const zone = await createZone(t, a.token, 'alpha-owner.example');
+    const zone = await servedZone(a.token, 'alpha-owner.example');
     const res = await t.request('POST', domainOf(a.routeId), {
       token: a.token,
       body: { domain: 'Alpha-Owner.example.', subdomain: 'mc', include_in_list: true },
@@ -120,7 +137,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
 
   it('the caller’s zone with their own records at the name: looked up instead of published', async () => {
     const a = await accountWithRoute('kilo');
-    const zone = await createZone(t, a.token, 'kilo-owner.example');
+    const zone = await servedZone(a.token, 'kilo-owner.example');
     await addCname(a.token, zone.id, 'mc', `kilo.${BASE}`);
     const web = await t.request('POST', `${ZONES}/${zone.id}/records`, {
       token: a.token,
@@ -151,7 +168,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
   it('another account’s zone: pending until its holder adds the CNAME, then verified by verify', async () => {
     const a = await accountWithRoute('bravo');
     const holder = await t.signUp();
-    const zone = await createZone(t, holder.token, 'bravo-holder.example');
+    const zone = await servedZone(holder.token, 'bravo-holder.example');
     const res = await t.request('POST', domainOf(a.routeId), {
       token: a.token,
       body: { domain: 'bravo-holder.example', subdomain: 'join' },
@@ -176,7 +193,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
   it('a CNAME pointing elsewhere: pending, saying what it found', async () => {
     const a = await accountWithRoute('charlie');
     const holder = await t.signUp();
-    const zone = await createZone(t, holder.token, 'charlie-holder.example');
+    const zone = await servedZone(holder.token, 'charlie-holder.example');
     await addCname(holder.token, zone.id, 'mc', 'elsewhere.example');
     await eventually(async () => (await cnameAt('mc.charlie-holder.example')).length === 1);
     const res = await t.request('POST', domainOf(a.routeId), {
@@ -195,7 +212,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
   it('daily re-checks: a verified domain whose CNAME went fails at the third miss, and comes back', async () => {
     const a = await accountWithRoute('delta');
     const holder = await t.signUp();
-    const zone = await createZone(t, holder.token, 'delta-holder.example');
+    const zone = await servedZone(holder.token, 'delta-holder.example');
     const recordId = await addCname(holder.token, zone.id, 'mc', `delta.${BASE}`);
     await eventually(async () => (await cnameAt('mc.delta-holder.example')).length === 1);
     const linked = await t.request('POST', domainOf(a.routeId), {
@@ -337,7 +354,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
     await refused({ domain: 'golf.example', subdomain: 'a..b' }, 'subdomain');
     await refused({ domain: 'golf.example', include_in_list: 'yes' }, 'include_in_list');
     // The apex of the caller's zone hosted here cannot hold the CNAME.
-    await createZone(t, b.token, 'golf-apex.example');
+    await servedZone(b.token, 'golf-apex.example');
     await refused({ domain: 'golf-apex.example' }, 'subdomain');
     const none = await t.request('GET', domainOf(b.routeId), { token: b.token });
     expect(none.status).toBe(404);
@@ -392,7 +409,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
 
   it('PATCH include_in_list; DELETE unlinks and removes the published CNAME', async () => {
     const a = await accountWithRoute('hotel');
-    const zone = await createZone(t, a.token, 'hotel-owner.example');
+    const zone = await servedZone(a.token, 'hotel-owner.example');
     const linked = await t.request('POST', domainOf(a.routeId), {
       token: a.token,
       body: { domain: 'hotel-owner.example', subdomain: 'play' },
@@ -428,7 +445,7 @@ describe('custom domains of game routes, checked through the platform’s own DN
 
   it('a published domain whose zone went: looked up at the next daily check, which counts a miss', async () => {
     const a = await accountWithRoute('lima');
-    const zone = await createZone(t, a.token, 'lima-owner.example');
+    const zone = await servedZone(a.token, 'lima-owner.example');
     const linked = await t.request('POST', domainOf(a.routeId), {
       token: a.token,
       body: { domain: 'lima-owner.example', subdomain: 'mc' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { curseforgeFingerprint } from './curseforge-fingerprint.ts';
+import { curseForgeFingerprint } from './file-digests.ts';
 
-const of = (text: string) => curseforgeFingerprint(Buffer.from(text, 'latin1'));
+const of = (text: string) => curseForgeFingerprint(Buffer.from(text, 'latin1'));
 
 describe('CurseForge fingerprint', () => {
   // Vectors from the reference MurmurHash2 in C (seed 1) over the bytes left once 9, 10, 13, 32 are out.
