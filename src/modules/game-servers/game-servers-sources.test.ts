@@ -279,6 +279,26 @@ describe('game servers against local Modrinth, CurseForge and Paper servers', ()
     }
   });
 
+  it('asks again at the next scan about a file dropped while its source failed', async () => {
+    const uuid = await orderGameServer(t, user.token, 'minecraft-paper');
+    const list = async () => {
+      const res = await t.request('GET', `${S}/${uuid}/software`, { token: user.token });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.items as { source_name: string; current_version: string | null }[]).map((r) => [
+        r.source_name,
+        r.current_version,
+      ]);
+    };
+    curseforge.fail('status500');
+    try {
+      writeFileSync(path.join(root, uuid, 'plugins', 'WorldGuard.jar'), WG.v1);
+      expect(await list()).toEqual([['unknown', null]]);
+    } finally {
+      curseforge.fail('none');
+    }
+    expect(await list()).toEqual([['curseforge', '5001']]);
+  });
+
   it('without a CurseForge key: sources_off names it', async () => {
     const other = await startTestApp({ env: env(null) });
     try {
