@@ -324,8 +324,12 @@ describe('game servers against local Modrinth, CurseForge and Paper servers', ()
     await get(t, `${S}/${uuid}/updates`);
     const first = asked();
     expect(first).toBeGreaterThan(before);
+    const everything = () => modrinth.apiRequests().length + curseforge.apiRequests().length;
+    const all = everything();
     await get(t, `${S}/${uuid}/updates`);
     expect(asked()).toBe(first);
+    // Nothing at all: the files are unchanged (not identified again) and the builds are cached.
+    expect(everything()).toBe(all);
     clock.advance(10 * 60_000 + 1000);
     user.token = await t.signIn(user.email);
     await get(t, `${S}/${uuid}/updates`);
