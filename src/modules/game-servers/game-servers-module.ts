@@ -47,11 +47,11 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
   const access = new ServerAccess(servers);
   const lifecycle = new ServerLifecycle(ctx, servers);
   deps.provisioners.add(lifecycle.provisioner());
-  const serversService = new ServersService(ctx, servers, access, deps.accounts);
   // The configured sources (Modrinth, CurseForge with a key, Paper) unless given.
   const http = deps.sources === undefined ? sourceHttpFor(runtime.config) : null;
   let sources: GameServerSources =
     deps.sources ?? makeGameServerSources(runtime.config.section(gameServerSourcesConfig), http!, ctx.clock);
+  const serversService = new ServersService(ctx, servers, access, deps.accounts, () => sources);
   let checkUpdates: CheckUpdates | null = deps.checkUpdates ?? updateCheck(ctx.clock);
   const softwareRepo = new SoftwareRepository(ctx.db);
   const scan = new SoftwareScan(ctx, softwareRepo);

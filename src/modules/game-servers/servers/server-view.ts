@@ -6,12 +6,24 @@ import type { Server, ServerUser } from './servers-repository.ts';
 export type ServerView = JsonView<
   Pick<Server, 'uuid' | 'service_id' | 'name' | 'game_version' | 'loader' | 'node' | 'created_at'>
 > & {
-  software: JsonView<Pick<Server, 'specialization_slug' | 'version_id' | 'build_number'>>;
+  software: JsonView<Pick<Server, 'specialization_slug' | 'version_id' | 'build_number'>> & {
+    /**
+     * On the single server's read: the newest stable Paper build of its game version (null when
+     * Paper does not answer, or the server does not run Paper).
+     */
+    latest_build?: LatestBuildView | null;
+  };
   /** Whether the caller holds the server (else: a user of it). */
   owner: boolean;
   /** The caller's permissions on it. */
   permissions: string[];
 };
+
+/** A build of the server software at its source. */
+export interface LatestBuildView {
+  build: number;
+  channel: string;
+}
 
 export type ServerUserView = JsonView<Pick<ServerUser, 'user_id' | 'email' | 'permissions' | 'created_at'>>;
 

@@ -16,7 +16,8 @@ describe('game servers: order, read, users', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'game-servers-'));
-    t = await startTestApp({ env: { GAME_SERVERS_ROOT: root } });
+    // Paper's builds from nowhere reachable: the read shows latest_build null, never reaching out.
+    t = await startTestApp({ env: { GAME_SERVERS_ROOT: root, PAPER_API_URL: 'http://127.0.0.1:9' } });
     alice = await t.signUp();
     bob = await t.signUp();
     carol = await t.signUp();
@@ -42,7 +43,12 @@ describe('game servers: order, read, users', () => {
       uuid: paper,
       service_id: expect.any(Number),
       name: expect.any(String),
-      software: { specialization_slug: 'minecraft-paper', version_id: '1.21.3', build_number: 82 },
+      software: {
+        specialization_slug: 'minecraft-paper',
+        version_id: '1.21.3',
+        build_number: 82,
+        latest_build: null,
+      },
       game_version: '1.21.3',
       loader: 'paper',
       node: expect.any(String),

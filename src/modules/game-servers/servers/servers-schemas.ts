@@ -16,6 +16,7 @@ export const ServerResponse = describes<ServerView>()(
       specialization_slug: Type.String(),
       version_id: Nullable(Type.String()),
       build_number: Nullable(Type.Integer()),
+      latest_build: Type.Optional(Nullable(Type.Object({ build: Type.Integer(), channel: Type.String() }))),
     }),
     game_version: Nullable(Type.String()),
     loader: Type.Union([

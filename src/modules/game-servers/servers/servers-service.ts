@@ -3,7 +3,14 @@ import type { AccountsDirectory } from '../../identity/index.ts';
 import { accountNotFound, ownerIsNotAUser, serverUserNotFound } from '../game-servers-errors.ts';
 import type { GameServersContext } from '../game-servers-context.ts';
 import type { ServerAccess } from './server-access.ts';
-import { serverUserView, serverView, type ServerUserView, type ServerView } from './server-view.ts';
+import type { GameServerSources } from '../game-servers-interfaces.ts';
+import {
+  serverUserView,
+  serverView,
+  type LatestBuildView,
+  type ServerUserView,
+  type ServerView,
+} from './server-view.ts';
 import type { ServersRepository } from './servers-repository.ts';
 
 /** Reading servers, and the holder's management of their users. */
@@ -13,6 +20,7 @@ export class ServersService {
     private readonly servers: ServersRepository,
     private readonly access: ServerAccess,
     private readonly accounts: AccountsDirectory,
+    private readonly sources: () => GameServerSources,
   ) {}
 
   async list(scope: OwnerScope): Promise<{ items: ServerView[]; total: number }> {
@@ -22,8 +30,24 @@ export class ServersService {
     return { items, total: items.length };
   }
 
+  /** One server, with the newest stable build of its software when that is Paper. */
   async get(scope: OwnerScope, uuid: string): Promise<ServerView> {
-    return serverView(await this.access.grant(scope, uuid));
+    const view = serverView(await this.access.grant(scope, uuid));
+    view.software.latest_build = await this.latestBuild(view.loader, view.game_version);
+    return view;
+  }
+
+  /** Null when the server is not Paper or Paper does not answer: the read never fails on it. */
+  private async latestBuild(loader: string, gameVersion: string | null): Promise<LatestBuildView | null> {
+    const paper = this.sources().paper;
+    if (loader !== 'paper' || gameVersion === null || paper === undefined) return null;
+    try {
+      const build = await paper.latestBuild('paper', gameVersion);
+      return build === null ? null : { build: build.build, channel: build.channel };
+    } catch (error) {
+      this.ctx.log.warn({ err: error, gameVersion }, 'paper builds unavailable');
+      return null;
+    }
   }
 
   async users(scope: OwnerScope, uuid: string): Promise<{ items: ServerUserView[] }> {

@@ -85,8 +85,8 @@ function fakeSource(baseUrl: string): VersionSource {
       return builds.filter(
         (v) =>
           v.projectId === projectId &&
-          filter.loaders.every((l) => v.loaders.includes(l)) &&
-          filter.gameVersions.every((g) => v.gameVersions.includes(g)),
+          (filter.loaders.length === 0 || filter.loaders.some((l) => v.loaders.includes(l))) &&
+          (filter.gameVersions.length === 0 || filter.gameVersions.some((g) => v.gameVersions.includes(g))),
       );
     },
     async version(projectId: string, versionId: string) {

@@ -46,13 +46,17 @@ async function filesOf(server: Server, root: string): Promise<FoundFile[]> {
   return found;
 }
 
-/** What the enabled sources say the files are (a source that fails says nothing). */
+/**
+ * What the enabled sources say the files are; a source that fails says nothing, and `complete` is
+ * false (a file none identified may still be known to it).
+ */
 async function identify(
   ctx: GameServersContext,
   sources: GameServerSources,
   files: readonly FileDigests[],
-): Promise<Map<FileDigests, SourceVersion>> {
+): Promise<{ known: Map<FileDigests, SourceVersion>; complete: boolean }> {
   const known = new Map<FileDigests, SourceVersion>();
+  let complete = true;
   const enabled = [sources.modrinth, sources.curseforge].filter(
     (s): s is VersionSource => s !== undefined && s.enabled(),
   );
@@ -63,9 +67,10 @@ async function identify(
       for (const [f, v] of await source.identify(left)) known.set(f, v);
     } catch (error) {
       ctx.log.warn({ err: error, source: source.name }, 'a version source did not identify files');
+      complete = false;
     }
   }
-  return known;
+  return { known, complete };
 }
 
 export class SoftwareScan {
@@ -87,7 +92,7 @@ export class SoftwareScan {
       );
       changed.push({ file, digests: fileDigests(bytes), record });
     }
-    const found = await identify(
+    const { known: found, complete } = await identify(
       this.ctx,
       sources,
       changed.map((c) => c.digests),
@@ -98,7 +103,13 @@ export class SoftwareScan {
       const repo = this.software.withTx(trx);
       for (const { file, digests, record } of changed) {
         const v = found.get(digests);
-        const seen = { file_size: file.size, file_mtime_ms: file.mtimeMs, sha1: digests.sha1 };
+        // Not identified while a source failed: not settled (no sha1), so the next scan asks again.
+        const settled = v !== undefined || complete;
+        const seen = {
+          file_size: file.size,
+          file_mtime_ms: file.mtimeMs,
+          sha1: settled ? digests.sha1 : null,
+        };
         // A file a job put in place (sha1 not yet known) keeps what the job verified it to be.
         const keep = v === undefined && record !== undefined && record.sha1 === null;
         const identity = keep ? {} : identityOf(file, v);

@@ -22,6 +22,8 @@ import {
   type SourceVersion,
   type VersionSource,
 } from '../sources/version-source.ts';
+import { bestBuild, chooseUpdate } from '../updates/choose-update.ts';
+import { loadersFor } from '../updates/server-loaders.ts';
 import { serverBudgetKey, softwareBudget, powerBudget } from './software-budgets.ts';
 import { JOB_STALE_MS } from './software-download.ts';
 import { SoftwareJobRunner } from './software-job-runner.ts';
@@ -71,7 +73,11 @@ export class SoftwareService {
   ): Promise<JobView> {
     const { server } = await this.chargeInstall(scope, uuid);
     if (addonFolderOf(server.loader) === null) throw noAddonFolder();
-    const version = await this.buildOf(server, body.source, body.project_id, body.version_id);
+    const version = await this.buildOf(server, body.source, body.project_id, {
+      versionId: body.version_id,
+      kind: addonFolderOf(server.loader)!.kind,
+      currentId: null,
+    });
     await this.scan.rescan(server, this.sources());
     const same = (await this.software.records(uuid)).find(
       (r) => r.source_name === body.source && r.project_id === body.project_id,
@@ -83,7 +89,11 @@ export class SoftwareService {
     const { server } = await this.chargeInstall(scope, uuid);
     const record = await this.recordOf(uuid, recordUuid);
     if (record.source_name === 'unknown' || record.project_id === null) throw notUpdatable();
-    const version = await this.buildOf(server, record.source_name, record.project_id, versionId);
+    const version = await this.buildOf(server, record.source_name, record.project_id, {
+      versionId,
+      kind: record.kind,
+      currentId: record.current_version,
+    });
     return this.startJob(server, record, 'update', version);
   }
 
@@ -155,31 +165,48 @@ export class SoftwareService {
     return record;
   }
 
-  /** The given build of a project, or its newest that fits the server's loader and game version. */
+  /**
+   * The given build of a project, else the one the update check offers: of the builds that fit the
+   * server's loader (and those it runs) and game version, the steadiest newer than the installed
+   * one (a newer release before a newer beta), or for an install the steadiest newest.
+   */
   private async buildOf(
     server: Server,
     sourceName: SourceName,
     projectId: string,
-    versionId: string | undefined,
+    wanted: { versionId: string | undefined; kind: string; currentId: string | null },
   ): Promise<SourceVersion> {
     const source: VersionSource | undefined = this.sources()[sourceName];
     if (source === undefined || !source.enabled()) throw sourceUnknown(sourceName);
     try {
       const found =
-        versionId !== undefined
-          ? await source.version(projectId, versionId)
-          : ((
-              await source.versions(projectId, {
-                loaders: server.loader === 'none' ? [] : [server.loader],
-                gameVersions: server.game_version === null ? [] : [server.game_version],
-              })
-            )[0] ?? null);
+        wanted.versionId !== undefined
+          ? await source.version(projectId, wanted.versionId)
+          : await this.offeredBuild(server, source, projectId, wanted.kind, wanted.currentId);
       if (found === null) throw versionNotFound();
       return found;
     } catch (error) {
       if (error instanceof SourceUnavailable) throw sourceUnknown(sourceName);
       throw error;
     }
+  }
+
+  private async offeredBuild(
+    server: Server,
+    source: VersionSource,
+    projectId: string,
+    kind: string,
+    currentId: string | null,
+  ): Promise<SourceVersion | null> {
+    const [candidates, current] = await Promise.all([
+      source.versions(projectId, {
+        loaders: server.loader === 'none' ? [] : loadersFor(server.loader, kind),
+        gameVersions: server.game_version === null ? [] : [server.game_version],
+      }),
+      currentId === null ? null : source.version(projectId, currentId),
+    ]);
+    const choice = { includePrerelease: false };
+    return current === null ? bestBuild(candidates, choice) : chooseUpdate(current, candidates, choice);
   }
 
   private jobRow(

@@ -43,9 +43,9 @@ export interface SourceVersion {
 }
 
 export interface VersionFilter {
-  /** `paper`, `fabric`, `forge`, ... (empty: any). */
+  /** A build for any of these: `paper`, `fabric`, `forge`, ... (empty: any). */
   readonly loaders: readonly string[];
-  /** `1.21.1`, ... (empty: any). */
+  /** A build for any of these: `1.21.1`, ... (empty: any). */
   readonly gameVersions: readonly string[];
 }
 
