@@ -9,6 +9,9 @@
 import { createServer } from 'node:net';
 import { pong, RouteTable, startEdgeServer, statusResponse, type EdgeRoute } from '../src/edge/index.ts';
 import { BENCH_STATUS } from './edge-load.ts';
+import { edgeRoute } from '../src/testing/edge-fixture.ts';
+
+const route = (id: number, port: number): EdgeRoute => edgeRoute(id, port, { statusCacheTtlSeconds: 3600 });
 
 export interface EdgeChildUsage {
   /** User + system CPU seconds of this process so far. */
@@ -18,21 +21,6 @@ export interface EdgeChildUsage {
 }
 
 const wanted = JSON.parse(process.argv[2] ?? '[]') as { name: string; port: number }[];
-
-function route(id: number, port: number): EdgeRoute {
-  return {
-    id,
-    mode: 'proxy',
-    upstream: { host: '127.0.0.1', port },
-    proxyProtocol: false,
-    realIp: false,
-    onlineMotd: null,
-    offlineMotd: null,
-    versionName: null,
-    favicon: null,
-    statusCacheTtlSeconds: 3600,
-  };
-}
 
 interface Serving {
   readonly port: number;

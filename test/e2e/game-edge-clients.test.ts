@@ -12,15 +12,13 @@ import mcData from 'minecraft-data';
 import mc, { type Client, type NewPingResult, type PingOptions, type ServerClient } from 'minecraft-protocol';
 import { status, statusLegacy } from 'minecraft-server-util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  parseProxyV2,
-  RouteTable,
-  startEdgeServer,
-  type EdgeRoute,
-  type EdgeServer,
-} from '../../src/edge/index.ts';
+import { parseProxyV2, RouteTable, type EdgeRoute, type EdgeServer } from '../../src/edge/index.ts';
 import { eventually } from '../../src/testing/eventually.ts';
 import { startHaproxyTcp, type HaproxyTcp } from '../../src/testing/haproxy-tcp.ts';
+import { edgeRoute, startLocalEdge } from '../../src/testing/edge-fixture.ts';
+
+const route = (id: number, port: number, over: Partial<EdgeRoute> = {}): EdgeRoute =>
+  edgeRoute(id, port, { statusCacheTtlSeconds: 5, ...over });
 
 const VERSION = '1.21.4';
 const PROTOCOL = mcData(VERSION).version.version;
@@ -68,22 +66,6 @@ async function mcUpstream(motd: string): Promise<McUpstream> {
   };
 }
 
-function route(id: number, port: number, over: Partial<EdgeRoute> = {}): EdgeRoute {
-  return {
-    id,
-    mode: 'proxy',
-    upstream: { host: '127.0.0.1', port },
-    proxyProtocol: false,
-    realIp: false,
-    onlineMotd: null,
-    offlineMotd: null,
-    versionName: null,
-    favicon: null,
-    statusCacheTtlSeconds: 5,
-    ...over,
-  };
-}
-
 /** minecraft-protocol connects to the edge while its handshake names `host` (as a player's client would after DNS). */
 const via = (edge: EdgeServer) => (client: Client) => client.setSocket(connect(edge.port, '127.0.0.1'));
 
@@ -123,16 +105,7 @@ describe('game edge with minecraft-protocol and minecraft-server-util', () => {
   beforeAll(async () => {
     playUp = await mcUpstream('Play upstream');
     listUp = await mcUpstream('List upstream');
-    edge = await startEdgeServer({
-      now: () => clock,
-      host: '127.0.0.1',
-      port: 0,
-      unknownAddressText: 'Unknown address',
-      idleTimeoutMs: 30_000,
-      upstreamTimeoutMs: 1_000,
-      trustedProxy: () => false,
-      limits: { rate: 1000, burst: 1000, maxPerAddress: 64 },
-    });
+    edge = await startLocalEdge({ now: () => clock });
     edge.setRoutes(
       new RouteTable([
         {
@@ -258,15 +231,7 @@ describe('game edge PROXY v2 read by haproxy', () => {
       acceptProxy: true,
       sendProxyV2: true,
     });
-    edge = await startEdgeServer({
-      host: '127.0.0.1',
-      port: 0,
-      unknownAddressText: 'Unknown address',
-      idleTimeoutMs: 30_000,
-      upstreamTimeoutMs: 2_000,
-      trustedProxy: () => false,
-      limits: { rate: 1000, burst: 1000, maxPerAddress: 64 },
-    });
+    edge = await startLocalEdge({ upstreamTimeoutMs: 2_000 });
     edge.setRoutes(
       new RouteTable([
         {
@@ -306,14 +271,9 @@ describe('game edge behind haproxy as a trusted TCP balancer', () => {
 
   beforeAll(async () => {
     up = await mcUpstream('Behind the balancer');
-    edge = await startEdgeServer({
-      host: '127.0.0.1',
-      port: 0,
-      unknownAddressText: 'Unknown address',
-      idleTimeoutMs: 30_000,
+    edge = await startLocalEdge({
       upstreamTimeoutMs: 2_000,
       trustedProxy: (address) => address === '127.0.0.1',
-      limits: { rate: 1000, burst: 1000, maxPerAddress: 64 },
     });
     edge.setRoutes(
       new RouteTable([

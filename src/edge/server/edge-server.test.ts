@@ -7,7 +7,11 @@ import { PacketReader } from '../codec/packet-reader.ts';
 import { frame, handshakeFrame, statusResponse, stringField } from '../codec/packet-writer.ts';
 import { parseProxyV2 } from '../codec/proxy-v2.ts';
 import { RouteTable, type EdgeRoute } from '../routes/route-table.ts';
-import { startEdgeServer, type EdgeServer } from './edge-server.ts';
+import { type EdgeServer } from './edge-server.ts';
+import { edgeRoute, startLocalEdge } from '../../testing/edge-fixture.ts';
+
+const route = (id: number, port: number, over: Partial<EdgeRoute> = {}): EdgeRoute =>
+  edgeRoute(id, port, over);
 
 /** An upstream made of the codec: answers status; for a login, records what came and echoes "hello". */
 async function upstream(): Promise<{
@@ -44,22 +48,6 @@ async function upstream(): Promise<{
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return Object.assign(state, { server, port: (server.address() as { port: number }).port });
-}
-
-function route(id: number, port: number, over: Partial<EdgeRoute> = {}): EdgeRoute {
-  return {
-    id,
-    mode: 'proxy',
-    upstream: { host: '127.0.0.1', port },
-    proxyProtocol: false,
-    realIp: false,
-    onlineMotd: null,
-    offlineMotd: null,
-    versionName: null,
-    favicon: null,
-    statusCacheTtlSeconds: 10,
-    ...over,
-  };
 }
 
 /** A client: sends `bytes`, collects everything until the edge closes. */
@@ -101,14 +89,9 @@ describe('edge server over TCP', () => {
   let clock = Date.now();
   beforeAll(async () => {
     up = await upstream();
-    edge = await startEdgeServer({
+    edge = await startLocalEdge({
       now: () => clock,
-      host: '127.0.0.1',
-      port: 0,
-      unknownAddressText: 'Unknown address',
       idleTimeoutMs: 5_000,
-      upstreamTimeoutMs: 1_000,
-      trustedProxy: () => false,
       limits: { rate: 1000, burst: 1000, maxPerAddress: 32 },
     });
     edge.setRoutes(
@@ -234,13 +217,9 @@ describe('edge server over TCP', () => {
 
 describe('edge server: connection limits', () => {
   it('refuses new connections of a network past its burst', async () => {
-    const edge = await startEdgeServer({
-      host: '127.0.0.1',
-      port: 0,
-      unknownAddressText: 'Unknown address',
+    const edge = await startLocalEdge({
       idleTimeoutMs: 5_000,
       upstreamTimeoutMs: 500,
-      trustedProxy: () => false,
       limits: { rate: 0.001, burst: 2, maxPerAddress: 32 },
     });
     try {

@@ -16,6 +16,10 @@ import { proxyV2Header } from '../codec/proxy-v2.ts';
 import { writeVarInt } from '../codec/varint.ts';
 import { RouteTable, type EdgeRoute } from '../routes/route-table.ts';
 import { startEdgeServer, type EdgeServer, type EdgeServerOptions } from './edge-server.ts';
+import { edgeRoute, localEdgeOptions } from '../../testing/edge-fixture.ts';
+
+const route = (id: number, port: number): EdgeRoute =>
+  edgeRoute(id, port, { onlineMotd: `route ${id}`, statusCacheTtlSeconds: 60 });
 
 /** An upstream of the codec: answers status with its own MOTD; for a login, records the handshake and login start, answers "welcome". */
 async function upstream(): Promise<{
@@ -47,30 +51,7 @@ async function upstream(): Promise<{
   return { server, port: (server.address() as { port: number }).port, logins };
 }
 
-function route(id: number, port: number): EdgeRoute {
-  return {
-    id,
-    mode: 'proxy',
-    upstream: { host: '127.0.0.1', port },
-    proxyProtocol: false,
-    realIp: false,
-    onlineMotd: `route ${id}`,
-    offlineMotd: null,
-    versionName: null,
-    favicon: null,
-    statusCacheTtlSeconds: 60,
-  };
-}
-
-const OPTIONS: EdgeServerOptions = {
-  host: '127.0.0.1',
-  port: 0,
-  unknownAddressText: 'Unknown address',
-  idleTimeoutMs: 5_000,
-  upstreamTimeoutMs: 1_000,
-  trustedProxy: () => false,
-  limits: { rate: 1000, burst: 1000, maxPerAddress: 64 },
-};
+const OPTIONS: EdgeServerOptions = localEdgeOptions({ idleTimeoutMs: 5_000 });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
