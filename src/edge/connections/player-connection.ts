@@ -47,6 +47,18 @@ export interface EdgeContext {
   readonly limits: ConnectionLimits;
   readonly counters: EdgeCounters;
   now(): number;
+  /**
+   * A status response made from the cache for a cleaned host name and client protocol: the
+   * listener may answer the same exchange itself while `status` stays the cache's fresh one.
+   */
+  offerStatus?(host: string, protocol: number, route: EdgeRoute, status: ServerStatus, frame: Buffer): void;
+}
+
+/** A connection accepted elsewhere (the native listener) with what was already read of it. */
+export interface HandedOff {
+  readonly first: Buffer;
+  /** Milliseconds since it was accepted: the handshake timeout counts them. */
+  readonly heldMs: number;
 }
 
 /** Before the handshake, a silent client is dropped sooner than an idle player. */
@@ -54,10 +66,12 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** Pre-1.4 clients send 0xFE alone (1.4–1.5: 0xFE 0x01): answered once nothing more comes. */
 const LEGACY_QUIET_MS = 150;
 
-export function handlePlayer(socket: Socket, ctx: EdgeContext): void {
+export function handlePlayer(socket: Socket, ctx: EdgeContext, handedOff?: HandedOff): void {
   const peer = { address: plainAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
   socket.on('error', () => socket.destroy());
-  socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () => socket.destroy());
+  socket.setTimeout(Math.max(1, HANDSHAKE_TIMEOUT_MS - (handedOff?.heldMs ?? 0)), () => socket.destroy());
+  // Bytes read before the socket was ours come first, as its first 'data' event.
+  if (handedOff !== undefined && handedOff.first.length > 0) socket.unshift(handedOff.first);
   const start = (first: Buffer): void => {
     const admitted = ctx.limits.admit(peer.address, ctx.now());
     if (admitted !== 'ok') {
@@ -115,7 +129,12 @@ function statusOf(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): 
 const encodedAnswers = new WeakMap<ServerStatus, { route: EdgeRoute; frame: Buffer }>();
 
 /** The status response frame when it is at hand without asking the upstream (most pings), else null. */
-function answerAtHand(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): Buffer | null {
+function answerAtHand(
+  route: EdgeRoute | null,
+  protocol: number,
+  ctx: EdgeContext,
+  name: string,
+): Buffer | null {
   if (route === null || route.upstream === null) {
     const known = statusOf(route, protocol, ctx);
     return known === 'ask' || known === null ? null : statusResponse(JSON.stringify(known));
@@ -124,9 +143,13 @@ function answerAtHand(route: EdgeRoute | null, protocol: number, ctx: EdgeContex
   if (kept?.fresh !== true) return null;
   ctx.counters.statusCache.hit++;
   const made = encodedAnswers.get(kept.status);
-  if (made?.route === route) return made.frame;
+  if (made?.route === route) {
+    ctx.offerStatus?.(name, protocol, route, kept.status, made.frame);
+    return made.frame;
+  }
   const frame = statusResponse(JSON.stringify(liveStatus(kept.status, route)));
   encodedAnswers.set(kept.status, { route, frame });
+  ctx.offerStatus?.(name, protocol, route, kept.status, frame);
   return frame;
 }
 
@@ -214,6 +237,8 @@ class PlayerSession {
   private readonly reader = new FrameReader(MAX_HANDSHAKE_BYTES);
   private handshake: Handshake | null = null;
   private route: EdgeRoute | null = null;
+  /** The handshake's host as routes know it (codec/host-name.ts). */
+  private name = '';
   /** The status answer being made: the pong is written after it. */
   private answered: Promise<void> | null = null;
   /** A status answer at hand, written with the pong when the ping came in the same read. */
@@ -265,7 +290,8 @@ class PlayerSession {
       return false;
     }
     this.handshake = h;
-    this.route = this.ctx.routes().find(routingHost(h.host));
+    this.name = routingHost(h.host);
+    this.route = this.ctx.routes().find(this.name);
     return true;
   }
 
@@ -273,7 +299,7 @@ class PlayerSession {
     const r = new PacketReader(f);
     const id = r.varInt();
     if (id === 0x00 && r.remaining === 0 && this.answered === null) {
-      this.statusFrame = answerAtHand(this.route, this.handshake!.protocol, this.ctx);
+      this.statusFrame = answerAtHand(this.route, this.handshake!.protocol, this.ctx, this.name);
       this.answered =
         this.statusFrame !== null
           ? ANSWERED
