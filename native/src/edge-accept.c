@@ -50,6 +50,7 @@
 #define HANDOFF_MS 1000
 /* A connection answered here and waiting for its ping is closed after this long (as in JS). */
 #define ANSWERED_MS 10000
+#define DEFER_ACCEPT_S 5
 #define TABLE_BUCKETS 4096
 #define TABLE_MAX 65536
 #define ACCEPTS_PER_EVENT 64
@@ -73,6 +74,7 @@ typedef struct conn {
   int fd;
   int state;
   int close_after_write;
+  int watched; /* in the epoll set (only once a read found the exchange incomplete) */
   int dead; /* freed at the end of the event it died in (a later event of the batch may name it) */
   uint64_t born;
   uint8_t *out;
@@ -144,10 +146,18 @@ static void list_remove(edge_listener *l, conn *c) {
   c->prev = c->next = NULL;
 }
 
+/* Puts c in the epoll set for `events`, or changes its events there. */
+static void watch(edge_listener *l, conn *c, uint32_t events) {
+  struct epoll_event ev = {.events = events, .data.ptr = c};
+  epoll_ctl(l->epfd, c->watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev);
+  c->watched = 1;
+}
+
 static void conn_free(edge_listener *l, conn *c, int close_fd) {
   list_remove(l, c);
-  epoll_ctl(l->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+  /* close() takes the descriptor out of the set; one handed over must leave it first. */
   if (close_fd) close(c->fd);
+  else if (c->watched) epoll_ctl(l->epfd, EPOLL_CTL_DEL, c->fd, NULL);
   free(c->out);
   c->out = NULL;
   c->dead = 1;
@@ -175,12 +185,18 @@ static void call_js(edge_listener *l, napi_ref ref, size_t argc, napi_value *arg
   }
 }
 
+static void uncork(conn *c) {
+  int zero = 0;
+  setsockopt(c->fd, IPPROTO_TCP, TCP_CORK, &zero, sizeof zero);
+}
+
 /* JS takes the connection: its descriptor, what was read of it, how long it was held here. */
 static void handoff(edge_listener *l, conn *c) {
   napi_env env = l->env;
   napi_value argv[3];
   int fd = c->fd;
   void *data;
+  uncork(c);
   napi_create_int32(env, fd, &argv[0]);
   napi_create_buffer_copy(env, c->len, c->buf, &data, &argv[1]);
   napi_create_int64(env, (int64_t)(now_ms() - c->born), &argv[2]);
@@ -200,8 +216,7 @@ static int flush_out(edge_listener *l, conn *c) {
     if (n > 0) c->out_off += (size_t)n;
     else if (n < 0 && errno == EINTR) continue;
     else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP, .data.ptr = c};
-      epoll_ctl(l->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+      watch(l, c, EPOLLIN | EPOLLOUT | EPOLLRDHUP);
       return 1;
     } else {
       c->out_off = c->out_len;
@@ -390,6 +405,8 @@ static void on_first_bytes(edge_listener *l, conn *c) {
     }
     return conn_free(l, c, 1);
   }
+  /* The response goes now; the pong later (and with the FIN). */
+  uncork(c);
   memmove(c->buf, b + after + 2, rest);
   c->len = rest;
 }
@@ -408,13 +425,18 @@ static void on_readable(edge_listener *l, conn *c) {
         c->len = 0;
         continue;
       }
-      /* Either may free c (answered, closed, handed off): the next event reads on if it is held. */
-      if (c->state == ST_READING) return on_first_bytes(l, c);
-      on_answered_bytes(l, c);
+      /* Either may be done with c (answered, closed, handed off: dead until the event ends). */
+      if (c->state == ST_READING) on_first_bytes(l, c);
+      else on_answered_bytes(l, c);
+      if (!c->dead && !c->watched) watch(l, c, EPOLLIN | EPOLLRDHUP);
       return;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      /* Incomplete: wait for more (at once when the first read found nothing). */
+      if (!c->watched) watch(l, c, EPOLLIN | EPOLLRDHUP);
+      return;
+    }
     /* End or error: JS sees what came before it, as if it had read it itself. */
     if (c->state == ST_READING && c->len > 0 && !c->close_after_write) return handoff(l, c);
     return conn_free(l, c, 1);
@@ -439,6 +461,7 @@ static void accept_some(edge_listener *l) {
     c->state = ST_READING;
     c->close_after_write = 0;
     c->dead = 0;
+    c->watched = 0;
     c->born = now_ms();
     c->out = NULL;
     c->out_len = c->out_off = 0;
@@ -449,12 +472,7 @@ static void accept_some(edge_listener *l) {
     if (l->tail) l->tail->next = c;
     else l->head = c;
     l->tail = c;
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.ptr = c};
-    if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-      conn_free(l, c, 1);
-      continue;
-    }
-    /* The first bytes are often there already (a client writes as soon as it is connected). */
+    /* The first bytes are there already (TCP_DEFER_ACCEPT): read them before any epoll_ctl. */
     on_readable(l, c);
   }
 }
@@ -482,8 +500,7 @@ static void on_poll(uv_poll_t *h, int status, int events) {
           conn_free(l, c, 1);
           continue;
         }
-        struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.ptr = c};
-        epoll_ctl(l->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+        watch(l, c, EPOLLIN | EPOLLRDHUP);
       }
       if (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) on_readable(l, c);
     }
@@ -575,6 +592,13 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   /* As node:net does for "::": IPv4 players too. */
   if (ipv6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+  /* A game client speaks first: the kernel hands a connection over once its first bytes came
+   * (one wakeup per ping instead of two; a silent peer is accepted after the timeout anyway). */
+  int defer = DEFER_ACCEPT_S;
+  setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer, sizeof defer);
+  /* Accepted sockets start corked (inherited): an answer written whole and then closed leaves in
+   * one segment with the FIN. Uncorked (uncork()) before waiting for more or handing over. */
+  setsockopt(fd, IPPROTO_TCP, TCP_CORK, &one, sizeof one);
   if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, backlog) < 0) {
     int e = errno;
     close(fd);
