@@ -228,6 +228,39 @@ function forward(from: Socket, to: Socket): void {
   from.once('end', () => void (to.destroyed || to.end()));
 }
 
+/** Read sizes of an upstream's bytes to its player: idle and game traffic, and a bulk download. */
+const SMALL_READ = 4 * 1024;
+const LARGE_READ = 128 * 1024;
+
+/**
+ * What an upstream sends, read into a buffer of the connection's own (node:net's `onread`) and
+ * written to the player: the buffer is read into again once the player's socket took a chunk
+ * whole at once (no allocation per read), replaced while the socket still holds it. It is 4 KiB
+ * while reads are small (what an idle connection keeps) and grows to 128 KiB once a read fills
+ * it (a download: fewer reads and writes a megabyte). The upstream is paused while the player's
+ * socket is full (`false` from the callback), resumed on its drain.
+ */
+function downloadReads(player: () => Socket, upstream: () => Socket) {
+  let buf = Buffer.allocUnsafe(SMALL_READ);
+  const resume = (): void => void upstream().resume();
+  return {
+    buffer: (): Buffer => buf,
+    callback: (n: number, read: Uint8Array): boolean => {
+      const to = player();
+      if (to.destroyed) return false;
+      const size = read.length;
+      const ok = to.write(read.subarray(0, n));
+      if (n === size && size < LARGE_READ) buf = Buffer.allocUnsafeSlow(LARGE_READ);
+      else if (n < size / 8 && size > SMALL_READ) buf = Buffer.allocUnsafe(SMALL_READ);
+      else if (to.writableLength > 0)
+        buf = size > SMALL_READ ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+      if (ok) return true;
+      to.once('drain', resume);
+      return false;
+    },
+  };
+}
+
 /** The status answer already written (or at hand): the pong needs no wait. */
 const ANSWERED = Promise.resolve();
 
@@ -338,7 +371,14 @@ class PlayerSession {
     const h = this.handshake!;
     this.socket.off('data', this.onData);
     this.socket.pause();
-    const up = connect({ host: route.upstream!.host, port: route.upstream!.port });
+    const up: Socket = connect({
+      host: route.upstream!.host,
+      port: route.upstream!.port,
+      onread: downloadReads(
+        () => this.socket,
+        () => up,
+      ),
+    });
     // Game packets are small and latency-bound; a status answer is written whole, so it needs no option call.
     this.socket.setNoDelay(true);
     up.setNoDelay(true);
@@ -375,7 +415,8 @@ class PlayerSession {
       this.socket.setTimeout(this.ctx.settings.idleTimeoutMs, close);
       up.setTimeout(this.ctx.settings.idleTimeoutMs, close);
       forward(this.socket, up);
-      forward(up, this.socket);
+      // (Its bytes go to the player through `onread` above.)
+      up.once('end', () => void (this.socket.destroyed || this.socket.end()));
       this.socket.resume();
     });
     const count = (): void => {
