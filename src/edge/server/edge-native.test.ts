@@ -227,6 +227,17 @@ describe.skipIf(!built)('edge server: native listener limits', () => {
   });
 });
 
+describe('edge server: the native listener turned off', () => {
+  it('listens with node:net when the options say native: false', async () => {
+    const edge = await startLocalEdge({ native: false });
+    try {
+      expect(edge.native).toBe(false);
+    } finally {
+      await edge.close();
+    }
+  });
+});
+
 describe('edge server: EDGE_NATIVE=0', () => {
   const saved = process.env.EDGE_NATIVE;
   afterEach(() => {

@@ -31,6 +31,8 @@ export interface EdgeServerOptions extends EdgeSettings {
   readonly port: number;
   readonly limits: ConnectionLimitSettings;
   readonly now?: () => number;
+  /** The native listener when it is built (default true; EDGE_NATIVE=0 in the environment also turns it off). */
+  readonly native?: boolean;
 }
 
 export interface EdgeServer {
@@ -118,7 +120,7 @@ async function listenNative(
   ctx: EdgeContext,
   take: (socket: Socket) => void,
 ): Promise<NativeListener | null> {
-  const addon: EdgeAcceptAddon | null = loadEdgeAcceptAddon();
+  const addon: EdgeAcceptAddon | null = options.native === false ? null : loadEdgeAcceptAddon();
   if (addon === null) return null;
   let listener;
   try {
