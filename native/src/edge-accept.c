@@ -92,6 +92,11 @@ typedef struct {
   int handles_open;
   napi_env env;
   napi_ref on_admit, on_handoff, on_malformed, on_close;
+  /* Calls into JS run in a callback scope: process.nextTick callbacks and promise reactions they
+   * queue run when it closes, as after any I/O callback of Node's own. */
+  napi_ref resource;
+  napi_async_context async;
+  int released; /* the handles are closed: l stays until its JS handle is collected */
   int closing;
   int started;
   conn *head, *tail;
@@ -99,6 +104,26 @@ typedef struct {
   entry *table[TABLE_BUCKETS];
   size_t entries;
 } edge_listener;
+
+typedef struct {
+  napi_handle_scope handles;
+  napi_callback_scope callback;
+  int open;
+} js_scope;
+
+static void scope_open(edge_listener *l, js_scope *sc) {
+  napi_open_handle_scope(l->env, &sc->handles);
+  sc->open = 0;
+  napi_value res;
+  if (l->async != NULL && napi_get_reference_value(l->env, l->resource, &res) == napi_ok &&
+      napi_open_callback_scope(l->env, res, l->async, &sc->callback) == napi_ok)
+    sc->open = 1;
+}
+
+static void scope_close(edge_listener *l, js_scope *sc) {
+  if (sc->open) napi_close_callback_scope(l->env, sc->callback);
+  napi_close_handle_scope(l->env, sc->handles);
+}
 
 static uint64_t now_ms(void) {
   struct timespec ts;
@@ -481,8 +506,8 @@ static void on_poll(uv_poll_t *h, int status, int events) {
   (void)events;
   edge_listener *l = (edge_listener *)h->data;
   if (status < 0 || l->closing) return;
-  napi_handle_scope scope;
-  napi_open_handle_scope(l->env, &scope);
+  js_scope scope;
+  scope_open(l, &scope);
   struct epoll_event evs[EVENTS];
   for (int round = 0; round < 4 && !l->closing; round++) {
     int n = epoll_wait(l->epfd, evs, EVENTS, 0);
@@ -507,14 +532,14 @@ static void on_poll(uv_poll_t *h, int status, int events) {
     if (n < EVENTS) break;
   }
   bury(l);
-  napi_close_handle_scope(l->env, scope);
+  scope_close(l, &scope);
 }
 
 static void on_timer(uv_timer_t *t) {
   edge_listener *l = (edge_listener *)t->data;
   if (l->closing) return;
-  napi_handle_scope scope;
-  napi_open_handle_scope(l->env, &scope);
+  js_scope scope;
+  scope_open(l, &scope);
   uint64_t now = now_ms();
   conn *c = l->head;
   while (c != NULL && !l->closing) {
@@ -526,7 +551,7 @@ static void on_timer(uv_timer_t *t) {
     c = next;
   }
   bury(l);
-  napi_close_handle_scope(l->env, scope);
+  scope_close(l, &scope);
 }
 
 /* ---- N-API ---- */
@@ -555,6 +580,14 @@ static edge_listener *get_listener(napi_env env, napi_value v) {
   void *p = NULL;
   if (napi_get_value_external(env, v, &p) != napi_ok) return NULL;
   return (edge_listener *)p;
+}
+
+/* The JS handle is gone: l goes too once its handles are closed (else it stays: they point to it). */
+static void finalize_listener(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  edge_listener *l = data;
+  if (l->released) free(l);
 }
 
 static napi_value js_listen(napi_env env, napi_callback_info info) {
@@ -632,9 +665,13 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   uv_unref((uv_handle_t *)&l->timer);
   l->handles_open = 2;
 
-  napi_value result, handle, v;
+  napi_value result, handle, v, resource, name;
+  CHECK(napi_create_object(env, &resource));
+  CHECK(napi_create_reference(env, resource, 1, &l->resource));
+  CHECK(napi_create_string_utf8(env, "edge_accept", NAPI_AUTO_LENGTH, &name));
+  CHECK(napi_async_init(env, resource, name, &l->async));
   CHECK(napi_create_object(env, &result));
-  CHECK(napi_create_external(env, l, NULL, NULL, &handle));
+  CHECK(napi_create_external(env, l, finalize_listener, NULL, &handle));
   CHECK(napi_set_named_property(env, result, "handle", handle));
   CHECK(napi_create_int32(env, boundPort, &v));
   CHECK(napi_set_named_property(env, result, "port", v));
@@ -715,23 +752,28 @@ static void on_handle_closed(uv_handle_t *h) {
   if (--l->handles_open > 0) return;
   close(l->epfd);
   napi_env env = l->env;
+  table_clear(l);
+  bury(l);
+  if (l->on_admit) napi_delete_reference(env, l->on_admit);
+  if (l->on_handoff) napi_delete_reference(env, l->on_handoff);
+  if (l->on_malformed) napi_delete_reference(env, l->on_malformed);
+  l->on_admit = l->on_handoff = l->on_malformed = NULL;
   if (l->on_close) {
-    napi_handle_scope scope;
-    napi_open_handle_scope(env, &scope);
+    js_scope scope;
+    scope_open(l, &scope);
     napi_value fn, recv;
     if (napi_get_reference_value(env, l->on_close, &fn) == napi_ok && fn != NULL) {
       napi_get_undefined(env, &recv);
       napi_call_function(env, recv, fn, 0, NULL, NULL);
     }
     napi_delete_reference(env, l->on_close);
-    napi_close_handle_scope(env, scope);
+    l->on_close = NULL;
+    scope_close(l, &scope);
   }
-  if (l->on_admit) napi_delete_reference(env, l->on_admit);
-  if (l->on_handoff) napi_delete_reference(env, l->on_handoff);
-  if (l->on_malformed) napi_delete_reference(env, l->on_malformed);
-  table_clear(l);
-  bury(l);
-  free(l);
+  napi_async_destroy(env, l->async);
+  l->async = NULL;
+  napi_delete_reference(env, l->resource);
+  l->released = 1;
 }
 
 static napi_value js_close(napi_env env, napi_callback_info info) {
