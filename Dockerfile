@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # Dependencies: the full Node image has python3, make and g++, so `npm ci`'s postinstall builds the
-# native batch-UDP addon (native/); without them the DNS role would fall back to node:dgram.
+# native addons (native/: batch UDP, the game edge's listener); without them the DNS role would fall
+# back to node:dgram and the edge to node:net.
 FROM node:20-bookworm AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./

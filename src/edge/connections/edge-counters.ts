@@ -7,6 +7,8 @@ export class EdgeCounters {
   /** edge_bytes_total{direction}: from players (in) and to them (out), of piped connections. */
   readonly bytes = { in: 0, out: 0 };
   active = 0;
+  /** Status exchanges the native listener answered (counted in `connections` as `status` too). */
+  nativeAnswers = 0;
 
   connection(result: string): void {
     this.connections.set(result, (this.connections.get(result) ?? 0) + 1);

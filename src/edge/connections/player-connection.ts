@@ -47,6 +47,18 @@ export interface EdgeContext {
   readonly limits: ConnectionLimits;
   readonly counters: EdgeCounters;
   now(): number;
+  /**
+   * A status response made from the cache for a cleaned host name and client protocol: the
+   * listener may answer the same exchange itself while `status` stays the cache's fresh one.
+   */
+  offerStatus?(host: string, protocol: number, route: EdgeRoute, status: ServerStatus, frame: Buffer): void;
+}
+
+/** A connection accepted elsewhere (the native listener) with what was already read of it. */
+export interface HandedOff {
+  readonly first: Buffer;
+  /** Milliseconds since it was accepted: the handshake timeout counts them. */
+  readonly heldMs: number;
 }
 
 /** Before the handshake, a silent client is dropped sooner than an idle player. */
@@ -54,10 +66,12 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** Pre-1.4 clients send 0xFE alone (1.4–1.5: 0xFE 0x01): answered once nothing more comes. */
 const LEGACY_QUIET_MS = 150;
 
-export function handlePlayer(socket: Socket, ctx: EdgeContext): void {
+export function handlePlayer(socket: Socket, ctx: EdgeContext, handedOff?: HandedOff): void {
   const peer = { address: plainAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
   socket.on('error', () => socket.destroy());
-  socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () => socket.destroy());
+  socket.setTimeout(Math.max(1, HANDSHAKE_TIMEOUT_MS - (handedOff?.heldMs ?? 0)), () => socket.destroy());
+  // Bytes read before the socket was ours come first, as its first 'data' event.
+  if (handedOff !== undefined && handedOff.first.length > 0) socket.unshift(handedOff.first);
   const start = (first: Buffer): void => {
     const admitted = ctx.limits.admit(peer.address, ctx.now());
     if (admitted !== 'ok') {
@@ -115,7 +129,12 @@ function statusOf(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): 
 const encodedAnswers = new WeakMap<ServerStatus, { route: EdgeRoute; frame: Buffer }>();
 
 /** The status response frame when it is at hand without asking the upstream (most pings), else null. */
-function answerAtHand(route: EdgeRoute | null, protocol: number, ctx: EdgeContext): Buffer | null {
+function answerAtHand(
+  route: EdgeRoute | null,
+  protocol: number,
+  ctx: EdgeContext,
+  name: string,
+): Buffer | null {
   if (route === null || route.upstream === null) {
     const known = statusOf(route, protocol, ctx);
     return known === 'ask' || known === null ? null : statusResponse(JSON.stringify(known));
@@ -124,9 +143,13 @@ function answerAtHand(route: EdgeRoute | null, protocol: number, ctx: EdgeContex
   if (kept?.fresh !== true) return null;
   ctx.counters.statusCache.hit++;
   const made = encodedAnswers.get(kept.status);
-  if (made?.route === route) return made.frame;
+  if (made?.route === route) {
+    ctx.offerStatus?.(name, protocol, route, kept.status, made.frame);
+    return made.frame;
+  }
   const frame = statusResponse(JSON.stringify(liveStatus(kept.status, route)));
   encodedAnswers.set(kept.status, { route, frame });
+  ctx.offerStatus?.(name, protocol, route, kept.status, frame);
   return frame;
 }
 
@@ -205,6 +228,39 @@ function forward(from: Socket, to: Socket): void {
   from.once('end', () => void (to.destroyed || to.end()));
 }
 
+/** Read sizes of an upstream's bytes to its player: idle and game traffic, and a bulk download. */
+const SMALL_READ = 4 * 1024;
+const LARGE_READ = 128 * 1024;
+
+/**
+ * What an upstream sends, read into a buffer of the connection's own (node:net's `onread`) and
+ * written to the player: the buffer is read into again once the player's socket took a chunk
+ * whole at once (no allocation per read), replaced while the socket still holds it. It is 4 KiB
+ * while reads are small (what an idle connection keeps) and grows to 128 KiB once a read fills
+ * it (a download: fewer reads and writes a megabyte). The upstream is paused while the player's
+ * socket is full (`false` from the callback), resumed on its drain.
+ */
+function downloadReads(player: () => Socket, upstream: () => Socket) {
+  let buf = Buffer.allocUnsafe(SMALL_READ);
+  const resume = (): void => void upstream().resume();
+  return {
+    buffer: (): Buffer => buf,
+    callback: (n: number, read: Uint8Array): boolean => {
+      const to = player();
+      if (to.destroyed) return false;
+      const size = read.length;
+      const ok = to.write(read.subarray(0, n));
+      if (n === size && size < LARGE_READ) buf = Buffer.allocUnsafeSlow(LARGE_READ);
+      else if (n < size / 8 && size > SMALL_READ) buf = Buffer.allocUnsafe(SMALL_READ);
+      else if (to.writableLength > 0)
+        buf = size > SMALL_READ ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+      if (ok) return true;
+      to.once('drain', resume);
+      return false;
+    },
+  };
+}
+
 /** The status answer already written (or at hand): the pong needs no wait. */
 const ANSWERED = Promise.resolve();
 
@@ -214,6 +270,8 @@ class PlayerSession {
   private readonly reader = new FrameReader(MAX_HANDSHAKE_BYTES);
   private handshake: Handshake | null = null;
   private route: EdgeRoute | null = null;
+  /** The handshake's host as routes know it (codec/host-name.ts). */
+  private name = '';
   /** The status answer being made: the pong is written after it. */
   private answered: Promise<void> | null = null;
   /** A status answer at hand, written with the pong when the ping came in the same read. */
@@ -265,7 +323,8 @@ class PlayerSession {
       return false;
     }
     this.handshake = h;
-    this.route = this.ctx.routes().find(routingHost(h.host));
+    this.name = routingHost(h.host);
+    this.route = this.ctx.routes().find(this.name);
     return true;
   }
 
@@ -273,7 +332,7 @@ class PlayerSession {
     const r = new PacketReader(f);
     const id = r.varInt();
     if (id === 0x00 && r.remaining === 0 && this.answered === null) {
-      this.statusFrame = answerAtHand(this.route, this.handshake!.protocol, this.ctx);
+      this.statusFrame = answerAtHand(this.route, this.handshake!.protocol, this.ctx, this.name);
       this.answered =
         this.statusFrame !== null
           ? ANSWERED
@@ -312,7 +371,14 @@ class PlayerSession {
     const h = this.handshake!;
     this.socket.off('data', this.onData);
     this.socket.pause();
-    const up = connect({ host: route.upstream!.host, port: route.upstream!.port });
+    const up: Socket = connect({
+      host: route.upstream!.host,
+      port: route.upstream!.port,
+      onread: downloadReads(
+        () => this.socket,
+        () => up,
+      ),
+    });
     // Game packets are small and latency-bound; a status answer is written whole, so it needs no option call.
     this.socket.setNoDelay(true);
     up.setNoDelay(true);
@@ -349,7 +415,8 @@ class PlayerSession {
       this.socket.setTimeout(this.ctx.settings.idleTimeoutMs, close);
       up.setTimeout(this.ctx.settings.idleTimeoutMs, close);
       forward(this.socket, up);
-      forward(up, this.socket);
+      // (Its bytes go to the player through `onread` above.)
+      up.once('end', () => void (this.socket.destroyed || this.socket.end()));
       this.socket.resume();
     });
     const count = (): void => {

@@ -16,6 +16,8 @@ export interface EdgeNodeSettings {
   readonly unknownText: string;
   /** How long the edge waits for an upstream's status or connection, ms. */
   readonly upstreamTimeoutMs: number;
+  /** Whether the native listener (native/, when built) accepts and answers cached pings. */
+  readonly native: boolean;
 }
 
 export const edgeConfig = defineConfigSection<EdgeNodeSettings>('edge', (env) => ({
@@ -28,4 +30,5 @@ export const edgeConfig = defineConfigSection<EdgeNodeSettings>('edge', (env) =>
   trustedProxies: env.cidrList('EDGE_TRUSTED_PROXIES', ''),
   unknownText: env.str('EDGE_UNKNOWN_TEXT', 'Unknown server address'),
   upstreamTimeoutMs: env.int('EDGE_UPSTREAM_TIMEOUT_MS', 5000, 100, 60_000),
+  native: env.bool('EDGE_NATIVE', true),
 }));

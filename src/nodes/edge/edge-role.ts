@@ -89,6 +89,7 @@ function playerSettings(s: EdgeNodeSettings) {
     unknownAddressText: s.unknownText,
     idleTimeoutMs: s.idleTimeoutS * 1000,
     upstreamTimeoutMs: s.upstreamTimeoutMs,
+    native: s.native,
     trustedProxy: (address: string) =>
       s.trustedProxies.length > 0 && trusted.check(address, isIPv6(address) ? 'ipv6' : 'ipv4'),
   };

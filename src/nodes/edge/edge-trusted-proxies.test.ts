@@ -55,7 +55,9 @@ describe('edge node behind a load balancer', () => {
       trustedProxies: [],
       unknownText: 'Unknown server address',
       upstreamTimeoutMs: 5000,
+      native: true,
     });
+    expect(loadConfig({ EDGE_NATIVE: 'false' }, [edgeConfig]).section(edgeConfig).native).toBe(false);
     expect(() => loadConfig({ EDGE_TRUSTED_PROXIES: '10.0.0.0/33' }, [edgeConfig])).toThrow(
       /EDGE_TRUSTED_PROXIES/,
     );
