@@ -5,7 +5,7 @@
  * (guest-image.ts fetches it); without them the suite fails.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -137,8 +137,7 @@ describe('QEMU engine', () => {
 
     const gz = path.join(dir, 'dump', 'vzdump-qemu-101.qcow2.gz');
     expect(await engine.backup(101, gz, 'gzip')).toBeGreaterThan(0);
-    const { stdout: magic } = await execFileP('file', ['-b', gz]);
-    expect(magic).toMatch(/gzip/);
+    expect((await readFile(gz)).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b])); // RFC 1952's magic
 
     await engine.snapshotCreate(101, 'cold', false);
     await engine.destroyDisk(101);
