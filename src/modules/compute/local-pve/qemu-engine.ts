@@ -380,6 +380,10 @@ export class QemuEngine implements PveEngine {
     await vm.qmp.execute('blockdev-close-tray', { id: CDROM_DEVICE });
   }
 
+  archiveSuffix(compress: EngineCompress): string {
+    return qemuArchiveSuffix(compress);
+  }
+
   guestAgent(): Promise<null> {
     return Promise.resolve(null);
   }
