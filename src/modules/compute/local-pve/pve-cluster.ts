@@ -364,16 +364,22 @@ export class PveCluster {
     };
   }
 
-  /** Runs `work` as a task holding the VM's config lock (`lock`), released whatever happens. */
+  /**
+   * Runs `work` as a task that, as PVE's workers do, first checks the VM's config lock (the task
+   * fails with `VM is locked (<lock>)` while another operation holds it; not with `skiplock`), then
+   * holds its own `lock` while it works, released whatever happens.
+   */
   lockedTask(
     vm: VmRecord,
     lock: string | null,
     type: string,
     user: string,
     work: (log: TaskLog) => Promise<void>,
+    skiplock = false,
   ): string {
-    if (lock !== null) vm.lock = lock;
     return this.tasks.start(vm.node, type, String(vm.vmid), user, async (log) => {
+      if (!skiplock) this.checkLock(vm);
+      if (lock !== null) vm.lock = lock;
       try {
         await work(log);
       } finally {
@@ -420,7 +426,6 @@ export class PveCluster {
   }
 
   destroy(vm: VmRecord, user: string): string {
-    this.checkLock(vm);
     if (this.running(vm)) throw pveFail(`VM ${vm.vmid} is running - destroy failed`);
     return this.lockedTask(vm, 'destroyed', 'qmdestroy', user, async () => {
       await this.engine.destroyDisk(vm.vmid);
@@ -447,14 +452,13 @@ export class PveCluster {
   power(vm: VmRecord, action: string, params: Readonly<Record<string, unknown>>, user: string): string {
     const running = this.running(vm);
     const qmp = this.engine.runState(vm.vmid).qmpstatus;
-    if (action !== 'stop' || params.skiplock !== true) this.checkLock(vm);
     const taskType = {
       start: 'qmstart',
       stop: 'qmstop',
       shutdown: 'qmshutdown',
       reboot: 'qmreboot',
       reset: 'qmreset',
-      suspend: 'qmsuspend',
+      suspend: 'qmpause',
       resume: 'qmresume',
     }[action]!;
     if (['reset', 'suspend', 'resume', 'reboot'].includes(action) && !running)
@@ -464,55 +468,61 @@ export class PveCluster {
     if ((action === 'reboot' || (action === 'shutdown' && params.forceStop !== true)) && qmp === 'paused')
       throw pveFail('VM is paused - cannot shutdown');
     const timeoutS = typeof params.timeout === 'number' ? params.timeout : 180;
-    return this.tasks.start(vm.node, taskType, String(vm.vmid), user, async (log) => {
-      switch (action) {
-        case 'start':
-          if (this.running(vm)) throw new Error(`VM ${vm.vmid} already running`);
-          await this.engine.start(this.spec(vm));
-          return;
-        case 'stop':
-          if (this.running(vm)) await this.engine.stop(vm.vmid);
-          return;
-        case 'shutdown':
-          if (!this.running(vm)) return;
-          if (this.engine.runState(vm.vmid).qmpstatus === 'paused') {
-            log.warn('VM is paused - stop instead of shutdown');
-            await this.engine.stop(vm.vmid);
+    return this.lockedTask(
+      vm,
+      null,
+      taskType,
+      user,
+      async (log) => {
+        switch (action) {
+          case 'start':
+            if (this.running(vm)) throw new Error(`VM ${vm.vmid} already running`);
+            await this.engine.start(this.spec(vm));
             return;
-          }
-          try {
-            await this.engine.shutdown(vm.vmid, timeoutS);
-          } catch {
-            if (params.forceStop !== true) throw new Error('VM quit/powerdown failed - got timeout');
-            await this.engine.stop(vm.vmid);
-          }
-          return;
-        case 'reboot':
-          // PVE's reboot is a shutdown and a start, which applies pending changes (boot order, CD-ROM).
-          try {
-            await this.engine.shutdown(vm.vmid, timeoutS);
-          } catch {
-            throw new Error('VM quit/powerdown failed - got timeout');
-          }
-          await this.engine.start(this.spec(vm));
-          return;
-        case 'reset':
-          await this.engine.reset(vm.vmid);
-          return;
-        case 'suspend':
-          await this.engine.suspend(vm.vmid);
-          return;
-        case 'resume':
-          await this.engine.resume(vm.vmid);
-          return;
-      }
-    });
+          case 'stop':
+            if (this.running(vm)) await this.engine.stop(vm.vmid);
+            return;
+          case 'shutdown':
+            if (!this.running(vm)) return;
+            if (this.engine.runState(vm.vmid).qmpstatus === 'paused') {
+              log.warn('VM is paused - stop instead of shutdown');
+              await this.engine.stop(vm.vmid);
+              return;
+            }
+            try {
+              await this.engine.shutdown(vm.vmid, timeoutS);
+            } catch {
+              if (params.forceStop !== true) throw new Error('VM quit/powerdown failed - got timeout');
+              await this.engine.stop(vm.vmid);
+            }
+            return;
+          case 'reboot':
+            // PVE's reboot is a shutdown and a start, which applies pending changes (boot order, CD-ROM).
+            try {
+              await this.engine.shutdown(vm.vmid, timeoutS);
+            } catch {
+              throw new Error('VM quit/powerdown failed - got timeout');
+            }
+            await this.engine.start(this.spec(vm));
+            return;
+          case 'reset':
+            await this.engine.reset(vm.vmid);
+            return;
+          case 'suspend':
+            await this.engine.suspend(vm.vmid);
+            return;
+          case 'resume':
+            await this.engine.resume(vm.vmid);
+            return;
+        }
+      },
+      params.skiplock === true,
+    );
   }
 
   snapshotCreate(vm: VmRecord, name: string, description: string, vmstate: boolean, user: string): string {
     if (name === 'current') throw pveFail(`snapshot name 'current' is reserved`);
     if (name === 'vzdump') throw pveFail(`snapshot name 'vzdump' is reserved`);
-    this.checkLock(vm);
     return this.lockedTask(vm, 'snapshot', 'qmsnapshot', user, async () => {
       if (vm.snapshots.has(name)) throw new Error(`snapshot name '${name}' already used`);
       // PVE saves the RAM only of a running VM (a stopped one has none).
@@ -533,7 +543,6 @@ export class PveCluster {
   snapshotDelete(vm: VmRecord, name: string, user: string): string {
     const snap = vm.snapshots.get(name);
     if (!snap) throw pveFail(`snapshot '${name}' does not exist`);
-    this.checkLock(vm);
     return this.lockedTask(vm, 'snapshot-delete', 'qmdelsnapshot', user, async () => {
       await this.engine.snapshotDelete(vm.vmid, name);
       vm.snapshots.delete(name);
@@ -545,7 +554,6 @@ export class PveCluster {
   snapshotRollback(vm: VmRecord, name: string, start: boolean, user: string): string {
     const snap = vm.snapshots.get(name);
     if (!snap) throw pveFail(`snapshot '${name}' does not exist`);
-    this.checkLock(vm);
     return this.lockedTask(vm, 'rollback', 'qmrollback', user, async () => {
       vm.config = { ...snap.config };
       vm.parent = name;

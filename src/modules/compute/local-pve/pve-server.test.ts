@@ -119,12 +119,25 @@ describe('the local PVE server on the wire', () => {
     expect(typeof done.pid).toBe('number');
   });
 
-  it('a conflicting task holds the lock: VM is locked (backup)', async () => {
+  it('a conflicting task holds the lock: the other task fails with VM is locked (backup)', async () => {
     const release = engine.holdOperations();
     const r = await call('POST', '/nodes/pve1/vzdump', 'vmid=100&mode=snapshot&compress=zstd&storage=local');
+    // PVE checks the lock in the worker: the start is accepted, its task fails.
     const during = await call('POST', '/nodes/pve1/qemu/100/status/start', '');
-    expect([during.status, during.statusText]).toEqual([500, 'VM is locked (backup)']);
-    expect(during.json).toEqual({ data: null });
+    expect(during.status).toBe(200);
+    expect(await waitTask(during.json.data as string)).toMatchObject({
+      status: 'stopped',
+      exitstatus: 'VM is locked (backup)',
+    });
+    const c = (await call('GET', '/nodes/pve1/qemu/100/config')).json.data as Record<string, unknown>;
+    expect(c.lock).toBe('backup');
+    // The cloud-init drive is regenerated synchronously: refused at once.
+    const regen = await call('PUT', '/nodes/pve1/qemu/100/cloudinit', '');
+    expect([regen.status, regen.statusText, regen.json]).toEqual([
+      500,
+      'VM is locked (backup)',
+      { data: null },
+    ]);
     release();
     expect(await waitTask(r.json.data as string)).toMatchObject({ exitstatus: 'OK' });
   });
