@@ -10,6 +10,7 @@ import { StateEngine } from './state-engine.ts';
 describe('the local PVE server on the wire', () => {
   let dir: string;
   let pve: LocalPve;
+  let engine: StateEngine;
   const clock = new ManualClock(Date.UTC(2026, 10, 29, 12, 0, 0));
   const T = clock.now() / 1000;
   const T_HEX = T.toString(16).toUpperCase();
@@ -49,7 +50,7 @@ describe('the local PVE server on the wire', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pve-server-'));
     pve = await startLocalPve({
-      engine: new StateEngine({ clock, opDelayMs: 20 }),
+      engine: (engine = new StateEngine({ clock })),
       dataDir: dir,
       templates: [{ vmid: 9000, name: 'debian-12', diskGb: 4 }],
       isos: ['rescue.iso'],
@@ -87,6 +88,7 @@ describe('the local PVE server on the wire', () => {
   });
 
   it('runs tasks asynchronously: a UPID at once, running, then stopped with exitstatus OK', async () => {
+    const release = engine.holdOperations();
     const r = await call('POST', '/nodes/pve1/qemu/9000/clone', 'newid=100&name=a1&full=1');
     const upid = r.json.data as string;
     expect(upid).toMatch(
@@ -104,6 +106,7 @@ describe('the local PVE server on the wire', () => {
     expect((list.json.data as Record<string, unknown>[]).find((v) => v.vmid === 100)).toMatchObject({
       lock: 'clone',
     });
+    release();
     const done = await waitTask(upid);
     expect(done).toMatchObject({
       upid,
@@ -116,11 +119,26 @@ describe('the local PVE server on the wire', () => {
     expect(typeof done.pid).toBe('number');
   });
 
-  it('a conflicting task holds the lock: VM is locked (backup)', async () => {
+  it('a conflicting task holds the lock: the other task fails with VM is locked (backup)', async () => {
+    const release = engine.holdOperations();
     const r = await call('POST', '/nodes/pve1/vzdump', 'vmid=100&mode=snapshot&compress=zstd&storage=local');
+    // PVE checks the lock in the worker: the start is accepted, its task fails.
     const during = await call('POST', '/nodes/pve1/qemu/100/status/start', '');
-    expect([during.status, during.statusText]).toEqual([500, 'VM is locked (backup)']);
-    expect(during.json).toEqual({ data: null });
+    expect(during.status).toBe(200);
+    expect(await waitTask(during.json.data as string)).toMatchObject({
+      status: 'stopped',
+      exitstatus: 'VM is locked (backup)',
+    });
+    const c = (await call('GET', '/nodes/pve1/qemu/100/config')).json.data as Record<string, unknown>;
+    expect(c.lock).toBe('backup');
+    // The cloud-init drive is regenerated synchronously: refused at once.
+    const regen = await call('PUT', '/nodes/pve1/qemu/100/cloudinit', '');
+    expect([regen.status, regen.statusText, regen.json]).toEqual([
+      500,
+      'VM is locked (backup)',
+      { data: null },
+    ]);
+    release();
     expect(await waitTask(r.json.data as string)).toMatchObject({ exitstatus: 'OK' });
   });
 
@@ -243,5 +261,58 @@ describe('the local PVE server on the wire', () => {
         ctime: T,
       }),
     ]);
+  });
+});
+
+describe('the local PVE server’s seeding and state file', () => {
+  it('seeds many VMs at once and lists them in one call', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pve-seed-'));
+    const clock = new ManualClock();
+    const pve = await startLocalPve({
+      engine: new StateEngine({ clock }),
+      dataDir: dir,
+      nodes: ['pve1', 'pve2'],
+      templates: [{ vmid: 9000, name: 'debian-12' }],
+      clock,
+    });
+    try {
+      const ids = await pve.cluster.seedVms({ templateVmid: 9000, count: 500, running: true });
+      expect(ids).toHaveLength(500);
+      const res = await fetch(`${pve.url}/api2/json/nodes/pve1/qemu?full=1`, {
+        headers: { authorization: `PVEAPIToken=${pve.tokenId}=${pve.tokenSecret}` },
+      });
+      const list = ((await res.json()) as { data: { status: string; template?: number }[] }).data;
+      expect(list).toHaveLength(501);
+      expect(list.filter((v) => v.status === 'running')).toHaveLength(500);
+    } finally {
+      await pve.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps VM configs, snapshots and backups across a restart when asked to', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pve-persist-'));
+    const clock = new ManualClock();
+    const start = () =>
+      startLocalPve({
+        engine: new StateEngine({ clock }),
+        dataDir: dir,
+        templates: [{ vmid: 9000, name: 'debian-12' }],
+        clock,
+        persist: true,
+        tokenSecret: 'fixed-secret',
+      });
+    const first = await start();
+    await first.cluster.seedVms({ templateVmid: 9000, count: 2 });
+    first.cluster.vms.get(100)!.config.description = 'kept';
+    await first.close();
+    const second = await start();
+    try {
+      expect([...second.cluster.vms.keys()].sort()).toEqual([100, 101, 9000]);
+      expect(second.cluster.vms.get(100)!.config.description).toBe('kept');
+    } finally {
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
