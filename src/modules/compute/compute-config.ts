@@ -17,6 +17,13 @@ export interface ComputeSettings {
   readonly ciUser: string;
   /** How long an install, rebuild, restore or backup task is waited for before it counts as failed. */
   readonly taskTimeoutMs: number;
+  /**
+   * COMPUTE_LOCAL: `auto` (default) runs a local PVE-shaped server on QEMU under DATA_DIR/compute
+   * when no PVE_URL is set and `qemu-system-x86_64` is installed; `off` never does.
+   */
+  readonly local: 'auto' | 'off';
+  /** Where the local QEMU guest's kernel and initramfs are built (COMPUTE_GUEST_DIR); null: DATA_DIR/compute/guest. */
+  readonly guestDir: string | null;
 }
 
 const POOL_RE = /^([A-Z0-9]{2,8}|\*)=(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2}),gw=(\d{1,3}(?:\.\d{1,3}){3})$/;
@@ -39,7 +46,10 @@ export function numberToIpv4(n: number): string {
 export const computeConfig = defineConfigSection<ComputeSettings>('compute', (env) => {
   const text = env.str('COMPUTE_IPV4_POOLS', '*=192.0.2.0/24,gw=192.0.2.1');
   const pools: IpPool[] = [];
-  for (const entry of text.split(';').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of text
+    .split(';')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const m = POOL_RE.exec(entry);
     const network = m ? ipv4ToNumber(m[2]!) : null;
     const prefix = m ? Number(m[3]) : NaN;
@@ -49,11 +59,15 @@ export const computeConfig = defineConfigSection<ComputeSettings>('compute', (en
     }
     pools.push({ location: m[1]!, network, prefix, gateway: m[4]! });
   }
+  const local = env.str('COMPUTE_LOCAL', 'auto');
+  if (local !== 'auto' && local !== 'off') env.problem('COMPUTE_LOCAL: auto or off');
   const ciUser = env.str('COMPUTE_CI_USER', 'admin');
   if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(ciUser)) env.problem('COMPUTE_CI_USER must be a POSIX user name');
   return {
     ipv4Pools: pools,
     ciUser,
     taskTimeoutMs: env.int('COMPUTE_TASK_TIMEOUT_S', 1800, 10, 86_400) * 1000,
+    local: local === 'off' ? 'off' : 'auto',
+    guestDir: env.optional('COMPUTE_GUEST_DIR'),
   };
 });

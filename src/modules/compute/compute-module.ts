@@ -20,6 +20,7 @@ import { PowerService } from './power/power-service.ts';
 import type { ComputeProvider } from './provider/compute-provider.ts';
 import { pveProviderConfig } from './provider/provider-config.ts';
 import { PveProvider } from './provider/pve-provider.ts';
+import { localTemplates, startLocalQemuPve, type LocalQemuPve } from './local-pve/qemu-pve-startup.ts';
 import { InstanceLifecycle } from './provisioning/instance-lifecycle.ts';
 import { registerRebuildRoutes } from './rebuild/rebuild-routes.ts';
 import { RebuildService } from './rebuild/rebuild-service.ts';
@@ -69,6 +70,8 @@ export function createComputeModule(runtime: Runtime, deps: ComputeModuleDeps): 
   const backups = new BackupsService(ctx, access, instances, backupsRepo, providers, work);
   const rebuild = new RebuildService(ctx, access, instances, providers, deps.osTemplates, work);
   const settings = new AccessService(ctx, access, instances, providers);
+  let local: LocalQemuPve | null = null;
+  let localProvider: PveProvider | null = null;
   return {
     name: 'compute',
     prefix: '/orgs',
@@ -84,9 +87,35 @@ export function createComputeModule(runtime: Runtime, deps: ComputeModuleDeps): 
       registerRebuildRoutes(app, rebuild);
       registerAccessRoutes(app, settings);
     },
+    async start() {
+      // No PVE_URL and no provider given: a local PVE-shaped server on QEMU, when installed.
+      if (own !== null || deps.provider !== undefined || ctx.settings.local === 'off') return;
+      const started = await startLocalQemuPve({
+        dataDir: runtime.config.dataDir,
+        templates: localTemplates(await deps.osTemplates.osTemplates()),
+        guestDir: ctx.settings.guestDir ?? undefined,
+      });
+      if (!started.ok) {
+        ctx.log.info(`compute not configured (VPS plans not orderable): set PVE_URL, or ${started.reason}`);
+        return;
+      }
+      local = started.cluster;
+      localProvider = new PveProvider(local.settings);
+      providers.use(localProvider);
+      ctx.log.info(
+        { url: local.pve.url, dir: local.dir },
+        'compute: local PVE server on QEMU started (DATA_DIR/compute)',
+      );
+    },
     async stop() {
       await work.drain();
       await own?.close();
+      if (local !== null) {
+        providers.use(null);
+        await localProvider?.close();
+        await local.close();
+        local = null;
+      }
     },
   };
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PveProvider } from '../provider/pve-provider.ts';
 import { guestImageDir } from './guest-image.ts';
-import { startLocalQemuPve } from './qemu-pve-startup.ts';
+import { localTemplates, startLocalQemuPve } from './qemu-pve-startup.ts';
 
 let dataDir: string | undefined;
 
@@ -46,4 +46,24 @@ describe('startLocalQemuPve', () => {
       }
     }
   }, 120_000);
+
+  it('makes one template per OS template that names a vmid, sized by its minimums', () => {
+    const os = (slug: string, vmid: number | Record<string, number> | null) => ({
+      slug,
+      min_memory_mb: 512,
+      min_disk_gb: 10,
+      pve_template_vmid: vmid,
+    });
+    expect(
+      localTemplates([
+        os('debian-12', 9001),
+        os('rocky-9', { pve2: 9103, pve1: 9003 }),
+        os('windows-2022', null),
+        os('debian-12-copy', 9001),
+      ]),
+    ).toEqual([
+      { vmid: 9001, name: 'debian-12', node: 'pve1', diskGb: 10, memoryMb: 512 },
+      { vmid: 9003, name: 'rocky-9', node: 'pve1', diskGb: 10, memoryMb: 512 },
+    ]);
+  });
 });

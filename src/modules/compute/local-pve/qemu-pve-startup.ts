@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { PveProviderSettings } from '../provider/provider-config.ts';
-import { ensureGuestImage, guestImageDir } from './guest-image.ts';
+import { ensureGuestImage } from './guest-image.ts';
 import { startLocalPve, type LocalPve, type LocalPveTemplate } from './pve-server.ts';
 import { findQemuBinaries, QemuEngine } from './qemu-engine.ts';
 
@@ -18,7 +18,7 @@ export interface LocalQemuPveOptions {
   readonly templates: readonly LocalPveTemplate[];
   /** Node name (default `pve1`). */
   readonly node?: string;
-  /** Where the guest kernel and initramfs are (default: COMPUTE_GUEST_DIR, else `<dataDir>/compute/guest`). */
+  /** Where the guest kernel and initramfs are (default `<dataDir>/compute/guest`). */
   readonly guestDir?: string;
 }
 
@@ -42,8 +42,7 @@ export async function startLocalQemuPve(opts: LocalQemuPveOptions): Promise<Loca
     };
   }
   const dir = path.resolve(opts.dataDir, 'compute');
-  const guestDir =
-    opts.guestDir ?? (process.env.COMPUTE_GUEST_DIR ? guestImageDir() : path.join(dir, 'guest'));
+  const guestDir = opts.guestDir ?? path.join(dir, 'guest');
   let guest;
   try {
     guest = await ensureGuestImage(guestDir);
@@ -87,4 +86,24 @@ export async function startLocalQemuPve(opts: LocalQemuPveOptions): Promise<Loca
       },
     },
   };
+}
+
+/** One template VM per OS template that names one (its vmid on `node`, or its only one), sized by its minimums. */
+export function localTemplates(
+  osTemplates: readonly {
+    readonly slug: string;
+    readonly min_memory_mb: number;
+    readonly min_disk_gb: number;
+    readonly pve_template_vmid: number | Readonly<Record<string, number>> | null;
+  }[],
+  node = 'pve1',
+): LocalPveTemplate[] {
+  const out = new Map<number, LocalPveTemplate>();
+  for (const t of osTemplates) {
+    const v = t.pve_template_vmid;
+    const vmid = v === null ? undefined : typeof v === 'number' ? v : (v[node] ?? Object.values(v)[0]);
+    if (vmid === undefined || out.has(vmid)) continue;
+    out.set(vmid, { vmid, name: t.slug, node, diskGb: t.min_disk_gb, memoryMb: t.min_memory_mb });
+  }
+  return [...out.values()];
 }
