@@ -72,6 +72,27 @@ export function createComputeModule(runtime: Runtime, deps: ComputeModuleDeps): 
   const settings = new AccessService(ctx, access, instances, providers);
   let local: LocalQemuPve | null = null;
   let localProvider: PveProvider | null = null;
+  let localStart: Promise<void> | null = null;
+  let stopping = false;
+  const startLocal = async (): Promise<void> => {
+    const started = await startLocalQemuPve({
+      dataDir: runtime.config.dataDir,
+      templates: localTemplates(await deps.osTemplates.osTemplates()),
+      guestDir: ctx.settings.guestDir ?? undefined,
+    });
+    if (!started.ok) {
+      ctx.log.info(`compute not configured (VPS plans not orderable): set PVE_URL, or ${started.reason}`);
+      return;
+    }
+    local = started.cluster;
+    if (stopping) return; // stop() closes it
+    localProvider = new PveProvider(local.settings);
+    providers.use(localProvider);
+    ctx.log.info(
+      { url: local.pve.url, dir: local.dir },
+      'compute: local PVE server on QEMU started (DATA_DIR/compute)',
+    );
+  };
   return {
     name: 'compute',
     prefix: '/orgs',
@@ -87,27 +108,20 @@ export function createComputeModule(runtime: Runtime, deps: ComputeModuleDeps): 
       registerRebuildRoutes(app, rebuild);
       registerAccessRoutes(app, settings);
     },
-    async start() {
-      // No PVE_URL and no provider given: a local PVE-shaped server on QEMU, when installed.
-      if (own !== null || deps.provider !== undefined || ctx.settings.local === 'off') return;
-      const started = await startLocalQemuPve({
-        dataDir: runtime.config.dataDir,
-        templates: localTemplates(await deps.osTemplates.osTemplates()),
-        guestDir: ctx.settings.guestDir ?? undefined,
+    start() {
+      // No PVE_URL and no provider given: a local PVE-shaped server on QEMU, when installed. It
+      // starts in the background (the first start builds the guest: a kernel package to fetch);
+      // VPS plans answer not_configured until it is up.
+      if (own !== null || deps.provider !== undefined || ctx.settings.local === 'off')
+        return Promise.resolve();
+      localStart = startLocal().catch((err: unknown) => {
+        ctx.log.error({ err }, 'compute: the local PVE server on QEMU did not start');
       });
-      if (!started.ok) {
-        ctx.log.info(`compute not configured (VPS plans not orderable): set PVE_URL, or ${started.reason}`);
-        return;
-      }
-      local = started.cluster;
-      localProvider = new PveProvider(local.settings);
-      providers.use(localProvider);
-      ctx.log.info(
-        { url: local.pve.url, dir: local.dir },
-        'compute: local PVE server on QEMU started (DATA_DIR/compute)',
-      );
+      return Promise.resolve();
     },
     async stop() {
+      stopping = true;
+      await localStart;
       await work.drain();
       await own?.close();
       if (local !== null) {
