@@ -583,7 +583,9 @@ export class PveCluster {
       throw pveFail(`storage '${storage}' does not support backups`);
     const engineCompress: EngineCompress =
       compress === '0' ? 'none' : compress === '1' ? 'lzo' : (compress as EngineCompress);
-    const ext = { none: 'vma', lzo: 'vma.lzo', gzip: 'vma.gz', zstd: 'vma.zst' }[engineCompress];
+    const ext =
+      this.engine.archiveSuffix?.(engineCompress) ??
+      { none: 'vma', lzo: 'vma.lzo', gzip: 'vma.gz', zstd: 'vma.zst' }[engineCompress];
     return this.tasks.start(node, 'vzdump', String(vmid), user, async (log) => {
       const vm = this.vms.get(vmid);
       try {
