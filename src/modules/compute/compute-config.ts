@@ -39,7 +39,10 @@ export function numberToIpv4(n: number): string {
 export const computeConfig = defineConfigSection<ComputeSettings>('compute', (env) => {
   const text = env.str('COMPUTE_IPV4_POOLS', '*=192.0.2.0/24,gw=192.0.2.1');
   const pools: IpPool[] = [];
-  for (const entry of text.split(';').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of text
+    .split(';')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const m = POOL_RE.exec(entry);
     const network = m ? ipv4ToNumber(m[2]!) : null;
     const prefix = m ? Number(m[3]) : NaN;

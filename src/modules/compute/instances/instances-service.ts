@@ -9,7 +9,14 @@ import {
   type VmListEntry,
 } from '../provider/compute-provider.ts';
 import type { InstanceAccess } from './instance-access.ts';
-import { instanceView, ipsOf, statusOf, type InstanceStatus, type InstanceView, type IpAddressView } from './instance-view.ts';
+import {
+  instanceView,
+  ipsOf,
+  statusOf,
+  type InstanceStatus,
+  type InstanceView,
+  type IpAddressView,
+} from './instance-view.ts';
 import type { Instance, InstancesRepository } from './instances-repository.ts';
 import type { ProviderHolder } from './provider-holder.ts';
 import { parseSshPublicKey } from './ssh-public-keys.ts';
@@ -65,7 +72,11 @@ export interface GraphPoint {
 
 export interface GuestAnswer {
   os: { id: string | null; name: string | null; version: string | null; kernel: string | null };
-  interfaces: { name: string; mac: string | null; addresses: { address: string; prefix: number; family: string }[] }[];
+  interfaces: {
+    name: string;
+    mac: string | null;
+    addresses: { address: string; prefix: number; family: string }[];
+  }[];
 }
 
 export interface ConsoleAnswer {
@@ -106,7 +117,10 @@ export class InstancesService {
    * The organization's instances with their live status: one list call per node the instances
    * are on (never one per instance), in parallel.
    */
-  async list(orgId: number, status: InstanceStatus | undefined): Promise<{ items: InstanceView[]; total: number }> {
+  async list(
+    orgId: number,
+    status: InstanceStatus | undefined,
+  ): Promise<{ items: InstanceView[]; total: number }> {
     const rows = await this.instances.listOfOrg(orgId);
     const vms = await this.vmsOfNodes(rows);
     let items = rows.map((r) => instanceView(r, vms.get(r.node)?.get(r.vmid)));
@@ -174,7 +188,8 @@ export class InstancesService {
     const c = await fromProvider(provider.vmConfig(instance.node, instance.vmid));
     const size = /(?:^|,)size=(\d+(?:\.\d+)?)([KMGT])?/.exec(c.scsi0 ?? '');
     const factor: Record<string, number> = { K: 1 / 1024 ** 2, M: 1 / 1024, G: 1, T: 1024 };
-    const sizeGb = size === null ? null : Math.round(Number(size[1]) * (factor[size[2] ?? 'G'] ?? 1) * 100) / 100;
+    const sizeGb =
+      size === null ? null : Math.round(Number(size[1]) * (factor[size[2] ?? 'G'] ?? 1) * 100) / 100;
     const order = /order=([^,]+)/.exec(c.boot ?? '');
     const keys = (c.sshkeys ?? '')
       .split(/\r?\n/)
@@ -226,7 +241,11 @@ export class InstancesService {
     };
   }
 
-  async graphs(orgId: number, uuid: string, timeframe: string): Promise<{ timeframe: RrdTimeframe; points: GraphPoint[] }> {
+  async graphs(
+    orgId: number,
+    uuid: string,
+    timeframe: string,
+  ): Promise<{ timeframe: RrdTimeframe; points: GraphPoint[] }> {
     if (!(TIMEFRAMES as readonly string[]).includes(timeframe))
       throw invalidField(['query', 'timeframe'], `must be one of ${TIMEFRAMES.join(', ')}`, timeframe);
     const frame = timeframe as RrdTimeframe;
@@ -274,7 +293,10 @@ export class InstancesService {
     };
   }
 
-  async rescueMedia(orgId: number, uuid: string): Promise<{ items: { iso_volid: string; size_bytes: number }[] }> {
+  async rescueMedia(
+    orgId: number,
+    uuid: string,
+  ): Promise<{ items: { iso_volid: string; size_bytes: number }[] }> {
     const instance = await this.access.read(orgId, uuid);
     const isos = await fromProvider(this.providers.require().listIsos(instance.node));
     return { items: isos.map((i) => ({ iso_volid: i.volid, size_bytes: i.size })) };
