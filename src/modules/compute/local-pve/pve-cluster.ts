@@ -60,6 +60,17 @@ export interface BackupRecord {
   readonly config: Record<string, string>;
 }
 
+export interface PersistedState {
+  readonly vms: readonly {
+    readonly vmid: number;
+    readonly node: string;
+    readonly config: Record<string, string>;
+    readonly parent: string | null;
+    readonly snapshots: readonly SnapshotRecord[];
+  }[];
+  readonly backups: readonly BackupRecord[];
+}
+
 /** Storages of every node: `local` (a directory: ISO images, backups) and `local-lvm` (disks). */
 export const STORAGES: Readonly<Record<string, { type: string; content: readonly string[] }>> = {
   local: { type: 'dir', content: ['iso', 'backup', 'vztmpl'] },
@@ -183,6 +194,63 @@ export class PveCluster {
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
   }
 
+  /**
+   * Makes `count` VMs cloned from a template at once, without tasks (for benchmarks and tests that
+   * need many VMs): vmids from `firstVmid`, names `<prefix><vmid>`, started when `running`.
+   */
+  async seedVms(options: {
+    readonly templateVmid: number;
+    readonly count: number;
+    readonly firstVmid?: number;
+    readonly namePrefix?: string;
+    readonly running?: boolean;
+  }): Promise<number[]> {
+    const template = this.vms.get(options.templateVmid);
+    if (!template) throw new Error(`no template ${options.templateVmid}`);
+    const ids: number[] = [];
+    let vmid = options.firstVmid ?? 100;
+    while (ids.length < options.count) {
+      if (!this.vms.has(vmid)) {
+        this.clone(template, vmid, `${options.namePrefix ?? 'vm-'}${vmid}`, null, 'root@pam');
+        ids.push(vmid);
+      }
+      vmid += 1;
+    }
+    await this.tasks.settle();
+    if (options.running) for (const id of ids) await this.engine.start(this.spec(this.vms.get(id)!));
+    return ids;
+  }
+
+  /** The cluster's state as JSON (VM configs, snapshots, backups), for a state file. */
+  snapshotState(): PersistedState {
+    return {
+      vms: [...this.vms.values()].map((vm) => ({
+        vmid: vm.vmid,
+        node: vm.node,
+        config: vm.config,
+        parent: vm.parent,
+        snapshots: [...vm.snapshots.values()],
+      })),
+      backups: this.backups,
+    };
+  }
+
+  /** Takes back a state saved by snapshotState (locks are not kept: no task outlives the server). */
+  restoreState(state: PersistedState): void {
+    for (const v of state.vms) {
+      if (!this.nodes.includes(v.node)) continue;
+      this.vms.set(v.vmid, {
+        vmid: v.vmid,
+        node: v.node,
+        config: v.config,
+        lock: null,
+        parent: v.parent,
+        snapshots: new Map(v.snapshots.map((s) => [s.name, s])),
+      });
+    }
+    this.backups.push(...state.backups.filter((b) => this.nodes.includes(b.node)));
+  }
+
   // --- lookups -----------------------------------------------------------------------------------
 
   checkNode(node: string): void {
@@ -296,16 +364,22 @@ export class PveCluster {
     };
   }
 
-  /** Runs `work` as a task holding the VM's config lock (`lock`), released whatever happens. */
+  /**
+   * Runs `work` as a task that, as PVE's workers do, first checks the VM's config lock (the task
+   * fails with `VM is locked (<lock>)` while another operation holds it; not with `skiplock`), then
+   * holds its own `lock` while it works, released whatever happens.
+   */
   lockedTask(
     vm: VmRecord,
     lock: string | null,
     type: string,
     user: string,
     work: (log: TaskLog) => Promise<void>,
+    skiplock = false,
   ): string {
-    if (lock !== null) vm.lock = lock;
     return this.tasks.start(vm.node, type, String(vm.vmid), user, async (log) => {
+      if (!skiplock) this.checkLock(vm);
+      if (lock !== null) vm.lock = lock;
       try {
         await work(log);
       } finally {
@@ -352,7 +426,6 @@ export class PveCluster {
   }
 
   destroy(vm: VmRecord, user: string): string {
-    this.checkLock(vm);
     if (this.running(vm)) throw pveFail(`VM ${vm.vmid} is running - destroy failed`);
     return this.lockedTask(vm, 'destroyed', 'qmdestroy', user, async () => {
       await this.engine.destroyDisk(vm.vmid);
@@ -379,14 +452,13 @@ export class PveCluster {
   power(vm: VmRecord, action: string, params: Readonly<Record<string, unknown>>, user: string): string {
     const running = this.running(vm);
     const qmp = this.engine.runState(vm.vmid).qmpstatus;
-    if (action !== 'stop' || params.skiplock !== true) this.checkLock(vm);
     const taskType = {
       start: 'qmstart',
       stop: 'qmstop',
       shutdown: 'qmshutdown',
       reboot: 'qmreboot',
       reset: 'qmreset',
-      suspend: 'qmsuspend',
+      suspend: 'qmpause',
       resume: 'qmresume',
     }[action]!;
     if (['reset', 'suspend', 'resume', 'reboot'].includes(action) && !running)
@@ -396,55 +468,61 @@ export class PveCluster {
     if ((action === 'reboot' || (action === 'shutdown' && params.forceStop !== true)) && qmp === 'paused')
       throw pveFail('VM is paused - cannot shutdown');
     const timeoutS = typeof params.timeout === 'number' ? params.timeout : 180;
-    return this.tasks.start(vm.node, taskType, String(vm.vmid), user, async (log) => {
-      switch (action) {
-        case 'start':
-          if (this.running(vm)) throw new Error(`VM ${vm.vmid} already running`);
-          await this.engine.start(this.spec(vm));
-          return;
-        case 'stop':
-          if (this.running(vm)) await this.engine.stop(vm.vmid);
-          return;
-        case 'shutdown':
-          if (!this.running(vm)) return;
-          if (this.engine.runState(vm.vmid).qmpstatus === 'paused') {
-            log.warn('VM is paused - stop instead of shutdown');
-            await this.engine.stop(vm.vmid);
+    return this.lockedTask(
+      vm,
+      null,
+      taskType,
+      user,
+      async (log) => {
+        switch (action) {
+          case 'start':
+            if (this.running(vm)) throw new Error(`VM ${vm.vmid} already running`);
+            await this.engine.start(this.spec(vm));
             return;
-          }
-          try {
-            await this.engine.shutdown(vm.vmid, timeoutS);
-          } catch {
-            if (params.forceStop !== true) throw new Error('VM quit/powerdown failed - got timeout');
-            await this.engine.stop(vm.vmid);
-          }
-          return;
-        case 'reboot':
-          // PVE's reboot is a shutdown and a start, which applies pending changes (boot order, CD-ROM).
-          try {
-            await this.engine.shutdown(vm.vmid, timeoutS);
-          } catch {
-            throw new Error('VM quit/powerdown failed - got timeout');
-          }
-          await this.engine.start(this.spec(vm));
-          return;
-        case 'reset':
-          await this.engine.reset(vm.vmid);
-          return;
-        case 'suspend':
-          await this.engine.suspend(vm.vmid);
-          return;
-        case 'resume':
-          await this.engine.resume(vm.vmid);
-          return;
-      }
-    });
+          case 'stop':
+            if (this.running(vm)) await this.engine.stop(vm.vmid);
+            return;
+          case 'shutdown':
+            if (!this.running(vm)) return;
+            if (this.engine.runState(vm.vmid).qmpstatus === 'paused') {
+              log.warn('VM is paused - stop instead of shutdown');
+              await this.engine.stop(vm.vmid);
+              return;
+            }
+            try {
+              await this.engine.shutdown(vm.vmid, timeoutS);
+            } catch {
+              if (params.forceStop !== true) throw new Error('VM quit/powerdown failed - got timeout');
+              await this.engine.stop(vm.vmid);
+            }
+            return;
+          case 'reboot':
+            // PVE's reboot is a shutdown and a start, which applies pending changes (boot order, CD-ROM).
+            try {
+              await this.engine.shutdown(vm.vmid, timeoutS);
+            } catch {
+              throw new Error('VM quit/powerdown failed - got timeout');
+            }
+            await this.engine.start(this.spec(vm));
+            return;
+          case 'reset':
+            await this.engine.reset(vm.vmid);
+            return;
+          case 'suspend':
+            await this.engine.suspend(vm.vmid);
+            return;
+          case 'resume':
+            await this.engine.resume(vm.vmid);
+            return;
+        }
+      },
+      params.skiplock === true,
+    );
   }
 
   snapshotCreate(vm: VmRecord, name: string, description: string, vmstate: boolean, user: string): string {
     if (name === 'current') throw pveFail(`snapshot name 'current' is reserved`);
     if (name === 'vzdump') throw pveFail(`snapshot name 'vzdump' is reserved`);
-    this.checkLock(vm);
     return this.lockedTask(vm, 'snapshot', 'qmsnapshot', user, async () => {
       if (vm.snapshots.has(name)) throw new Error(`snapshot name '${name}' already used`);
       // PVE saves the RAM only of a running VM (a stopped one has none).
@@ -465,7 +543,6 @@ export class PveCluster {
   snapshotDelete(vm: VmRecord, name: string, user: string): string {
     const snap = vm.snapshots.get(name);
     if (!snap) throw pveFail(`snapshot '${name}' does not exist`);
-    this.checkLock(vm);
     return this.lockedTask(vm, 'snapshot-delete', 'qmdelsnapshot', user, async () => {
       await this.engine.snapshotDelete(vm.vmid, name);
       vm.snapshots.delete(name);
@@ -477,7 +554,6 @@ export class PveCluster {
   snapshotRollback(vm: VmRecord, name: string, start: boolean, user: string): string {
     const snap = vm.snapshots.get(name);
     if (!snap) throw pveFail(`snapshot '${name}' does not exist`);
-    this.checkLock(vm);
     return this.lockedTask(vm, 'rollback', 'qmrollback', user, async () => {
       vm.config = { ...snap.config };
       vm.parent = name;
@@ -507,7 +583,9 @@ export class PveCluster {
       throw pveFail(`storage '${storage}' does not support backups`);
     const engineCompress: EngineCompress =
       compress === '0' ? 'none' : compress === '1' ? 'lzo' : (compress as EngineCompress);
-    const ext = { none: 'vma', lzo: 'vma.lzo', gzip: 'vma.gz', zstd: 'vma.zst' }[engineCompress];
+    const ext =
+      this.engine.archiveSuffix?.(engineCompress) ??
+      { none: 'vma', lzo: 'vma.lzo', gzip: 'vma.gz', zstd: 'vma.zst' }[engineCompress];
     return this.tasks.start(node, 'vzdump', String(vmid), user, async (log) => {
       const vm = this.vms.get(vmid);
       try {
@@ -626,6 +704,9 @@ export class PveCluster {
         vm.snapshots.clear();
         vm.parent = null;
         if (start) await this.engine.start(this.spec(vm));
+      } catch (err) {
+        if (!existing) this.vms.delete(vmid);
+        throw err;
       } finally {
         vm.lock = null;
       }

@@ -78,6 +78,11 @@ export interface PveEngine {
   backup(vmid: number, archivePath: string, compress: EngineCompress): Promise<number>;
   /** The VM's disk replaced by the archive's. */
   restore(vmid: number, archivePath: string, compress: EngineCompress): Promise<void>;
+  /**
+   * What the engine's archives are, as a file name suffix per compression (the QEMU engine writes
+   * a compressed qcow2 image: `qcow2.zst`); absent: PVE's own (`vma.zst`, `vma.gz`, `vma.lzo`, `vma`).
+   */
+  archiveSuffix?(compress: EngineCompress): string;
   /** The CD-ROM's medium changed while running (QMP `blockdev-change-medium` / `blockdev-remove-medium`). */
   changeMedium(vmid: number, isoPath: string | null): Promise<void>;
   /** What the guest agent answers, or null when no agent runs in the guest. */

@@ -400,7 +400,8 @@ route('GET', '/nodes/{node}/qemu/{vmid}/config', (ctx) => {
 async function updateConfig(ctx: RouteContext, async: boolean): Promise<unknown> {
   const { vm, p } = vmOf(ctx, CONFIG_SCHEMA);
   const { cluster } = ctx;
-  if (p.skiplock !== true) cluster.checkLock(vm);
+  // PUT applies at once; POST in a task (PVE's asynchronous API), where the lock is checked.
+  if (!async && p.skiplock !== true) cluster.checkLock(vm);
   if (p.digest !== undefined && p.digest !== cluster.digest(vm.config))
     throw pveFail('detected modified configuration - file changed by other user? Try again.');
   const sets: Record<string, string> = {};
@@ -441,19 +442,18 @@ async function updateConfig(ctx: RouteContext, async: boolean): Promise<unknown>
     if (!sets.ide2.includes('media=')) sets.ide2 += ',media=cdrom';
   }
   if (sets.cipassword !== undefined) sets.cipassword = await cluster.hashPassword(sets.cipassword);
-  const cdromBefore = vm.config.ide2;
-  for (const k of deletes) delete vm.config[k];
-  Object.assign(vm.config, sets);
-  const cdromChanged = vm.config.ide2 !== cdromBefore;
-  if (!async) {
-    if (cdromChanged && cluster.running(vm))
+  const apply = async (): Promise<void> => {
+    const cdromBefore = vm.config.ide2;
+    for (const k of deletes) delete vm.config[k];
+    Object.assign(vm.config, sets);
+    if (vm.config.ide2 !== cdromBefore && cluster.running(vm))
       await cluster.engine.changeMedium(vm.vmid, cluster.spec(vm).cdromPath);
+  };
+  if (!async) {
+    await apply();
     return null;
   }
-  return cluster.tasks.start(vm.node, 'qmconfig', String(vm.vmid), ctx.user, async () => {
-    if (cdromChanged && cluster.running(vm))
-      await cluster.engine.changeMedium(vm.vmid, cluster.spec(vm).cdromPath);
-  });
+  return cluster.lockedTask(vm, null, 'qmconfig', ctx.user, apply, p.skiplock === true);
 }
 
 route('POST', '/nodes/{node}/qemu/{vmid}/config', (ctx) => updateConfig(ctx, true));
@@ -467,7 +467,6 @@ route('PUT', '/nodes/{node}/qemu/{vmid}/resize', (ctx) => {
     skiplock: { type: 'boolean', optional: true },
   });
   const { cluster } = ctx;
-  if (p.skiplock !== true) cluster.checkLock(vm);
   const disk = str(p.disk);
   const drive = vm.config[disk];
   if (drive === undefined || driveOf(drive).media === 'cdrom') throw pveFail(`disk '${disk}' does not exist`);
@@ -476,10 +475,17 @@ route('PUT', '/nodes/{node}/qemu/{vmid}/resize', (ctx) => {
   const bytes = sizeText.startsWith('+') ? current + sizeToBytes(sizeText.slice(1)) : sizeToBytes(sizeText);
   if (bytes < current) throw pveFail('shrinking disks is not supported');
   const gb = Math.ceil(bytes / 1024 ** 3);
-  return cluster.lockedTask(vm, null, 'resize', ctx.user, async () => {
-    await cluster.engine.resizeDisk(vm.vmid, gb);
-    vm.config[disk] = drive.replace(/size=[^,]+/, `size=${gb}G`);
-  });
+  return cluster.lockedTask(
+    vm,
+    null,
+    'resize',
+    ctx.user,
+    async () => {
+      await cluster.engine.resizeDisk(vm.vmid, gb);
+      vm.config[disk] = drive.replace(/size=[^,]+/, `size=${gb}G`);
+    },
+    p.skiplock === true,
+  );
 });
 
 route('PUT', '/nodes/{node}/qemu/{vmid}/cloudinit', (ctx) => {

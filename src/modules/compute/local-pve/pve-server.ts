@@ -9,9 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { systemClock, type Clock } from '../../../kernel/clock.ts';
-import { PveCluster, type LocalPveIso, type LocalPveTemplate } from './pve-cluster.ts';
+import { PveCluster, type LocalPveIso, type LocalPveTemplate, type PersistedState } from './pve-cluster.ts';
 import type { PveEngine } from './pve-engine.ts';
 import { findRoute } from './pve-routes.ts';
 import { PveApiError } from './pve-wire.ts';
@@ -37,6 +39,11 @@ export interface LocalPveOptions {
   readonly clusterName?: string;
   /** Listen on this port (default 0: any free one). */
   readonly port?: number;
+  /**
+   * Keep the cluster's state (VM configs, snapshots, backups) in `<dataDir>/pve-state.json` across
+   * restarts (`npm start`); the engine finds its disks of earlier runs in `dataDir`. Default false.
+   */
+  readonly persist?: boolean;
 }
 
 /** A request as it reached the server (for wire-format tests). */
@@ -119,7 +126,28 @@ export async function startLocalPve(options: LocalPveOptions): Promise<LocalPve>
     clock,
     clusterName: options.clusterName ?? 'localpve',
   });
-  for (const t of options.templates ?? []) await cluster.addTemplate(t);
+  const stateFile = path.join(options.dataDir, 'pve-state.json');
+  if (options.persist && existsSync(stateFile))
+    cluster.restoreState(JSON.parse(readFileSync(stateFile, 'utf8')) as PersistedState);
+  for (const t of options.templates ?? []) if (!cluster.vms.has(t.vmid)) await cluster.addTemplate(t);
+  let saveQueued = false;
+  let closed = false;
+  const writeState = (): void => {
+    const tmp = `${stateFile}.tmp`;
+    writeFileSync(tmp, JSON.stringify(cluster.snapshotState()));
+    renameSync(tmp, stateFile);
+  };
+  /** Saves the state once per turn of the event loop however many changes it saw. */
+  const save = (): void => {
+    if (!options.persist || saveQueued || closed) return;
+    saveQueued = true;
+    setImmediate(() => {
+      saveQueued = false;
+      if (!closed) writeState();
+    });
+  };
+  cluster.tasks.onEnd = save;
+  save();
   const requests: LocalPveRequest[] = [];
   const expectedAuth = `PVEAPIToken=${tokenId}=${tokenSecret}`;
 
@@ -164,6 +192,7 @@ export async function startLocalPve(options: LocalPveOptions): Promise<LocalPve>
       Object.assign(params, found.pathParams);
       const data = await found.handler({ cluster, user: tokenId, params, certPem: options.tls?.cert ?? '' });
       record(200);
+      if (method !== 'GET') save();
       send(res, 200, 'OK', { data: data ?? null });
     } catch (err) {
       const e =
@@ -199,6 +228,8 @@ export async function startLocalPve(options: LocalPveOptions): Promise<LocalPve>
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await cluster.tasks.settle();
+      closed = true;
+      if (options.persist) writeState();
       await options.engine.close();
     },
   };

@@ -33,6 +33,8 @@ export class PveTasks {
   private nextPid = 0x1a2b0;
   /** The "process start" of the daemon, in clock ticks since boot (any stable number). */
   private readonly pstart = 0x0052f8e1;
+  /** Called when a task ends (the server saves its state then). */
+  onEnd: (() => void) | null = null;
 
   constructor(private readonly clock: Clock) {}
 
@@ -79,6 +81,7 @@ export class PveTasks {
         .finally(() => {
           record.status = 'stopped';
           record.endtime = Math.floor(this.clock.now() / 1000);
+          this.onEnd?.();
         }),
     };
     this.tasks.set(upid, record);

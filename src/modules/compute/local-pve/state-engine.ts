@@ -55,9 +55,26 @@ export class StateEngine implements PveEngine {
 
   constructor(private readonly options: StateEngineOptions) {}
 
+  private gate: Promise<void> | null = null;
+
   private async delay(): Promise<void> {
     const ms = this.options.opDelayMs ?? 0;
     if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+    while (this.gate !== null) await this.gate;
+  }
+
+  /**
+   * Holds every operation until the returned function is called: a test sees tasks `running` and
+   * their locks held for as long as it needs, whatever the machine's speed.
+   */
+  holdOperations(): () => void {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    this.gate = gate;
+    return () => {
+      if (this.gate === gate) this.gate = null;
+      release();
+    };
   }
 
   private disk(vmid: number): Disk {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvReader } from '../../../kernel/config/env-reader.ts';
+import { createPveProvider, PveProvider } from './pve-provider.ts';
 import { pveProviderConfig } from './provider-config.ts';
 
 describe('the PVE provider settings', () => {
@@ -7,9 +8,10 @@ describe('the PVE provider settings', () => {
     const env = new EnvReader({ PVE_TOKEN_ID: 'x' });
     expect(pveProviderConfig.read(env)).toBeNull();
     expect(env.problems).toEqual([]);
+    expect(createPveProvider(null)).toBeNull();
   });
 
-  it('reads the cluster, its token and storages; nodes from PVE_NODES', () => {
+  it('reads the cluster, its token and storages; nodes from PVE_NODES', async () => {
     const env = new EnvReader({
       PVE_URL: 'https://pve1.example.net:8006/',
       PVE_TOKEN_ID: 'platform@pve!compute',
@@ -30,6 +32,9 @@ describe('the PVE provider settings', () => {
       nodes: ['pve1', 'pve2'],
     });
     expect(env.problems).toEqual([]);
+    const provider = createPveProvider({ ...pveProviderConfig.read(env)!, caFile: null });
+    expect(provider).toBeInstanceOf(PveProvider);
+    await provider!.close();
   });
 
   it('names each bad value without echoing the secret', () => {

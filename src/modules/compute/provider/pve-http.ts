@@ -67,7 +67,8 @@ export class PveHttp {
     const timeout = options.timeoutMs ?? 30_000;
     const ca = options.caFile ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
     this.agent = new Agent({
-      keepAliveTimeout: 10_000,
+      // Shorter than pveproxy keeps an idle connection, so a reused socket is not one it closed.
+      keepAliveTimeout: 4_000,
       headersTimeout: timeout,
       bodyTimeout: timeout,
       connect: ca ? { ca } : {},
@@ -102,9 +103,15 @@ export class PveHttp {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = encoded;
     }
+    const send = () => request(url, { method, headers, body, dispatcher: this.agent });
     let res;
     try {
-      res = await request(url, { method, headers, body, dispatcher: this.agent });
+      res = await send().catch((err: unknown) => {
+        // A kept-alive connection the server closed meanwhile: a read is tried once more.
+        const code = (err as { code?: string }).code;
+        if (method === 'GET' && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')) return send();
+        throw err;
+      });
     } catch (err) {
       throw new ProviderError(0, `PVE request failed: ${(err as Error).message}`);
     }

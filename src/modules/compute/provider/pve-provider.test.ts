@@ -202,10 +202,14 @@ describe('PveProvider against the local PVE server (state engine)', () => {
   it('refuses changes while a task holds the VM lock', async () => {
     await wait(await provider.cloneVm('pve2', 9001, 101, 'db-1'));
     pve.cluster.vms.get(101)!.lock = 'backup';
-    const err = await provider.power('pve2', 101, 'start').catch((e: unknown) => e);
+    const err = await wait(await provider.power('pve2', 101, 'start')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ status: 500, message: 'VM is locked (backup)' });
     expect((await provider.listVms('pve2')).find((v) => v.vmid === 101)!.lock).toBe('backup');
+    await expect(provider.regenerateCloudInit('pve2', 101)).rejects.toMatchObject({
+      status: 500,
+      message: 'VM is locked (backup)',
+    });
     pve.cluster.vms.get(101)!.lock = null;
   });
 

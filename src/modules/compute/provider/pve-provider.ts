@@ -436,3 +436,11 @@ export class PveProvider implements ComputeProvider {
     return this.http.close();
   }
 }
+
+/** The PVE provider of the settings, or null when no cluster is configured (`PVE_URL` unset). */
+export function createPveProvider(
+  settings: PveProviderSettings | null,
+  options: PveProviderOptions = {},
+): PveProvider | null {
+  return settings === null ? null : new PveProvider(settings, options);
+}
