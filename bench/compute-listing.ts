@@ -1,7 +1,7 @@
 /**
  * The instance list through our API against the provider's own list calls alone: the local
- * PVE-shaped server on the state engine with two nodes and 500 VMs (250 each, cloned from
- * templates and started through the PVE adapter), the product configured with that server and an
+ * PVE-shaped server on the state engine with two nodes and 500 running VMs (250 each, clones of
+ * the node's template), the product configured with that server and an
  * organization holding the 500 instances. In alternating rounds, `GET /orgs/{slug}/vps` (keep-alive
  * node:http) and the same node lists made by a PVE adapter of its own (`listVms` per node, in
  * parallel, as the module makes them). Each round's ratio is ours ÷ provider; the result is their
@@ -78,23 +78,23 @@ export async function runComputeListing(options: {
     isoStorage: 'local',
     nodes,
   };
-  const maker = new PveProvider(settings, { pollMinMs: 2, pollMaxMs: 10 });
   const lister = new PveProvider(settings);
   try {
     const { token } = await t.signUp();
     const org = await createOrg(t, token, 'bench');
     const db = t.node.runtime.database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    // The VMs: cloned and started through the adapter, 25 at a time; the instances beside them.
+    // The VMs, half on each node, running (the cluster's seeding, as clones of the node's template);
+    // the instances beside them.
     const made: { node: string; vmid: number }[] = [];
-    for (let i = 0; i < count; i++) made.push({ node: nodes[i % nodes.length]!, vmid: 1000 + i });
-    for (let i = 0; i < made.length; i += 25)
-      await Promise.all(
-        made.slice(i, i + 25).map(async ({ node, vmid }) => {
-          const template = node === 'pve1' ? 9001 : 9101;
-          await maker.waitTask(await maker.cloneVm(node, template, vmid, `vm${vmid}`), 30_000);
-          await maker.waitTask(await maker.power(node, vmid, 'start'), 30_000);
-        }),
-      );
+    for (const [i, node] of nodes.entries()) {
+      const ids = await cluster.pve.cluster.seedVms({
+        templateVmid: 9001 + 100 * i,
+        count: count / nodes.length,
+        firstVmid: 1000 + 1000 * i,
+        running: true,
+      });
+      for (const vmid of ids) made.push({ node, vmid });
+    }
     const now = new Date(clock.now());
     for (let i = 0; i < made.length; i += 100)
       await db
@@ -176,7 +176,6 @@ export async function runComputeListing(options: {
     };
   } finally {
     agent.destroy();
-    await maker.close();
     await lister.close();
     await t.close();
     await cluster.close();

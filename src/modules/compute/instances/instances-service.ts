@@ -113,29 +113,38 @@ export class InstancesService {
     private readonly templates: OsTemplates,
   ) {}
 
+  /** The nodes each organization's active instances were on at its last listing (a hint, in memory). */
+  private readonly nodesOfOrg = new Map<number, readonly string[]>();
+
   /**
    * The organization's instances with their live status: one list call per node the instances
-   * are on (never one per instance), in parallel.
+   * are on (never one per instance), in parallel — and, for the nodes its last listing met, while
+   * the rows are read; a node not met before is listed once the rows name it.
    */
   async list(
     orgId: number,
     status: InstanceStatus | undefined,
   ): Promise<{ items: InstanceView[]; total: number }> {
+    const provider = this.providers.current();
+    const lists = new Map<string, Promise<VmListEntry[]>>();
+    const listNode = (node: string): void => {
+      if (provider !== null && !lists.has(node)) {
+        const p = provider.listVms(node);
+        p.catch(() => undefined);
+        lists.set(node, p);
+      }
+    };
+    for (const node of this.nodesOfOrg.get(orgId) ?? []) listNode(node);
     const rows = await this.instances.listOfOrg(orgId);
-    const vms = await this.vmsOfNodes(rows);
+    const nodes = [...new Set(rows.filter((r) => r.state === 'active').map((r) => r.node))];
+    for (const node of nodes) listNode(node);
+    this.nodesOfOrg.set(orgId, nodes);
+    const vms = new Map<string, Map<number, VmListEntry>>();
+    const answered = await fromProvider(Promise.all(nodes.map((n) => lists.get(n) ?? Promise.resolve([]))));
+    nodes.forEach((node, i) => vms.set(node, new Map(answered[i]!.map((vm) => [vm.vmid, vm]))));
     let items = rows.map((r) => instanceView(r, vms.get(r.node)?.get(r.vmid)));
     if (status !== undefined) items = items.filter((i) => i.status === status);
     return { items, total: items.length };
-  }
-
-  private async vmsOfNodes(rows: readonly Instance[]): Promise<Map<string, Map<number, VmListEntry>>> {
-    const out = new Map<string, Map<number, VmListEntry>>();
-    const provider = this.providers.current();
-    if (provider === null || rows.length === 0) return out;
-    const nodes = [...new Set(rows.filter((r) => r.state === 'active').map((r) => r.node))];
-    const lists = await fromProvider(Promise.all(nodes.map((n) => provider.listVms(n))));
-    nodes.forEach((node, i) => out.set(node, new Map(lists[i]!.map((vm) => [vm.vmid, vm]))));
-    return out;
   }
 
   async templatesOffered(): Promise<TemplateAnswer[]> {
