@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Clock } from '../kernel/clock.ts';
-import { startLocalPve, type LocalPve } from '../modules/compute/local-pve/pve-server.ts';
-import { StateEngine } from '../modules/compute/local-pve/state-engine.ts';
+import { startLocalPve, StateEngine, type LocalPve } from '../modules/compute/index.ts';
 import { eventually } from './eventually.ts';
 import type { TestApp } from './test-app.ts';
 

@@ -31,7 +31,11 @@ export const backupNotRestorable = defineError(
   409,
   'Only a completed backup can be restored',
 );
-export const backupRunning = defineError('compute.backup_running', 409, 'A backup of this instance is running');
+export const backupRunning = defineError(
+  'compute.backup_running',
+  409,
+  'A backup of this instance is running',
+);
 export const notInRescue = defineError('compute.not_in_rescue', 409, 'Instance is not in rescue mode');
 export const alreadyInRescue = defineError('compute.in_rescue', 409, 'Instance is in rescue mode already');
 export const snapshotLimit = defineError(

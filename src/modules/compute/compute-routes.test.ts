@@ -117,9 +117,18 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     expect(templates.status).toBe(200);
     expect(templates.body.items.map((x: { slug: string }) => x.slug)).toContain('debian-12');
     const status = await as(member, 'GET', `/${uuid}/status`);
-    expect(status.body).toMatchObject({ status: 'running', uptime_s: expect.any(Number), mem_bytes: expect.any(Number) });
+    expect(status.body).toMatchObject({
+      status: 'running',
+      uptime_s: expect.any(Number),
+      mem_bytes: expect.any(Number),
+    });
     const config = await as(member, 'GET', `/${uuid}/config`);
-    expect(config.body).toMatchObject({ vcpus: 1, memory_mb: 256, disk: { device: 'scsi0', size_gb: 2 }, cloud_init_user: 'admin' });
+    expect(config.body).toMatchObject({
+      vcpus: 1,
+      memory_mb: 256,
+      disk: { device: 'scsi0', size_gb: 2 },
+      cloud_init_user: 'admin',
+    });
     expect((await as(member, 'GET', `/${uuid}/ips`)).body.items).toHaveLength(1);
     const bw = await as(member, 'GET', `/${uuid}/bandwidth`);
     expect(bw.body).toMatchObject({ month: '2026-11', traffic_tb: 1, limit_bytes: 1e12, over_limit: false });
@@ -144,10 +153,14 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     cluster.engine.setAgentRunning(vmid, true);
     const console = await as(member, 'GET', `/${uuid}/console`);
     expect(console.status, console.text).toBe(200);
-    expect(console.body.websocket_url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/api2\/json\/nodes\/pve1\/qemu\/\d+\/vncwebsocket\?port=\d+&vncticket=/);
+    expect(console.body.websocket_url).toMatch(
+      /^ws:\/\/127\.0\.0\.1:\d+\/api2\/json\/nodes\/pve1\/qemu\/\d+\/vncwebsocket\?port=\d+&vncticket=/,
+    );
     expect(console.body.expires_at).toBe('2026-11-29T12:01:00.000Z');
     const media = await as(member, 'GET', `/${uuid}/rescue/media`);
-    expect(media.body.items).toEqual([{ iso_volid: 'local:iso/systemrescue-11.02-amd64.iso', size_bytes: 1_000_000 }]);
+    expect(media.body.items).toEqual([
+      { iso_volid: 'local:iso/systemrescue-11.02-amd64.iso', size_bytes: 1_000_000 },
+    ]);
   });
 
   it('changes power, refusing transitions that make no sense (409)', async () => {
@@ -170,29 +183,49 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
   it('takes, rolls back and deletes snapshots within the plan’s max_snapshots (403 past it)', async () => {
     expect((await as(admin, 'POST', `/${uuid}/snapshots`, { name: '1bad' })).status).toBe(422);
     expect((await as(admin, 'POST', `/${uuid}/snapshots`, { name: 'x' })).status).toBe(422);
-    const made = await as(admin, 'POST', `/${uuid}/snapshots`, { name: 'before', description: 'd', vmstate: true });
+    const made = await as(admin, 'POST', `/${uuid}/snapshots`, {
+      name: 'before',
+      description: 'd',
+      vmstate: true,
+    });
     expect(made.status, made.text).toBe(200);
     expect(made.body).toMatchObject({ id: 'before', name: 'before', vmstate: true });
     const over = await as(admin, 'POST', `/${uuid}/snapshots`, { name: 'second' });
     expect(over.status).toBe(403);
     expect(over.body.detail).toBe('The plan allows 1 snapshots');
-    expect((await as(member, 'GET', `/${uuid}/snapshots`)).body.items.map((s: { id: string }) => s.id)).toEqual(['before']);
+    expect(
+      (await as(member, 'GET', `/${uuid}/snapshots`)).body.items.map((s: { id: string }) => s.id),
+    ).toEqual(['before']);
     const rolled = await as(admin, 'POST', `/${uuid}/snapshots/before/rollback`);
     expect(rolled.status, rolled.text).toBe(200);
     expect((await as(admin, 'POST', `/${uuid}/snapshots/nothere/rollback`)).status).toBe(404);
-    expect((await as(admin, 'DELETE', `/${uuid}/snapshots/before`)).body).toEqual({ id: 'before', deleted: true });
+    expect((await as(admin, 'DELETE', `/${uuid}/snapshots/before`)).body).toEqual({
+      id: 'before',
+      deleted: true,
+    });
     expect((await as(member, 'GET', `/${uuid}/snapshots`)).body.items).toEqual([]);
   });
 
   it('backs up (403 past max_backups), restores (restoring, then stopped) and deletes', async () => {
     const made = await as(admin, 'POST', `/${uuid}/backups`, { note: 'first' });
     expect(made.status, made.text).toBe(200);
-    expect(made.body).toMatchObject({ note: 'first', mode: 'snapshot', compress: 'zstd', status: 'running', size_bytes: null });
+    expect(made.body).toMatchObject({
+      note: 'first',
+      mode: 'snapshot',
+      compress: 'zstd',
+      status: 'running',
+      size_bytes: null,
+    });
     const id = made.body.id as number;
-    await eventually(async () => (await as(member, 'GET', `/${uuid}/backups`)).body.items[0].status === 'completed', 15_000);
+    await eventually(
+      async () => (await as(member, 'GET', `/${uuid}/backups`)).body.items[0].status === 'completed',
+      15_000,
+    );
     const [done] = (await as(member, 'GET', `/${uuid}/backups`)).body.items;
     expect(done.size_bytes).toBeGreaterThan(0);
-    expect((await as(admin, 'POST', `/${uuid}/backups`, { mode: 'stop', compress: 'none' })).status).toBe(403);
+    expect((await as(admin, 'POST', `/${uuid}/backups`, { mode: 'stop', compress: 'none' })).status).toBe(
+      403,
+    );
     expect((await as(admin, 'POST', `/${uuid}/backups`, { mode: 'fast' })).status).toBe(422);
     const restore = await as(admin, 'POST', `/${uuid}/backups/${id}/restore`);
     expect(restore.status, restore.text).toBe(200);
@@ -207,7 +240,15 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
   it('fails a backup still running after 6 hours (the injected clock moved)', async () => {
     const row = await db
       .insertInto('compute_backups')
-      .values({ instance_uuid: uuid, node: 'pve1', note: 'lost', mode: 'snapshot', compress: 'zstd', status: 'running', created_at: new Date(clock.now()) })
+      .values({
+        instance_uuid: uuid,
+        node: 'pve1',
+        note: 'lost',
+        mode: 'snapshot',
+        compress: 'zstd',
+        status: 'running',
+        created_at: new Date(clock.now()),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     expect((await as(member, 'GET', `/${uuid}/backups`)).body.items[0].status).toBe('running');
@@ -220,7 +261,10 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
 
   it('changes the host name, cloud-init, password and SSH keys', async () => {
     expect((await as(admin, 'PATCH', `/${uuid}/hostname`, { hostname: 'bad_host!' })).status).toBe(422);
-    const renamed = await as(admin, 'PATCH', `/${uuid}/hostname`, { hostname: 'web2.example.com', reboot: true });
+    const renamed = await as(admin, 'PATCH', `/${uuid}/hostname`, {
+      hostname: 'web2.example.com',
+      reboot: true,
+    });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body).toMatchObject({ hostname: 'web2.example.com', name: 'web2.example.com' });
     expect(cluster.pve.cluster.vms.get(vmid)!.config.name).toBe('web2.example.com');
@@ -228,7 +272,10 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
 
     const agent = await as(admin, 'POST', `/${uuid}/reset-password`);
     expect(agent.status, agent.text).toBe(200);
-    expect(agent.body).toEqual({ password: expect.stringMatching(/^[A-Za-z2-9]{20}$/), method: 'guest_agent' });
+    expect(agent.body).toEqual({
+      password: expect.stringMatching(/^[A-Za-z2-9]{20}$/),
+      method: 'guest_agent',
+    });
     cluster.engine.setAgentRunning(vmid, false);
     const ci = await as(admin, 'POST', `/${uuid}/reset-password`);
     expect(ci.body.method).toBe('cloud_init');
@@ -240,20 +287,33 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     const keys = await as(admin, 'PUT', `/${uuid}/ssh-keys`, { ssh_keys: `${key}\n` });
     expect(keys.status, keys.text).toBe(200);
     expect(keys.body.ssh_keys).toEqual([
-      { type: 'ssh-ed25519', fingerprint: expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/), comment: 'alice@example.org' },
+      {
+        type: 'ssh-ed25519',
+        fingerprint: expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/),
+        comment: 'alice@example.org',
+      },
     ]);
     expect((await as(member, 'GET', `/${uuid}/config`)).body.ssh_keys).toEqual(keys.body.ssh_keys);
-    const bad = await as(admin, 'PUT', `/${uuid}/ssh-keys`, { ssh_keys: `${key}\nssh-ed25519 AAAAnotakey x\n` });
+    const bad = await as(admin, 'PUT', `/${uuid}/ssh-keys`, {
+      ssh_keys: `${key}\nssh-ed25519 AAAAnotakey x\n`,
+    });
     expect(bad.status).toBe(422);
-    expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'ssh_keys'], msg: expect.stringContaining('line 2') });
+    expect(bad.body.detail[0]).toMatchObject({
+      loc: ['body', 'ssh_keys'],
+      msg: expect.stringContaining('line 2'),
+    });
     const lying = `ssh-rsa ${key.split(' ')[1]}`;
     expect((await as(admin, 'PUT', `/${uuid}/ssh-keys`, { ssh_keys: lying })).status).toBe(422);
   });
 
   it('boots a rescue ISO and back', async () => {
     expect((await as(admin, 'POST', `/${uuid}/rescue/exit`)).status).toBe(409);
-    expect((await as(admin, 'POST', `/${uuid}/rescue/enter`, { iso_volid: 'local:iso/none.iso' })).status).toBe(422);
-    const enter = await as(admin, 'POST', `/${uuid}/rescue/enter`, { iso_volid: 'local:iso/systemrescue-11.02-amd64.iso' });
+    expect(
+      (await as(admin, 'POST', `/${uuid}/rescue/enter`, { iso_volid: 'local:iso/none.iso' })).status,
+    ).toBe(422);
+    const enter = await as(admin, 'POST', `/${uuid}/rescue/enter`, {
+      iso_volid: 'local:iso/systemrescue-11.02-amd64.iso',
+    });
     expect(enter.status, enter.text).toBe(200);
     expect(enter.body.status).toBe('rescue');
     expect(cluster.pve.cluster.vms.get(vmid)!.config.boot).toBe('order=ide2;scsi0;net0');
@@ -305,7 +365,10 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
       });
       expect(ours.status, `not a member: ${method} ${path}`).toBe(404);
     }
-    expect((await t.request('GET', V('other'), { token: outsider.token })).body).toEqual({ items: [], total: 0 });
+    expect((await t.request('GET', V('other'), { token: outsider.token })).body).toEqual({
+      items: [],
+      total: 0,
+    });
   });
 
   it('counts vps.power per instance: 24 a minute, then the budget’s 429', async () => {
@@ -317,7 +380,12 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('60');
     expect(refused.body).toEqual({
-      detail: { error: 'rate_limited', message: expect.any(String), action: 'vps.power', retry_after_seconds: 60 },
+      detail: {
+        error: 'rate_limited',
+        message: expect.any(String),
+        action: 'vps.power',
+        retry_after_seconds: 60,
+      },
     });
     clock.advance(61_000);
   });
@@ -327,7 +395,10 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     for (let i = 0; i < 8; i++) {
       const made = await as(admin, 'POST', `/${uuid}/backups`, {});
       expect(made.status, `backup ${i}: ${made.text}`).toBe(200);
-      await eventually(async () => (await as(member, 'GET', `/${uuid}/backups`)).body.items[0].status === 'completed', 15_000);
+      await eventually(
+        async () => (await as(member, 'GET', `/${uuid}/backups`)).body.items[0].status === 'completed',
+        15_000,
+      );
       const restored = await as(admin, 'POST', `/${uuid}/backups/${made.body.id}/restore`);
       expect(restored.status, `restore ${i}: ${restored.text}`).toBe(200);
       await waitStatus('stopped');
@@ -341,6 +412,9 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     const ninth = await as(admin, 'POST', `/${uuid}/backups`, {});
     expect(ninth.status).toBe(429);
     expect(ninth.body.detail.action).toBe('vps.backup');
+    // Past the window of the rebuild made above.
+    clock.advance(601_000);
+    for (const who of [owner, admin, member, outsider]) who.token = await t.signIn(who.email);
     for (let i = 0; i < 8; i++) {
       const res = await as(admin, 'POST', `/${uuid}/rebuild`, { template_id: 1 });
       expect(res.status, `rebuild ${i}: ${res.text}`).toBe(200);
@@ -375,7 +449,10 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     const doomedVmid = (await instance(doomed)).vmid;
     const backup = await as(admin, 'POST', `/${doomed}/backups`, {});
     expect(backup.status, backup.text).toBe(200);
-    await eventually(async () => (await as(member, 'GET', `/${doomed}/backups`)).body.items[0].status === 'completed', 15_000);
+    await eventually(
+      async () => (await as(member, 'GET', `/${doomed}/backups`)).body.items[0].status === 'completed',
+      15_000,
+    );
     expect(cluster.pve.cluster.backups.some((b) => b.vmid === doomedVmid)).toBe(true);
     const cancel = await t.request('POST', `/api/v1/services/${serviceId}/cancel`, { token: owner.token });
     expect(cancel.status, cancel.text).toBe(200);
@@ -386,7 +463,9 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
 
   it('records the changes on the outbox (vps.*) and in the organization’s audit log', async () => {
     const names = new Set(
-      (await db.selectFrom('events').select('name').where('name', 'like', 'vps.%').execute()).map((r) => r.name),
+      (await db.selectFrom('events').select('name').where('name', 'like', 'vps.%').execute()).map(
+        (r) => r.name,
+      ),
     );
     for (const n of [
       'vps.created',
@@ -413,7 +492,13 @@ describe('cloud compute: instances on the local PVE server (state engine)', () =
     const log = await t.request('GET', '/api/v1/orgs/acme/audit-log?limit=200', { token: owner.token });
     expect(log.status, log.text).toBe(200);
     const actions = new Set((log.body.items ?? log.body).map((e: { action: string }) => e.action));
-    for (const a of ['compute.instance.power', 'compute.snapshot.create', 'compute.backup.restore', 'compute.instance.rebuild', 'compute.instance.ssh_keys'])
+    for (const a of [
+      'compute.instance.power',
+      'compute.snapshot.create',
+      'compute.backup.restore',
+      'compute.instance.rebuild',
+      'compute.instance.ssh_keys',
+    ])
       expect(actions, a).toContain(a);
     // Neither the password nor a console ticket reaches the outbox.
     const payloads = JSON.stringify(await db.selectFrom('events').select('payload').execute());
@@ -448,7 +533,8 @@ describe('cloud compute: listing', () => {
     const owner = await t.signUp();
     await createOrg(t, owner.token, 'list');
     const made: string[] = [];
-    for (let i = 0; i < 4; i++) made.push((await orderInstance(t, owner.token, 'list', { hostname: `n${i}` })).uuid);
+    for (let i = 0; i < 4; i++)
+      made.push((await orderInstance(t, owner.token, 'list', { hostname: `n${i}` })).uuid);
     const list0 = await t.request('GET', V('list'), { token: owner.token });
     expect(new Set(list0.body.items.map((i: { node: string }) => i.node))).toEqual(new Set(['pve1', 'pve2']));
     const before = cluster.pve.requests.length;

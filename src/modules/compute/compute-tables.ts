@@ -6,14 +6,7 @@ import type { Generated } from 'kysely';
  * (running, stopped, paused), the others this state itself.
  */
 export type InstanceState =
-  | 'installing'
-  | 'active'
-  | 'suspended'
-  | 'rebuilding'
-  | 'restoring'
-  | 'rescue'
-  | 'failed'
-  | 'terminated';
+  'installing' | 'active' | 'suspended' | 'rebuilding' | 'restoring' | 'rescue' | 'failed' | 'terminated';
 
 export interface InstanceRow {
   uuid: string;

@@ -11,7 +11,13 @@ import {
 } from './product-availability.ts';
 import { productView, type ProductView } from './product-view.ts';
 import type { Registry } from '../../../kernel/module/registry.ts';
-import type { CatalogOffers, Offer, OsTemplate, OsTemplates, ProductProvisioner } from '../catalog-interfaces.ts';
+import type {
+  CatalogOffers,
+  Offer,
+  OsTemplate,
+  OsTemplates,
+  ProductProvisioner,
+} from '../catalog-interfaces.ts';
 import type { ProductFilter, ProductRows, ProductsRepository } from './products-repository.ts';
 
 /** `GET /locations/availability` item: a PoP, and whether a plan fits there. */

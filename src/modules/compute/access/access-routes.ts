@@ -20,7 +20,9 @@ const RescueBody = Type.Object(
   { additionalProperties: false },
 );
 const KeysResponse = Type.Object({
-  ssh_keys: Type.Array(Type.Object({ type: Type.String(), fingerprint: Type.String(), comment: Type.String() })),
+  ssh_keys: Type.Array(
+    Type.Object({ type: Type.String(), fingerprint: Type.String(), comment: Type.String() }),
+  ),
 });
 const PasswordResponse = Type.Object({
   password: Type.String({ description: 'Shown once; kept nowhere' }),
@@ -74,13 +76,15 @@ export function registerAccessRoutes(app: ModuleApp, service: AccessService): vo
     {
       config: { auth: 'org:admin', audit: 'compute.instance.ssh_keys' },
       schema: {
-        summary: 'Replaces the SSH keys cloud-init installs (each line an OpenSSH public key; a bad line is a 422 naming it)',
+        summary:
+          'Replaces the SSH keys cloud-init installs (each line an OpenSSH public key; a bad line is a 422 naming it)',
         params: InstanceParams,
         body: SshKeysBody,
         response: { 200: KeysResponse, ...errors, ...errorResponses(415) },
       },
     },
-    async (request) => service.setSshKeys(request.principal.orgId!, request.params.uuid, request.body.ssh_keys),
+    async (request) =>
+      service.setSshKeys(request.principal.orgId!, request.params.uuid, request.body.ssh_keys),
   );
   app.post(
     '/:org_slug/vps/:uuid/rescue/enter',
@@ -93,7 +97,8 @@ export function registerAccessRoutes(app: ModuleApp, service: AccessService): vo
         response: { 200: InstanceResponse, ...errors, ...errorResponses(415) },
       },
     },
-    async (request) => service.enterRescue(request.principal.orgId!, request.params.uuid, request.body.iso_volid),
+    async (request) =>
+      service.enterRescue(request.principal.orgId!, request.params.uuid, request.body.iso_volid),
   );
   app.post(
     '/:org_slug/vps/:uuid/rescue/exit',

@@ -12,7 +12,8 @@ import { parseSshPublicKeys } from '../instances/ssh-public-keys.ts';
 import { GuestAgentNotRunning, type ComputeProvider } from '../provider/compute-provider.ts';
 
 /** RFC 1123 host names: labels of letters, digits and inner hyphens (1–63), 253 in all. */
-const HOSTNAME = /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** The boot orders of a normal boot and of a rescue boot (the ISO first). */
 export const NORMAL_BOOT = 'order=scsi0;ide2;net0';
@@ -60,28 +61,48 @@ export class AccessService {
     return vm.status === 'running';
   }
 
-  private wait(provider: ComputeProvider, task: Awaited<ReturnType<ComputeProvider['power']>> | null): Promise<unknown> {
-    return task === null ? Promise.resolve() : fromProvider(provider.waitTask(task, this.ctx.settings.taskTimeoutMs));
+  private wait(
+    provider: ComputeProvider,
+    task: Awaited<ReturnType<ComputeProvider['power']>> | null,
+  ): Promise<unknown> {
+    return task === null
+      ? Promise.resolve()
+      : fromProvider(provider.waitTask(task, this.ctx.settings.taskTimeoutMs));
   }
 
   /** The name (PVE's `name`, which cloud-init takes as the host name) and, if asked and running, a reboot. */
-  async setHostname(orgId: number, uuid: string, body: { hostname: string; reboot?: boolean }): Promise<InstanceView> {
+  async setHostname(
+    orgId: number,
+    uuid: string,
+    body: { hostname: string; reboot?: boolean },
+  ): Promise<InstanceView> {
     if (!HOSTNAME.test(body.hostname))
       throw invalidField(['body', 'hostname'], 'must be an RFC 1123 host name', body.hostname);
     const hostname = body.hostname.toLowerCase();
     const instance = await this.access.change(orgId, uuid);
     const provider = this.providers.require();
-    await this.wait(provider, await fromProvider(provider.updateVmConfig(instance.node, instance.vmid, { name: hostname })));
+    await this.wait(
+      provider,
+      await fromProvider(provider.updateVmConfig(instance.node, instance.vmid, { name: hostname })),
+    );
     await fromProvider(provider.regenerateCloudInit(instance.node, instance.vmid));
     if (body.reboot === true && (await this.isRunning(provider, instance)))
       await this.wait(provider, await fromProvider(provider.power(instance.node, instance.vmid, 'reboot')));
     const now = new Date(this.ctx.clock.now());
-    await this.announce(instance, 'vps.hostname.changed', { hostname, reboot: body.reboot === true }, {
-      hostname,
-      name: hostname,
-      updated_at: now,
-    });
-    return instanceView({ ...instance, hostname, name: hostname }, await provider.currentStatus(instance.node, instance.vmid).catch(() => null));
+    await this.announce(
+      instance,
+      'vps.hostname.changed',
+      { hostname, reboot: body.reboot === true },
+      {
+        hostname,
+        name: hostname,
+        updated_at: now,
+      },
+    );
+    return instanceView(
+      { ...instance, hostname, name: hostname },
+      await provider.currentStatus(instance.node, instance.vmid).catch(() => null),
+    );
   }
 
   async regenerateCloudInit(orgId: number, uuid: string): Promise<{ regenerated: true }> {
@@ -96,7 +117,10 @@ export class AccessService {
    * agent when the instance runs one, else set in cloud-init (PVE keeps only its hash) and the
    * instance rebooted if running.
    */
-  async resetPassword(orgId: number, uuid: string): Promise<{ password: string; method: 'guest_agent' | 'cloud_init' }> {
+  async resetPassword(
+    orgId: number,
+    uuid: string,
+  ): Promise<{ password: string; method: 'guest_agent' | 'cloud_init' }> {
     const instance = await this.access.change(orgId, uuid);
     const provider = this.providers.require();
     const password = newPassword();
@@ -113,9 +137,13 @@ export class AccessService {
       }
     }
     if (method === 'cloud_init') {
-      await this.wait(provider, await fromProvider(provider.updateVmConfig(instance.node, instance.vmid, { cipassword: password })));
+      await this.wait(
+        provider,
+        await fromProvider(provider.updateVmConfig(instance.node, instance.vmid, { cipassword: password })),
+      );
       await fromProvider(provider.regenerateCloudInit(instance.node, instance.vmid));
-      if (running) await this.wait(provider, await fromProvider(provider.power(instance.node, instance.vmid, 'reboot')));
+      if (running)
+        await this.wait(provider, await fromProvider(provider.power(instance.node, instance.vmid, 'reboot')));
     }
     await this.announce(instance, 'vps.password.reset', { method });
     return { password, method };
@@ -128,19 +156,33 @@ export class AccessService {
   ): Promise<{ ssh_keys: { type: string; fingerprint: string; comment: string }[] }> {
     const parsed = parseSshPublicKeys(text);
     if ('line' in parsed)
-      throw invalidField(['body', 'ssh_keys'], `line ${parsed.line}: ${parsed.reason}`, `line ${parsed.line}`);
+      throw invalidField(
+        ['body', 'ssh_keys'],
+        `line ${parsed.line}: ${parsed.reason}`,
+        `line ${parsed.line}`,
+      );
     const instance = await this.access.change(orgId, uuid);
     const provider = this.providers.require();
     const lines = parsed.keys.map((k) => k.line).join('\n');
     const change = lines === '' ? { delete: ['sshkeys'] } : { sshkeys: lines };
-    await this.wait(provider, await fromProvider(provider.updateVmConfig(instance.node, instance.vmid, change)));
+    await this.wait(
+      provider,
+      await fromProvider(provider.updateVmConfig(instance.node, instance.vmid, change)),
+    );
     await fromProvider(provider.regenerateCloudInit(instance.node, instance.vmid));
     const fingerprints = parsed.keys.map((k) => k.fingerprint);
-    await this.announce(instance, 'vps.ssh_keys.updated', { fingerprints }, {
-      ssh_keys: lines,
-      updated_at: new Date(this.ctx.clock.now()),
-    });
-    return { ssh_keys: parsed.keys.map((k) => ({ type: k.type, fingerprint: k.fingerprint, comment: k.comment })) };
+    await this.announce(
+      instance,
+      'vps.ssh_keys.updated',
+      { fingerprints },
+      {
+        ssh_keys: lines,
+        updated_at: new Date(this.ctx.clock.now()),
+      },
+    );
+    return {
+      ssh_keys: parsed.keys.map((k) => ({ type: k.type, fingerprint: k.fingerprint, comment: k.comment })),
+    };
   }
 
   /** Restarts the VM so a new boot order applies (stopped → started). */
@@ -161,14 +203,22 @@ export class AccessService {
     await this.wait(
       provider,
       await fromProvider(
-        provider.updateVmConfig(instance.node, instance.vmid, { ide2: `${isoVolid},media=cdrom`, boot: RESCUE_BOOT }),
+        provider.updateVmConfig(instance.node, instance.vmid, {
+          ide2: `${isoVolid},media=cdrom`,
+          boot: RESCUE_BOOT,
+        }),
       ),
     );
     await this.restart(provider, instance);
-    await this.announce(instance, 'vps.rescue.entered', { iso_volid: isoVolid }, {
-      state: 'rescue',
-      updated_at: new Date(this.ctx.clock.now()),
-    });
+    await this.announce(
+      instance,
+      'vps.rescue.entered',
+      { iso_volid: isoVolid },
+      {
+        state: 'rescue',
+        updated_at: new Date(this.ctx.clock.now()),
+      },
+    );
     return instanceView({ ...instance, state: 'rescue' }, null);
   }
 
@@ -179,11 +229,22 @@ export class AccessService {
     await this.wait(
       provider,
       await fromProvider(
-        provider.updateVmConfig(instance.node, instance.vmid, { ide2: 'none,media=cdrom', boot: NORMAL_BOOT }),
+        provider.updateVmConfig(instance.node, instance.vmid, {
+          ide2: 'none,media=cdrom',
+          boot: NORMAL_BOOT,
+        }),
       ),
     );
     await this.restart(provider, instance);
-    await this.announce(instance, 'vps.rescue.exited', {}, { state: 'active', updated_at: new Date(this.ctx.clock.now()) });
-    return instanceView({ ...instance, state: 'active' }, await provider.currentStatus(instance.node, instance.vmid).catch(() => null));
+    await this.announce(
+      instance,
+      'vps.rescue.exited',
+      {},
+      { state: 'active', updated_at: new Date(this.ctx.clock.now()) },
+    );
+    return instanceView(
+      { ...instance, state: 'active' },
+      await provider.currentStatus(instance.node, instance.vmid).catch(() => null),
+    );
   }
 }

@@ -23,7 +23,11 @@ export class BackupsRepository {
   }
 
   async insert(row: Insertable<BackupRow>): Promise<Backup> {
-    const r = await this.db.insertInto('compute_backups').values(row).returningAll().executeTakeFirstOrThrow();
+    const r = await this.db
+      .insertInto('compute_backups')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return backupOf(r);
   }
 

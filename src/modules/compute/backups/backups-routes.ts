@@ -2,7 +2,13 @@ import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { InstanceParams, InstanceResponse } from '../instances/instances-schemas.ts';
 import { vpsBackupBudget, vpsBackupRestoreBudget } from './backups-budget.ts';
-import { BackupParams, BackupResponse, BackupsResponse, CreateBackupBody, DeletedBackupResponse } from './backups-schemas.ts';
+import {
+  BackupParams,
+  BackupResponse,
+  BackupsResponse,
+  CreateBackupBody,
+  DeletedBackupResponse,
+} from './backups-schemas.ts';
 import type { BackupsService } from './backups-service.ts';
 
 /** /orgs/{org_slug}/vps/{uuid}/backups: members list; owner and admin back up, delete, restore. */
@@ -12,7 +18,7 @@ export function registerBackupRoutes(app: ModuleApp, service: BackupsService): v
     {
       config: { auth: 'org:member' },
       schema: {
-        summary: 'The instance’s backups (one running for 6 hours is failed)',
+        summary: 'The instance’s backups, oldest first (one running for 6 hours is failed)',
         params: InstanceParams,
         response: { 200: BackupsResponse },
       },
@@ -42,7 +48,8 @@ export function registerBackupRoutes(app: ModuleApp, service: BackupsService): v
         response: { 200: DeletedBackupResponse, ...errorResponses(409, 502, 503) },
       },
     },
-    async (request) => service.delete(request.principal.orgId!, request.params.uuid, request.params.backup_id),
+    async (request) =>
+      service.delete(request.principal.orgId!, request.params.uuid, request.params.backup_id),
   );
   app.post(
     '/:org_slug/vps/:uuid/backups/:backup_id/restore',
@@ -54,6 +61,7 @@ export function registerBackupRoutes(app: ModuleApp, service: BackupsService): v
         response: { 200: InstanceResponse, ...errorResponses(409, 502, 503) },
       },
     },
-    async (request) => service.restore(request.principal.orgId!, request.params.uuid, request.params.backup_id),
+    async (request) =>
+      service.restore(request.principal.orgId!, request.params.uuid, request.params.backup_id),
   );
 }

@@ -10,7 +10,12 @@ export const BackupParams = Type.Object({
 });
 
 const Mode = Type.Union([Type.Literal('snapshot'), Type.Literal('suspend'), Type.Literal('stop')]);
-const Compress = Type.Union([Type.Literal('zstd'), Type.Literal('gzip'), Type.Literal('lzo'), Type.Literal('none')]);
+const Compress = Type.Union([
+  Type.Literal('zstd'),
+  Type.Literal('gzip'),
+  Type.Literal('lzo'),
+  Type.Literal('none'),
+]);
 
 export const CreateBackupBody = Type.Object(
   {

@@ -40,7 +40,8 @@ export class BackupsService {
     const now = this.ctx.clock.now();
     const rows = await this.backups.listOf(instance.uuid);
     for (const b of rows)
-      if (b.status === 'running' && now - b.created_at.getTime() >= BACKUP_STUCK_MS) await this.fail(instance, b, 'stuck');
+      if (b.status === 'running' && now - b.created_at.getTime() >= BACKUP_STUCK_MS)
+        await this.fail(instance, b, 'stuck');
     return this.backups.listOf(instance.uuid);
   }
 
@@ -103,7 +104,9 @@ export class BackupsService {
   private async complete(provider: ComputeProvider, instance: Instance, backup: Backup): Promise<void> {
     try {
       await provider.waitTask({ node: backup.node, upid: backup.upid! }, this.ctx.settings.taskTimeoutMs);
-      const known = new Set((await this.backups.listOf(instance.uuid)).map((b) => b.volid).filter((v) => v !== null));
+      const known = new Set(
+        (await this.backups.listOf(instance.uuid)).map((b) => b.volid).filter((v) => v !== null),
+      );
       const volumes = (await provider.listBackups(instance.node, instance.vmid))
         .filter((v) => !known.has(v.volid))
         .sort((a, b) => b.ctime - a.ctime);
@@ -146,7 +149,11 @@ export class BackupsService {
     }
     await this.ctx.transaction(async (uow) => {
       await this.backups.withTx(uow.trx).delete(id);
-      await uow.record({ orgId: instance.org_id, name: 'vps.backup.deleted', data: { instance_uuid: uuid, backup_id: id } });
+      await uow.record({
+        orgId: instance.org_id,
+        name: 'vps.backup.deleted',
+        data: { instance_uuid: uuid, backup_id: id },
+      });
     });
     return { id, deleted: true };
   }
@@ -172,14 +179,23 @@ export class BackupsService {
       const vm = await provider.currentStatus(instance.node, instance.vmid);
       if (vm.status === 'running')
         await provider.waitTask(await provider.power(instance.node, instance.vmid, 'stop'), timeout);
-      await provider.waitTask(await provider.restoreBackup(instance.node, instance.vmid, backup.volid!), timeout);
+      await provider.waitTask(
+        await provider.restoreBackup(instance.node, instance.vmid, backup.volid!),
+        timeout,
+      );
     } catch (error) {
       failure = error instanceof Error ? error.message : 'restore failed';
     }
     await this.ctx.transaction(async (uow) => {
       const moved = await this.instances
         .withTx(uow.trx)
-        .moveState(instance.uuid, failure === null ? 'active' : 'failed', new Date(this.ctx.clock.now()), ['restoring'], failure);
+        .moveState(
+          instance.uuid,
+          failure === null ? 'active' : 'failed',
+          new Date(this.ctx.clock.now()),
+          ['restoring'],
+          failure,
+        );
       if (moved && failure === null)
         await uow.record({
           orgId: instance.org_id,

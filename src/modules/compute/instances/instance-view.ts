@@ -18,7 +18,17 @@ export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
 export type InstanceView = JsonView<
   Pick<
     Instance,
-    'uuid' | 'service_id' | 'name' | 'hostname' | 'node' | 'vmid' | 'vcpus' | 'memory_mb' | 'disk_gb' | 'location' | 'created_at'
+    | 'uuid'
+    | 'service_id'
+    | 'name'
+    | 'hostname'
+    | 'node'
+    | 'vmid'
+    | 'vcpus'
+    | 'memory_mb'
+    | 'disk_gb'
+    | 'location'
+    | 'created_at'
   >
 > & {
   status: InstanceStatus;
@@ -53,7 +63,12 @@ export function statusOf(instance: Instance, vm: VmListEntry | null | undefined)
 export function ipsOf(instance: Instance): IpAddressView[] {
   if (instance.ipv4 === null) return [];
   return [
-    { address: instance.ipv4, family: 'ipv4', gateway: instance.ipv4_gateway ?? '', prefix: instance.ipv4_prefix ?? 32 },
+    {
+      address: instance.ipv4,
+      family: 'ipv4',
+      gateway: instance.ipv4_gateway ?? '',
+      prefix: instance.ipv4_prefix ?? 32,
+    },
   ];
 }
 

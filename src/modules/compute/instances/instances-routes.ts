@@ -28,7 +28,7 @@ export function registerInstanceRoutes(app: ModuleApp, service: InstancesService
     {
       config,
       schema: {
-        summary: 'The organization’s instances with their live status (one list call per node)',
+        summary: 'The organization’s instances with their live status, newest first (one list call per node)',
         params: OrgParams,
         querystring: ListQuery,
         response: { 200: InstancesResponse, ...errorResponses(502, 503) },
@@ -41,7 +41,7 @@ export function registerInstanceRoutes(app: ModuleApp, service: InstancesService
     {
       config,
       schema: {
-        summary: 'The OS templates instances are made and rebuilt from',
+        summary: 'The OS templates instances are made and rebuilt from, ordered by id',
         params: OrgParams,
         response: { 200: TemplatesResponse },
       },
@@ -68,20 +68,23 @@ export function registerInstanceRoutes(app: ModuleApp, service: InstancesService
       async (request) => handler(org(request), request.params.uuid),
     );
   };
-  one('', 'An instance', InstanceResponse, (o, u) => service.get(o, u));
+  one('', 'An instance (its ips IPv4 first)', InstanceResponse, (o, u) => service.get(o, u));
   one('/status', 'The live status: uptime, CPU, memory, network counters', LiveStatusResponse, (o, u) =>
     service.status(o, u),
   );
-  one('/config', 'Virtual hardware, boot order, cloud-init user, SSH key fingerprints', ConfigResponse, (o, u) =>
-    service.config(o, u),
+  one(
+    '/config',
+    'Virtual hardware, boot order, cloud-init user, SSH key fingerprints (ordered as the keys)',
+    ConfigResponse,
+    (o, u) => service.config(o, u),
   );
-  one('/ips', 'The instance’s addresses', IpsResponse, (o, u) => service.ips(o, u));
+  one('/ips', 'The instance’s addresses, IPv4 first', IpsResponse, (o, u) => service.ips(o, u));
   one('/bandwidth', 'This month’s traffic against the plan’s', BandwidthResponse, (o, u) =>
     service.bandwidth(o, u),
   );
   one(
     '/guest',
-    'What the guest agent says: OS and addresses (409 when it does not answer)',
+    'What the guest agent says: OS and addresses, interfaces ordered as the agent lists them (409 when it does not answer)',
     GuestResponse,
     (o, u) => service.guest(o, u),
     [409, 502, 503],
@@ -92,15 +95,19 @@ export function registerInstanceRoutes(app: ModuleApp, service: InstancesService
     ConsoleResponse,
     (o, u) => service.console(o, u),
   );
-  one('/rescue/media', 'The ISO images a rescue boot may use', RescueMediaResponse, (o, u) =>
-    service.rescueMedia(o, u),
+  one(
+    '/rescue/media',
+    'The ISO images a rescue boot may use, ordered as the storage lists them',
+    RescueMediaResponse,
+    (o, u) => service.rescueMedia(o, u),
   );
   app.get(
     '/:org_slug/vps/:uuid/graphs',
     {
       config,
       schema: {
-        summary: 'Usage over a time frame (rrddata averages): hour, day, week, month or year',
+        summary:
+          'Usage over a time frame (rrddata averages): hour, day, week, month or year; oldest point first',
         params: InstanceParams,
         querystring: GraphsQuery,
         response: { 200: GraphsResponse, ...errorResponses(502, 503) },

@@ -1,6 +1,11 @@
 import { Type } from 'typebox';
 import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
-import { INSTANCE_STATUSES, type InstanceStatus, type InstanceView, type IpAddressView } from './instance-view.ts';
+import {
+  INSTANCE_STATUSES,
+  type InstanceStatus,
+  type InstanceView,
+  type IpAddressView,
+} from './instance-view.ts';
 import { TIMEFRAMES } from './instances-service.ts';
 
 export const OrgSlug = Type.String({ minLength: 1, maxLength: 64 });
@@ -77,7 +82,9 @@ export const ConfigResponse = Type.Object({
   disk: Type.Object({ device: Type.String(), size_gb: Nullable(Type.Number()) }),
   boot_order: Type.Array(Type.String()),
   cloud_init_user: Nullable(Type.String()),
-  ssh_keys: Type.Array(Type.Object({ type: Type.String(), fingerprint: Type.String(), comment: Type.String() })),
+  ssh_keys: Type.Array(
+    Type.Object({ type: Type.String(), fingerprint: Type.String(), comment: Type.String() }),
+  ),
 });
 
 export const IpsResponse = Type.Object({ items: Type.Array(IpResponse) });
@@ -118,7 +125,9 @@ export const GuestResponse = Type.Object({
     Type.Object({
       name: Type.String(),
       mac: Nullable(Type.String()),
-      addresses: Type.Array(Type.Object({ address: Type.String(), prefix: Type.Integer(), family: Type.String() })),
+      addresses: Type.Array(
+        Type.Object({ address: Type.String(), prefix: Type.Integer(), family: Type.String() }),
+      ),
     }),
   ),
 });

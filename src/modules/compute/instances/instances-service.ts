@@ -9,7 +9,14 @@ import {
   type VmListEntry,
 } from '../provider/compute-provider.ts';
 import type { InstanceAccess } from './instance-access.ts';
-import { instanceView, ipsOf, statusOf, type InstanceStatus, type InstanceView, type IpAddressView } from './instance-view.ts';
+import {
+  instanceView,
+  ipsOf,
+  statusOf,
+  type InstanceStatus,
+  type InstanceView,
+  type IpAddressView,
+} from './instance-view.ts';
 import type { Instance, InstancesRepository } from './instances-repository.ts';
 import type { ProviderHolder } from './provider-holder.ts';
 import { parseSshPublicKey } from './ssh-public-keys.ts';
@@ -65,7 +72,11 @@ export interface GraphPoint {
 
 export interface GuestAnswer {
   os: { id: string | null; name: string | null; version: string | null; kernel: string | null };
-  interfaces: { name: string; mac: string | null; addresses: { address: string; prefix: number; family: string }[] }[];
+  interfaces: {
+    name: string;
+    mac: string | null;
+    addresses: { address: string; prefix: number; family: string }[];
+  }[];
 }
 
 export interface ConsoleAnswer {
@@ -102,26 +113,38 @@ export class InstancesService {
     private readonly templates: OsTemplates,
   ) {}
 
+  /** The nodes each organization's active instances were on at its last listing (a hint, in memory). */
+  private readonly nodesOfOrg = new Map<number, readonly string[]>();
+
   /**
    * The organization's instances with their live status: one list call per node the instances
-   * are on (never one per instance), in parallel.
+   * are on (never one per instance), in parallel — and, for the nodes its last listing met, while
+   * the rows are read; a node not met before is listed once the rows name it.
    */
-  async list(orgId: number, status: InstanceStatus | undefined): Promise<{ items: InstanceView[]; total: number }> {
+  async list(
+    orgId: number,
+    status: InstanceStatus | undefined,
+  ): Promise<{ items: InstanceView[]; total: number }> {
+    const provider = this.providers.current();
+    const lists = new Map<string, Promise<VmListEntry[]>>();
+    const listNode = (node: string): void => {
+      if (provider !== null && !lists.has(node)) {
+        const p = provider.listVms(node);
+        p.catch(() => undefined);
+        lists.set(node, p);
+      }
+    };
+    for (const node of this.nodesOfOrg.get(orgId) ?? []) listNode(node);
     const rows = await this.instances.listOfOrg(orgId);
-    const vms = await this.vmsOfNodes(rows);
+    const nodes = [...new Set(rows.filter((r) => r.state === 'active').map((r) => r.node))];
+    for (const node of nodes) listNode(node);
+    this.nodesOfOrg.set(orgId, nodes);
+    const vms = new Map<string, Map<number, VmListEntry>>();
+    const answered = await fromProvider(Promise.all(nodes.map((n) => lists.get(n) ?? Promise.resolve([]))));
+    nodes.forEach((node, i) => vms.set(node, new Map(answered[i]!.map((vm) => [vm.vmid, vm]))));
     let items = rows.map((r) => instanceView(r, vms.get(r.node)?.get(r.vmid)));
     if (status !== undefined) items = items.filter((i) => i.status === status);
     return { items, total: items.length };
-  }
-
-  private async vmsOfNodes(rows: readonly Instance[]): Promise<Map<string, Map<number, VmListEntry>>> {
-    const out = new Map<string, Map<number, VmListEntry>>();
-    const provider = this.providers.current();
-    if (provider === null || rows.length === 0) return out;
-    const nodes = [...new Set(rows.filter((r) => r.state === 'active').map((r) => r.node))];
-    const lists = await fromProvider(Promise.all(nodes.map((n) => provider.listVms(n))));
-    nodes.forEach((node, i) => out.set(node, new Map(lists[i]!.map((vm) => [vm.vmid, vm]))));
-    return out;
   }
 
   async templatesOffered(): Promise<TemplateAnswer[]> {
@@ -174,7 +197,8 @@ export class InstancesService {
     const c = await fromProvider(provider.vmConfig(instance.node, instance.vmid));
     const size = /(?:^|,)size=(\d+(?:\.\d+)?)([KMGT])?/.exec(c.scsi0 ?? '');
     const factor: Record<string, number> = { K: 1 / 1024 ** 2, M: 1 / 1024, G: 1, T: 1024 };
-    const sizeGb = size === null ? null : Math.round(Number(size[1]) * (factor[size[2] ?? 'G'] ?? 1) * 100) / 100;
+    const sizeGb =
+      size === null ? null : Math.round(Number(size[1]) * (factor[size[2] ?? 'G'] ?? 1) * 100) / 100;
     const order = /order=([^,]+)/.exec(c.boot ?? '');
     const keys = (c.sshkeys ?? '')
       .split(/\r?\n/)
@@ -226,7 +250,11 @@ export class InstancesService {
     };
   }
 
-  async graphs(orgId: number, uuid: string, timeframe: string): Promise<{ timeframe: RrdTimeframe; points: GraphPoint[] }> {
+  async graphs(
+    orgId: number,
+    uuid: string,
+    timeframe: string,
+  ): Promise<{ timeframe: RrdTimeframe; points: GraphPoint[] }> {
     if (!(TIMEFRAMES as readonly string[]).includes(timeframe))
       throw invalidField(['query', 'timeframe'], `must be one of ${TIMEFRAMES.join(', ')}`, timeframe);
     const frame = timeframe as RrdTimeframe;
@@ -274,7 +302,10 @@ export class InstancesService {
     };
   }
 
-  async rescueMedia(orgId: number, uuid: string): Promise<{ items: { iso_volid: string; size_bytes: number }[] }> {
+  async rescueMedia(
+    orgId: number,
+    uuid: string,
+  ): Promise<{ items: { iso_volid: string; size_bytes: number }[] }> {
     const instance = await this.access.read(orgId, uuid);
     const isos = await fromProvider(this.providers.require().listIsos(instance.node));
     return { items: isos.map((i) => ({ iso_volid: i.volid, size_bytes: i.size })) };

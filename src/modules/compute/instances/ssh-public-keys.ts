@@ -17,7 +17,13 @@ export interface SshPublicKey {
 }
 
 const ECDSA_POINT_BYTES: Readonly<Record<string, number>> = { nistp256: 65, nistp384: 97, nistp521: 133 };
-const TYPES = new Set(['ssh-ed25519', 'ssh-rsa', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521']);
+const TYPES = new Set([
+  'ssh-ed25519',
+  'ssh-rsa',
+  'ecdsa-sha2-nistp256',
+  'ecdsa-sha2-nistp384',
+  'ecdsa-sha2-nistp521',
+]);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Reads RFC 4251 `string`s (uint32 length, bytes) from a blob; null past its end. */
@@ -68,14 +74,22 @@ export function parseSshPublicKey(text: string): SshPublicKey | string {
   if (!reader.done()) return 'the key has trailing bytes';
   const comment = parts.slice(2).join(' ');
   const fingerprint = `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
-  return { type, blob, comment, fingerprint, line: comment === '' ? `${type} ${data}` : `${type} ${data} ${comment}` };
+  return {
+    type,
+    blob,
+    comment,
+    fingerprint,
+    line: comment === '' ? `${type} ${data}` : `${type} ${data} ${comment}`,
+  };
 }
 
 /**
  * Every non-blank line of `text` as a key; the first bad line is reported with its number
  * (1-based) and why.
  */
-export function parseSshPublicKeys(text: string): { keys: SshPublicKey[] } | { line: number; reason: string } {
+export function parseSshPublicKeys(
+  text: string,
+): { keys: SshPublicKey[] } | { line: number; reason: string } {
   const keys: SshPublicKey[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {

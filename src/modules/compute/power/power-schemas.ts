@@ -4,10 +4,7 @@ import { POWER_ACTIONS } from './power-service.ts';
 
 const Action = Type.Unsafe<PowerAction>(Type.Union(POWER_ACTIONS.map((a) => Type.Literal(a))));
 
-export const PowerBody = Type.Object(
-  { action: Action },
-  { additionalProperties: false },
-);
+export const PowerBody = Type.Object({ action: Action }, { additionalProperties: false });
 
 export const PowerResponse = Type.Object({
   task: Type.Object({

@@ -7,7 +7,15 @@ import type { ProviderHolder } from '../instances/provider-holder.ts';
 import type { ComputeProvider, PowerAction, StartedTask } from '../provider/compute-provider.ts';
 import { vpsPowerBudget } from './power-budget.ts';
 
-export const POWER_ACTIONS: readonly PowerAction[] = ['start', 'stop', 'shutdown', 'reboot', 'reset', 'suspend', 'resume'];
+export const POWER_ACTIONS: readonly PowerAction[] = [
+  'start',
+  'stop',
+  'shutdown',
+  'reboot',
+  'reset',
+  'suspend',
+  'resume',
+];
 
 /** A power task as the API answers it. */
 export interface PowerTaskAnswer {

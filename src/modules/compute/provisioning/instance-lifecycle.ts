@@ -7,7 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CatalogOffers, OsTemplate, OsTemplates } from '../../catalog/index.ts';
-import { ProvisioningFailed, type ProvisionedService, type ServiceProvisioner } from '../../services/index.ts';
+import {
+  ProvisioningFailed,
+  type ProvisionedService,
+  type ServiceProvisioner,
+} from '../../services/index.ts';
 import { BackupsRepository } from '../backups/backups-repository.ts';
 import type { ComputeContext } from '../compute-context.ts';
 import type { BackgroundWork } from '../instances/background-work.ts';
@@ -185,11 +189,18 @@ export class InstanceLifecycle {
     const now = new Date(this.ctx.clock.now());
     await this.ctx.transaction(async (uow) => {
       await this.instances.withTx(uow.trx).moveState(instance.uuid, 'suspended', now);
-      await uow.record({ orgId: instance.org_id, name: 'vps.suspended', data: { instance_uuid: instance.uuid } });
+      await uow.record({
+        orgId: instance.org_id,
+        name: 'vps.suspended',
+        data: { instance_uuid: instance.uuid },
+      });
     });
     const status = await provider.currentStatus(instance.node, instance.vmid).catch(() => null);
     if (status !== null && status.status === 'running')
-      await provider.waitTask(await provider.power(instance.node, instance.vmid, 'stop'), this.ctx.settings.taskTimeoutMs);
+      await provider.waitTask(
+        await provider.power(instance.node, instance.vmid, 'stop'),
+        this.ctx.settings.taskTimeoutMs,
+      );
   }
 
   async unsuspend(service: ProvisionedService): Promise<void> {
@@ -199,11 +210,18 @@ export class InstanceLifecycle {
     const now = new Date(this.ctx.clock.now());
     await this.ctx.transaction(async (uow) => {
       await this.instances.withTx(uow.trx).moveState(instance.uuid, 'active', now, ['suspended']);
-      await uow.record({ orgId: instance.org_id, name: 'vps.unsuspended', data: { instance_uuid: instance.uuid } });
+      await uow.record({
+        orgId: instance.org_id,
+        name: 'vps.unsuspended',
+        data: { instance_uuid: instance.uuid },
+      });
     });
     const status = await provider.currentStatus(instance.node, instance.vmid).catch(() => null);
     if (status !== null && status.status !== 'running')
-      await provider.waitTask(await provider.power(instance.node, instance.vmid, 'start'), this.ctx.settings.taskTimeoutMs);
+      await provider.waitTask(
+        await provider.power(instance.node, instance.vmid, 'start'),
+        this.ctx.settings.taskTimeoutMs,
+      );
   }
 
   async terminate(service: ProvisionedService): Promise<void> {
@@ -226,7 +244,11 @@ export class InstanceLifecycle {
       const repo = this.instances.withTx(uow.trx);
       await repo.moveState(instance.uuid, 'terminated', now);
       await repo.update(instance.uuid, { ipv4: null, ipv4_prefix: null, ipv4_gateway: null });
-      await uow.record({ orgId: instance.org_id, name: 'vps.terminated', data: { instance_uuid: instance.uuid } });
+      await uow.record({
+        orgId: instance.org_id,
+        name: 'vps.terminated',
+        data: { instance_uuid: instance.uuid },
+      });
     });
   }
 }

@@ -58,7 +58,11 @@ export async function waitFor(
  * cloud-init user, SSH keys, address), the disk grown to the plan, and the first start. Each task
  * is waited for through the port; the first failure throws (ProviderError).
  */
-export async function installVm(provider: ComputeProvider, spec: InstallSpec, timeoutMs: number): Promise<void> {
+export async function installVm(
+  provider: ComputeProvider,
+  spec: InstallSpec,
+  timeoutMs: number,
+): Promise<void> {
   const { node, vmid } = spec;
   await provider.waitTask(await provider.cloneVm(node, spec.templateVmid, vmid, spec.hostname), timeoutMs);
   await waitFor(

@@ -6,7 +6,13 @@ import { vpsRebuildBudget } from './rebuild-budget.ts';
 import type { RebuildService } from './rebuild-service.ts';
 
 const RebuildBody = Type.Object(
-  { template_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1, description: 'An id of GET /vps/templates' }) },
+  {
+    template_id: Type.Integer({
+      minimum: 1,
+      maximum: 2 ** 31 - 1,
+      description: 'An id of GET /vps/templates',
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -23,6 +29,7 @@ export function registerRebuildRoutes(app: ModuleApp, service: RebuildService): 
         response: { 200: InstanceResponse, ...errorResponses(409, 415, 502, 503) },
       },
     },
-    async (request) => service.rebuild(request.principal.orgId!, request.params.uuid, request.body.template_id),
+    async (request) =>
+      service.rebuild(request.principal.orgId!, request.params.uuid, request.body.template_id),
   );
 }

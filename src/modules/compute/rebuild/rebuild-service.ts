@@ -40,7 +40,12 @@ export class RebuildService {
       await repo.moveState(uuid, 'rebuilding', now);
       await repo.update(uuid, { template_id: template.id, template_name: template.name, updated_at: now });
     });
-    const next = { ...instance, state: 'rebuilding' as const, template_id: template.id, template_name: template.name };
+    const next = {
+      ...instance,
+      state: 'rebuilding' as const,
+      template_id: template.id,
+      template_name: template.name,
+    };
     this.work.run(`rebuild ${uuid}`, () => this.run(provider, next, templateVmid));
     return instanceView(next, null);
   }
@@ -82,7 +87,13 @@ export class RebuildService {
     await this.ctx.transaction(async (uow) => {
       const moved = await this.instances
         .withTx(uow.trx)
-        .moveState(instance.uuid, failure === null ? 'active' : 'failed', new Date(this.ctx.clock.now()), ['rebuilding'], failure);
+        .moveState(
+          instance.uuid,
+          failure === null ? 'active' : 'failed',
+          new Date(this.ctx.clock.now()),
+          ['rebuilding'],
+          failure,
+        );
       if (moved && failure === null)
         await uow.record({
           orgId: instance.org_id,

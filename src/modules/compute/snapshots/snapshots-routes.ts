@@ -17,7 +17,7 @@ export function registerSnapshotRoutes(app: ModuleApp, service: SnapshotsService
     {
       config: { auth: 'org:member' },
       schema: {
-        summary: 'The instance’s snapshots',
+        summary: 'The instance’s snapshots, oldest first',
         params: InstanceParams,
         response: { 200: SnapshotsResponse, ...errorResponses(502, 503) },
       },

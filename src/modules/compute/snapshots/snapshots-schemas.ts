@@ -13,9 +13,14 @@ export const SnapshotParams = Type.Object({
 
 export const CreateSnapshotBody = Type.Object(
   {
-    name: Type.String({ pattern: SNAPSHOT_NAME, description: 'A letter, then letters, digits, _ or - (2–40)' }),
+    name: Type.String({
+      pattern: SNAPSHOT_NAME,
+      description: 'A letter, then letters, digits, _ or - (2–40)',
+    }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    vmstate: Type.Optional(Type.Boolean({ description: 'Save the RAM too (the VM resumes running on rollback)' })),
+    vmstate: Type.Optional(
+      Type.Boolean({ description: 'Save the RAM too (the VM resumes running on rollback)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -41,7 +41,10 @@ export class SnapshotsService {
     const instance = await this.access.read(orgId, uuid);
     const provider = this.providers.require();
     const snaps = await fromProvider(provider.listSnapshots(instance.node, instance.vmid));
-    return { items: snaps.map(answerOf) };
+    const sorted = [...snaps].sort(
+      (a, b) => (a.snaptime ?? 0) - (b.snaptime ?? 0) || a.name.localeCompare(b.name),
+    );
+    return { items: sorted.map(answerOf) };
   }
 
   async create(
@@ -55,7 +58,13 @@ export class SnapshotsService {
     if (existing.some((s) => s.name === body.name)) throw snapshotExists();
     if (existing.length >= instance.max_snapshots) throw snapshotLimit(instance.max_snapshots);
     const task = await fromProvider(
-      provider.createSnapshot(instance.node, instance.vmid, body.name, body.description ?? '', body.vmstate ?? false),
+      provider.createSnapshot(
+        instance.node,
+        instance.vmid,
+        body.name,
+        body.description ?? '',
+        body.vmstate ?? false,
+      ),
     );
     await fromProvider(provider.waitTask(task, this.ctx.settings.taskTimeoutMs));
     const made = (await fromProvider(provider.listSnapshots(instance.node, instance.vmid))).find(
@@ -93,7 +102,11 @@ export class SnapshotsService {
     const task = await fromProvider(provider.deleteSnapshot(instance.node, instance.vmid, name));
     await fromProvider(provider.waitTask(task, this.ctx.settings.taskTimeoutMs));
     await this.ctx.transaction(async (uow) => {
-      await uow.record({ orgId: instance.org_id, name: 'vps.snapshot.deleted', data: { instance_uuid: uuid, snapshot: name } });
+      await uow.record({
+        orgId: instance.org_id,
+        name: 'vps.snapshot.deleted',
+        data: { instance_uuid: uuid, snapshot: name },
+      });
     });
     return { id: name, deleted: true };
   }
@@ -106,7 +119,9 @@ export class SnapshotsService {
     const timeout = this.ctx.settings.taskTimeoutMs;
     const vm = await fromProvider(provider.currentStatus(instance.node, instance.vmid));
     if (vm.status === 'running')
-      await fromProvider(provider.power(instance.node, instance.vmid, 'stop').then((t) => provider.waitTask(t, timeout)));
+      await fromProvider(
+        provider.power(instance.node, instance.vmid, 'stop').then((t) => provider.waitTask(t, timeout)),
+      );
     const task = await fromProvider(provider.rollbackSnapshot(instance.node, instance.vmid, name));
     await fromProvider(provider.waitTask(task, timeout));
     await this.ctx.transaction(async (uow) => {
