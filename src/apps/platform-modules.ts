@@ -33,6 +33,7 @@ import {
   gameServerSourcesConfig,
   gameServersConfig,
 } from '../modules/game-servers/index.ts';
+import { computeConfig, createComputeModule, pveProviderConfig } from '../modules/compute/index.ts';
 import { edgeConfig } from '../nodes/edge/edge-config.ts';
 
 /** Every module's settings section, validated together at start. */
@@ -47,6 +48,8 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   gameproxyConfig,
   gameServersConfig,
   gameServerSourcesConfig,
+  computeConfig,
+  pveProviderConfig,
   edgeConfig,
 ];
 
@@ -152,6 +155,13 @@ export function platformModules(
     liveProducts,
   });
   const gameServers = createGameServersModule(runtime, { accounts: identity.accounts, provisioners });
+  // The PVE adapter when PVE_URL is set, else no provider (VPS plans answer not_configured);
+  // a local engine is put in place with compute.useProvider().
+  const compute = createComputeModule(runtime, {
+    catalog: catalog.offers,
+    osTemplates: catalog.osTemplates,
+    provisioners,
+  });
   return [
     identity,
     orgs,
@@ -172,5 +182,6 @@ export function platformModules(
     objectStorage,
     gameproxy,
     gameServers,
+    compute,
   ];
 }

@@ -67,17 +67,31 @@ export interface PveEngine {
   runState(vmid: number): EngineRunState;
   /** QMP `snapshot-save` (with `vmstate`: RAM and device state too; else the disk only). */
   snapshotCreate(vmid: number, name: string, vmstate: boolean): Promise<void>;
-  /** QMP `snapshot-load`; a snapshot with vmstate leaves the VM running as it was, without stopped. */
+  /**
+   * QMP `snapshot-load`; a snapshot with vmstate leaves the VM running as it was, without stopped.
+   * The server calls it with vmstate on a running VM (it starts a stopped one first) and without
+   * vmstate on a stopped VM (it stops a running one first, as PVE does).
+   */
   snapshotRollback(vmid: number, name: string, vmstate: boolean): Promise<void>;
   snapshotDelete(vmid: number, name: string): Promise<void>;
   /** The disk copied to `archivePath` (`qemu-img convert`) with the compression; returns its size in bytes. */
   backup(vmid: number, archivePath: string, compress: EngineCompress): Promise<number>;
   /** The VM's disk replaced by the archive's. */
   restore(vmid: number, archivePath: string, compress: EngineCompress): Promise<void>;
+  /**
+   * What the engine's archives are, as a file name suffix per compression (the QEMU engine writes
+   * a compressed qcow2 image: `qcow2.zst`); absent: PVE's own (`vma.zst`, `vma.gz`, `vma.lzo`, `vma`).
+   */
+  archiveSuffix?(compress: EngineCompress): string;
   /** The CD-ROM's medium changed while running (QMP `blockdev-change-medium` / `blockdev-remove-medium`). */
   changeMedium(vmid: number, isoPath: string | null): Promise<void>;
   /** What the guest agent answers, or null when no agent runs in the guest. */
   guestAgent(vmid: number): Promise<{ os: Record<string, string>; interfaces: unknown[] } | null>;
+  /**
+   * The guest agent's `set-user-password` (`crypted`: the password is a crypt(3) hash). Optional:
+   * without it the server answers as PVE does once the agent has answered `guestAgent`.
+   */
+  guestSetUserPassword?(vmid: number, username: string, password: string, crypted: boolean): Promise<void>;
   /** Stops every VM the engine runs (the server's close). */
   close(): Promise<void>;
 }

@@ -144,11 +144,20 @@ export interface RrdPoint {
 
 /** What the guest agent says of the guest (`agent/get-osinfo`, `agent/network-get-interfaces`). */
 export interface GuestInfo {
-  readonly os: { readonly id: string | null; readonly name: string | null; readonly version: string | null; readonly kernel: string | null };
+  readonly os: {
+    readonly id: string | null;
+    readonly name: string | null;
+    readonly version: string | null;
+    readonly kernel: string | null;
+  };
   readonly interfaces: readonly {
     readonly name: string;
     readonly mac: string | null;
-    readonly addresses: readonly { readonly address: string; readonly prefix: number; readonly family: 'ipv4' | 'ipv6' }[];
+    readonly addresses: readonly {
+      readonly address: string;
+      readonly prefix: number;
+      readonly family: 'ipv4' | 'ipv6';
+    }[];
   }[];
 }
 
@@ -177,6 +186,12 @@ export class ProviderError extends Error {
 
 /** The guest agent does not answer (PVE: 500 `QEMU guest agent is not running`). */
 export class GuestAgentNotRunning extends ProviderError {}
+
+/**
+ * No such VM on that node (PVE: 500 `Configuration file 'nodes/<node>/qemu-server/<vmid>.conf' does
+ * not exist`).
+ */
+export class VmNotFound extends ProviderError {}
 
 /**
  * The port. Every method maps to one PVE call (named beside it); tasks are started, not awaited,
@@ -208,13 +223,25 @@ export interface ComputeProvider {
   /** `GET /nodes/{node}/qemu/{vmid}/snapshot`. */
   listSnapshots(node: string, vmid: number): Promise<VmSnapshot[]>;
   /** `POST /nodes/{node}/qemu/{vmid}/snapshot` `{snapname, description, vmstate}`. */
-  createSnapshot(node: string, vmid: number, name: string, description: string, vmstate: boolean): Promise<StartedTask>;
+  createSnapshot(
+    node: string,
+    vmid: number,
+    name: string,
+    description: string,
+    vmstate: boolean,
+  ): Promise<StartedTask>;
   /** `DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}`. */
   deleteSnapshot(node: string, vmid: number, name: string): Promise<StartedTask>;
   /** `POST /nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback`. */
   rollbackSnapshot(node: string, vmid: number, name: string): Promise<StartedTask>;
   /** `POST /nodes/{node}/vzdump` `{vmid, mode, compress, storage, notes-template, remove=0}`. */
-  backup(node: string, vmid: number, mode: BackupMode, compress: BackupCompress, notes: string): Promise<StartedTask>;
+  backup(
+    node: string,
+    vmid: number,
+    mode: BackupMode,
+    compress: BackupCompress,
+    notes: string,
+  ): Promise<StartedTask>;
   /** `GET /nodes/{node}/storage/{backup storage}/content?content=backup&vmid=`. */
   listBackups(node: string, vmid: number): Promise<BackupVolume[]>;
   /** `DELETE /nodes/{node}/storage/{storage}/content/{volid}`. */
