@@ -60,6 +60,8 @@ export async function startLocalQemuPve(opts: LocalQemuPveOptions): Promise<Loca
       dataDir: dir,
       nodes: [opts.node ?? 'pve1'],
       templates: opts.templates,
+      // The product's VMs outlive a restart of the product (their disks are under dir already).
+      persist: true,
     });
   } catch (err) {
     await engine.close();
