@@ -62,3 +62,8 @@ export const belowReserved = defineError(
   409,
   (sku: string) => `Stock of ${sku} cannot go below its reserved quantity`,
 );
+export const alreadyTaken = defineError(
+  'commerce.already_taken',
+  409,
+  'A handle or SKU given was taken meanwhile by another request',
+);

@@ -16,7 +16,12 @@ export type PublishableKeyView = JsonView<
   key_prefix: string;
 };
 /** The creation answer: the key in full, this once. */
-export type NewPublishableKeyView = PublishableKeyView & { key: string };
+export type NewPublishableKeyView = JsonView<
+  Omit<CommercePublishableKeyRow, 'org_id' | 'lookup' | 'key_hash'>
+> & {
+  key_prefix: string;
+  key: string;
+};
 
 export function storeSettingsView(r: CommerceStoreSettingsRow): StoreSettingsView {
   return {
