@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../kernel/runtime/runtime.ts';
 import { ORGS, createOrg } from '../../testing/org-fixture.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { startTestApp, type TestApp, type TestResponse } from '../../testing/test-app.ts';
 import type { CommerceTables } from './commerce-tables.ts';
 import { CommerceListsRepository } from './lists/commerce-lists-repository.ts';
 
@@ -13,7 +13,7 @@ const SETUP_SCOPES = [
   'commerce.orders:write',
 ];
 
-type Res = Awaited<ReturnType<TestApp['request']>>;
+type Res = TestResponse<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('Commerce administration: a shop set up with an organization key', () => {
   let t: TestApp;
