@@ -44,7 +44,15 @@ export function registerShopCatalogRoutes(app: ModuleApp, service: ShopCatalogSe
   );
   app.get(
     `${base}/products/:product_id`,
-    { schema: { params: product, response: { 200: ProductDetailResponse } }, config: READ },
+    {
+      schema: {
+        description:
+          'A product with its variants (ordered by rank, then id) and their prices (ordered by currency).',
+        params: product,
+        response: { 200: ProductDetailResponse },
+      },
+      config: READ,
+    },
     async (request) => service.product(request.principal.orgId!, request.params.product_id),
   );
   app.patch(
@@ -181,7 +189,7 @@ export function registerShopCatalogRoutes(app: ModuleApp, service: ShopCatalogSe
     {
       schema: {
         description:
-          'The category tree as a flat list by rank then id: each category names its `parent_id` (null at the top).',
+          'The category tree as a flat list ordered by rank then id: each category names its `parent_id` (null at the top).',
         params: OrgSlugParams,
         response: { 200: listOf('product_categories', CategoryResponse) },
       },

@@ -75,7 +75,7 @@ export function registerStockRoutes(app: ModuleApp, service: StockService): void
     `${base}/inventory`,
     {
       schema: {
-        description: 'Inventory levels by SKU then location; `sku` and `stock_location_id` filter.',
+        description: 'Inventory levels ordered by SKU then location; `sku` and `stock_location_id` filter.',
         params: OrgSlugParams,
         querystring: InventoryQuery,
         response: { 200: offsetPage('levels', InventoryLevelResponse) },

@@ -41,7 +41,10 @@ export function registerShopRegionRoutes(app: ModuleApp, service: ShopRegionsSer
   );
   app.get(
     `${base}/:region_id`,
-    { schema: { params, response: { 200: RegionResponse } }, config: READ },
+    {
+      schema: { description: 'A region; its countries sorted.', params, response: { 200: RegionResponse } },
+      config: READ,
+    },
     async (request) => service.get(request.principal.orgId!, request.params.region_id),
   );
   app.patch(

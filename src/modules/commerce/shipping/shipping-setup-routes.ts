@@ -75,7 +75,7 @@ export function registerShippingSetupRoutes(app: ModuleApp, service: ShippingSet
     `${base}/shipping-options`,
     {
       schema: {
-        description: 'The shipping options, by region then id; `region_id` keeps one region’s.',
+        description: 'The shipping options, ordered by region then id; `region_id` keeps one region’s.',
         params: OrgSlugParams,
         querystring: ShippingOptionsQuery,
         response: { 200: listOf('shipping_options', ShippingOptionResponse) },
