@@ -12,6 +12,7 @@ import { CommerceListsRepository } from './lists/commerce-lists-repository.ts';
 import { registerCommerceListRoutes } from './lists/commerce-lists-routes.ts';
 import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
+import { refuseNulCharacters } from './shared/nul-guard.ts';
 import { registerShopRegionRoutes } from './regions/shop-regions-routes.ts';
 import { ShopRegionsService } from './regions/shop-regions-service.ts';
 import { registerShippingSetupRoutes } from './shipping/shipping-setup-routes.ts';
@@ -41,6 +42,7 @@ export function createCommerceModule(runtime: Runtime): PlatformModule {
     name: 'commerce',
     prefix: '/orgs',
     routes: (app) => {
+      app.addHook('preHandler', refuseNulCharacters);
       registerCommerceListRoutes(app, lists);
       registerShopEventRoutes(app, events);
       registerStoreRoutes(app, store);

@@ -350,6 +350,12 @@ describe('Commerce administration: a shop set up with an organization key', () =
       status: 422,
       loc: ['body', 'category_ids', 0],
     });
+    // PostgreSQL keeps no NUL character: refused naming the field, never a 500.
+    expect(problem(await call('POST', 'products', { title: 'a\u0000b' }))).toEqual({
+      status: 422,
+      loc: ['body', 'title'],
+    });
+    expect(problem(await call('GET', 'orders?q=%00'))).toEqual({ status: 422, loc: ['query', 'q'] });
     const listed = await ok('GET', 'products');
     expect(listed).toMatchObject({ count: 1, limit: 50, offset: 0 });
     expect(listed.products[0]).toMatchObject({
