@@ -188,6 +188,12 @@ export class ProviderError extends Error {
 export class GuestAgentNotRunning extends ProviderError {}
 
 /**
+ * No such VM on that node (PVE: 500 `Configuration file 'nodes/<node>/qemu-server/<vmid>.conf' does
+ * not exist`).
+ */
+export class VmNotFound extends ProviderError {}
+
+/**
  * The port. Every method maps to one PVE call (named beside it); tasks are started, not awaited,
  * except by `waitTask`. Listing is one call per node, never one per VM.
  */

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import { GuestAgentNotRunning, ProviderError } from './compute-provider.ts';
+import { GuestAgentNotRunning, ProviderError, VmNotFound } from './compute-provider.ts';
 
 export type PveParamValue = string | number | boolean | undefined | null;
 export type PveParams = Readonly<Record<string, PveParamValue>>;
@@ -122,6 +122,8 @@ export class PveHttp {
       const errors = json?.errors && typeof json.errors === 'object' ? json.errors : {};
       if (/guest agent is not running/i.test(message))
         throw new GuestAgentNotRunning(res.statusCode, message, errors);
+      if (/^Configuration file '[^']*qemu-server\/\d+\.conf' does not exist$/.test(message))
+        throw new VmNotFound(res.statusCode, message, errors);
       throw new ProviderError(res.statusCode, message, errors);
     }
     if (json === null || !('data' in json))

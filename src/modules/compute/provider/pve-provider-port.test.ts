@@ -6,7 +6,7 @@ import { localCa } from '../../../testing/local-ca.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
 import { startLocalPve, type LocalPve } from '../local-pve/pve-server.ts';
 import { StateEngine } from '../local-pve/state-engine.ts';
-import { ProviderError, type StartedTask } from './compute-provider.ts';
+import { ProviderError, VmNotFound, type StartedTask } from './compute-provider.ts';
 import { PveProvider } from './pve-provider.ts';
 import type { PveProviderSettings } from './provider-config.ts';
 
@@ -257,7 +257,9 @@ describe('the whole provider port through the adapter (state engine)', () => {
     });
     await wait(d);
     expect(await provider.nextVmid()).toBe(100);
-    await expect(provider.vmConfig('pve1', 100)).rejects.toMatchObject({
+    const gone = await provider.currentStatus('pve1', 100).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(VmNotFound);
+    expect(gone).toMatchObject({
       status: 500,
       message: "Configuration file 'nodes/pve1/qemu-server/100.conf' does not exist",
     });
