@@ -7,6 +7,7 @@ import {
   ProviderError,
   type RrdTimeframe,
   type VmListEntry,
+  VmNotFound,
 } from '../provider/compute-provider.ts';
 import type { InstanceAccess } from './instance-access.ts';
 import {
@@ -172,7 +173,7 @@ export class InstancesService {
     try {
       return await provider.currentStatus(instance.node, instance.vmid);
     } catch (error) {
-      if (error instanceof ProviderError && error.status === 404) return null;
+      if (error instanceof VmNotFound) return null;
       throw providerFailed();
     }
   }
