@@ -1,7 +1,7 @@
 /** An instance as the API answers it. */
 import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { VmListEntry } from '../provider/compute-provider.ts';
-import type { Instance } from './instances-repository.ts';
+import type { Instance, ListedInstance } from './instances-repository.ts';
 
 export const INSTANCE_STATUSES = [
   'running',
@@ -44,7 +44,10 @@ export type IpAddressView = JsonView<{ address: string; family: 'ipv4'; gateway:
  * rebuild shows `stopped`), else the hypervisor's — `paused` told from QMP's status, since PVE's
  * `status` says `running` while paused; a VM missing from its node's list is `stopped`.
  */
-export function statusOf(instance: Instance, vm: VmListEntry | null | undefined): InstanceStatus {
+export function statusOf(
+  instance: Pick<Instance, 'state'>,
+  vm: VmListEntry | null | undefined,
+): InstanceStatus {
   switch (instance.state) {
     case 'installing':
     case 'rebuilding':
@@ -60,7 +63,7 @@ export function statusOf(instance: Instance, vm: VmListEntry | null | undefined)
   }
 }
 
-export function ipsOf(instance: Instance): IpAddressView[] {
+export function ipsOf(instance: Pick<Instance, 'ipv4' | 'ipv4_gateway' | 'ipv4_prefix'>): IpAddressView[] {
   if (instance.ipv4 === null) return [];
   return [
     {
@@ -88,5 +91,25 @@ export function instanceView(instance: Instance, vm: VmListEntry | null | undefi
     ips: ipsOf(instance),
     location: instance.location,
     created_at: instance.created_at.toISOString(),
+  };
+}
+
+/** The view of a listed row: the same fields, `created_at` as the query wrote it. */
+export function listedView(instance: ListedInstance, vm: VmListEntry | undefined): InstanceView {
+  return {
+    uuid: instance.uuid,
+    service_id: instance.service_id,
+    name: instance.name,
+    hostname: instance.hostname,
+    status: statusOf(instance, vm),
+    node: instance.node,
+    vmid: instance.vmid,
+    template: { id: instance.template_id, name: instance.template_name },
+    vcpus: instance.vcpus,
+    memory_mb: instance.memory_mb,
+    disk_gb: instance.disk_gb,
+    ips: ipsOf(instance),
+    location: instance.location,
+    created_at: instance.created_at,
   };
 }

@@ -7,11 +7,13 @@ import {
   ProviderError,
   type RrdTimeframe,
   type VmListEntry,
+  VmNotFound,
 } from '../provider/compute-provider.ts';
 import type { InstanceAccess } from './instance-access.ts';
 import {
   instanceView,
   ipsOf,
+  listedView,
   statusOf,
   type InstanceStatus,
   type InstanceView,
@@ -136,14 +138,22 @@ export class InstancesService {
     };
     for (const node of this.nodesOfOrg.get(orgId) ?? []) listNode(node);
     const rows = await this.instances.listOfOrg(orgId);
-    const nodes = [...new Set(rows.filter((r) => r.state === 'active').map((r) => r.node))];
+    const nodes: string[] = [];
+    for (const r of rows) if (r.state === 'active' && !nodes.includes(r.node)) nodes.push(r.node);
     for (const node of nodes) listNode(node);
     this.nodesOfOrg.set(orgId, nodes);
-    const vms = new Map<string, Map<number, VmListEntry>>();
     const answered = await fromProvider(Promise.all(nodes.map((n) => lists.get(n) ?? Promise.resolve([]))));
-    nodes.forEach((node, i) => vms.set(node, new Map(answered[i]!.map((vm) => [vm.vmid, vm]))));
-    let items = rows.map((r) => instanceView(r, vms.get(r.node)?.get(r.vmid)));
-    if (status !== undefined) items = items.filter((i) => i.status === status);
+    const vms = new Map<string, Map<number, VmListEntry>>();
+    nodes.forEach((node, i) => {
+      const byVmid = new Map<number, VmListEntry>();
+      for (const vm of answered[i]!) byVmid.set(vm.vmid, vm);
+      vms.set(node, byVmid);
+    });
+    const items: InstanceView[] = [];
+    for (const r of rows) {
+      const view = listedView(r, r.state === 'active' ? vms.get(r.node)?.get(r.vmid) : undefined);
+      if (status === undefined || view.status === status) items.push(view);
+    }
     return { items, total: items.length };
   }
 
@@ -172,7 +182,7 @@ export class InstancesService {
     try {
       return await provider.currentStatus(instance.node, instance.vmid);
     } catch (error) {
-      if (error instanceof ProviderError && error.status === 404) return null;
+      if (error instanceof VmNotFound) return null;
       throw providerFailed();
     }
   }
