@@ -33,7 +33,6 @@ import {
   gameServerSourcesConfig,
   gameServersConfig,
 } from '../modules/game-servers/index.ts';
-import { computeConfig, createComputeModule, pveProviderConfig } from '../modules/compute/index.ts';
 import { edgeConfig } from '../nodes/edge/edge-config.ts';
 
 /** Every module's settings section, validated together at start. */
@@ -48,8 +47,6 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   gameproxyConfig,
   gameServersConfig,
   gameServerSourcesConfig,
-  computeConfig,
-  pveProviderConfig,
   edgeConfig,
 ];
 
@@ -155,13 +152,6 @@ export function platformModules(
     liveProducts,
   });
   const gameServers = createGameServersModule(runtime, { accounts: identity.accounts, provisioners });
-  // The PVE adapter when PVE_URL is set, else no provider (VPS plans answer not_configured);
-  // a local engine is put in place with compute.useProvider().
-  const compute = createComputeModule(runtime, {
-    catalog: catalog.offers,
-    osTemplates: catalog.osTemplates,
-    provisioners,
-  });
   return [
     identity,
     orgs,
@@ -182,6 +172,5 @@ export function platformModules(
     objectStorage,
     gameproxy,
     gameServers,
-    compute,
   ];
 }
