@@ -41,6 +41,10 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // Code a role imports when it starts goes into chunks of its own, loaded only by the roles
+  // that run it: a DNS node does not load the platform modules' code (src/apps/node.ts).
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   target: 'node20',
   packages: 'external',
   sourcemap: 'linked',

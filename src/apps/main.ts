@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../kernel/config/load-config.ts';
-import { CONFIG_SECTIONS } from './platform-modules.ts';
+import { CONFIG_SECTIONS } from './config-sections.ts';
 import { StartRefused } from '../kernel/db/data-dir-lock.ts';
 import { createLogger } from '../kernel/log/logger.ts';
 import { startNode, type RunningNode } from './node.ts';

@@ -8,15 +8,13 @@ import { registerOpsRoutes } from '../kernel/ops/ops-routes.ts';
 import { startOpsServer } from '../kernel/ops/ops-server.ts';
 import { Readiness } from '../kernel/ops/readiness.ts';
 import { closeRuntime, openRuntime, type RuntimeOptions } from '../kernel/runtime/open-runtime.ts';
-import { startCheckerRole, type CheckerRole } from '../nodes/checker/checker-role.ts';
+import type { CheckerRole } from '../nodes/checker/checker-role.ts';
 import { createDnsNode } from '../nodes/dns/dns-node.ts';
 import type { DnsRole } from '../nodes/dns/dns-role.ts';
 import type { DnsWorkerRole } from '../nodes/dns/dns-worker-role.ts';
-import { startEdgeRole, type EdgeRole } from '../nodes/edge/edge-role.ts';
-import { startWorkerRole } from '../nodes/worker/worker-role.ts';
+import type { EdgeRole } from '../nodes/edge/edge-role.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
-import { buildApiApp } from './api-app.ts';
 
 export interface RunningNode {
   readonly apiUrl: string | null;
@@ -40,7 +38,10 @@ export interface RunningNode {
 }
 
 /**
- * Starts the roles this process plays (ROLE) on one shared runtime. Every role serves /metrics,
+ * Starts the roles this process plays (ROLE) on one shared runtime. Each role's code is imported
+ * when the role starts (the DNS node's statically, it is the reason for a small node): a DNS or
+ * edge node never loads the platform modules, their routes and the libraries they use, which keeps
+ * its resident memory small (docs/benchmarks.md, "Idle memory"). Every role serves /metrics,
  * /healthz and /readyz on API_PORT: the api role on its app, the others on a small ops server
  * started first, so /readyz answers 503 while the roles are still starting.
  */
@@ -90,22 +91,26 @@ export async function startNode(
       stops.push(() => node.stop());
     }
     if (config.role === 'all' || config.role === 'edge') {
+      const { startEdgeRole } = await import('../nodes/edge/edge-role.ts');
       const role = await startEdgeRole(runtime, { metrics, readiness });
       edge = role;
       stops.push(() => role.stop());
     }
     if (config.role === 'all' || config.role === 'checker') {
       readiness.set('checker', () => checker !== null);
+      const { startCheckerRole } = await import('../nodes/checker/checker-role.ts');
       const role = await startCheckerRole(runtime, metrics);
       checker = role;
       stops.push(() => role.stop());
     }
     if (config.role === 'worker') {
+      const { startWorkerRole } = await import('../nodes/worker/worker-role.ts');
       const role = startWorkerRole(runtime, readiness);
       stops.push(() => role.stop());
     }
     if (hasApi) {
       readiness.set('database', () => databaseAnswers(runtime.database));
+      const { buildApiApp } = await import('./api-app.ts');
       const api = await buildApiApp(runtime, (a: FastifyInstance) => registerOpsRoutes(a, ops));
       modules = api.modules;
       routes = api.routes;

@@ -1,11 +1,10 @@
 import type { AccessTokens } from '../kernel/auth/access-token.ts';
 import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
-import type { ConfigSection } from '../kernel/config/config-section.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
 import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
-import { billingConfig, createBillingModule } from '../modules/billing/index.ts';
+import { createBillingModule } from '../modules/billing/index.ts';
 import { createResellersModule } from '../modules/resellers/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
@@ -15,40 +14,22 @@ import {
   type ServiceTagLookup,
 } from '../modules/services/index.ts';
 import { createTagsModule } from '../modules/tags/index.ts';
-import { certificatesConfig, createCertificatesModule } from '../modules/certificates/index.ts';
+import { createCertificatesModule } from '../modules/certificates/index.ts';
 import { createCommerceModule } from '../modules/commerce/index.ts';
 import { createDnsModule, dnsConfig, type NameClaimSource } from '../modules/dns/index.ts';
-import { createLoadBalancingModule, loadBalancingConfig } from '../modules/load-balancing/index.ts';
+import { createLoadBalancingModule } from '../modules/load-balancing/index.ts';
 import { createIdentityModule } from '../modules/identity/index.ts';
 import { createKeysModule } from '../modules/keys/index.ts';
-import { createMailModule, mailConfig } from '../modules/mail/index.ts';
+import { createMailModule } from '../modules/mail/index.ts';
 import { createLocationsModule } from '../modules/locations/index.ts';
 import { createOrgsModule, type LiveProductSource } from '../modules/orgs/index.ts';
-import { createObjectStorageModule, objectStorageConfig } from '../modules/object-storage/index.ts';
-import { createPlatformDomainsModule, platformDomainsConfig } from '../modules/platform-domains/index.ts';
-import { createGameproxyModule, gameproxyConfig } from '../modules/gameproxy/index.ts';
+import { createObjectStorageModule } from '../modules/object-storage/index.ts';
+import { createPlatformDomainsModule } from '../modules/platform-domains/index.ts';
+import { createGameproxyModule } from '../modules/gameproxy/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
-import {
-  createGameServersModule,
-  gameServerSourcesConfig,
-  gameServersConfig,
-} from '../modules/game-servers/index.ts';
-import { edgeConfig } from '../nodes/edge/edge-config.ts';
+import { createGameServersModule } from '../modules/game-servers/index.ts';
 
-/** Every module's settings section, validated together at start. */
-export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
-  dnsConfig,
-  loadBalancingConfig,
-  certificatesConfig,
-  platformDomainsConfig,
-  mailConfig,
-  billingConfig,
-  objectStorageConfig,
-  gameproxyConfig,
-  gameServersConfig,
-  gameServerSourcesConfig,
-  edgeConfig,
-];
+export { CONFIG_SECTIONS } from './config-sections.ts';
 
 /**
  * Every platform module, in the order they register and start; each gets what it uses of the

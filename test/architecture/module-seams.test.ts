@@ -6,6 +6,7 @@ import {
   SRC,
   cycles,
   importGraph,
+  importSpecs,
   importsOf,
   sourceFiles,
   target,
@@ -52,12 +53,43 @@ describe('architecture: modules meet only at their doors', () => {
   it('lets apps/, testing/ and every other folder reach a module only through its index.ts', () => {
     for (const area of ['apps', 'testing', 'kernel', 'health', 'geo', 'dns']) {
       expect(
-        violations(area, (to) => {
+        violations(area, (to, from) => {
           const m = moduleOf(to);
-          return m === null || to === `modules/${m}/index.ts`;
+          // apps/config-sections.ts alone reads the settings doors, `<m>-config.ts` (below).
+          const settings = from === 'apps/config-sections.ts' && to === `modules/${m}/${m}-config.ts`;
+          return m === null || to === `modules/${m}/index.ts` || settings;
         }),
       ).toEqual([]);
     }
+  });
+
+  it('keeps each settings door (<m>-config.ts) light: it reaches no module factory, route, service or store', () => {
+    // What a DNS or edge node evaluates to read its settings: the module's config files only.
+    const heavy: string[] = [];
+    for (const m of moduleNames) {
+      const door = path.join(MODULES, m, `${m}-config.ts`);
+      if (!existsSync(door)) continue;
+      const seen = new Set<string>();
+      const queue = [door];
+      while (queue.length > 0) {
+        const file = queue.pop()!;
+        // Type-only imports are erased: they load nothing.
+        const loaded = readFileSync(file, 'utf8').replace(/import type [^;]*;/g, '');
+        for (const spec of importSpecs(loaded)) {
+          if (!spec.startsWith('.')) continue;
+          const to = target(file, spec);
+          if (seen.has(to)) continue;
+          seen.add(to);
+          if (
+            to.startsWith('modules/') &&
+            (moduleOf(to) !== m || !/-config\.ts$|\/dnssec\/parent-ds-lookup\.ts$/.test(to))
+          )
+            heavy.push(`modules/${m}/${m}-config.ts reaches ${to}`);
+          else if (to.startsWith('modules/') || to.startsWith('geo/')) queue.push(path.join(SRC, to));
+        }
+      }
+    }
+    expect(heavy).toEqual([]);
   });
 
   it('lets tests and benchmarks reach a module only through its index.ts (or a named exception)', () => {

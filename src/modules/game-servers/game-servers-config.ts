@@ -15,3 +15,6 @@ export const gameServersConfig = defineConfigSection<GameServersSettings>('game-
     softwareMaxBytes: env.int('SOFTWARE_MAX_BYTES', 256 * 1024 * 1024, 1, 4 * 1024 ** 3),
   };
 });
+
+// The sources' settings are read at start with the rest: this file is the module's settings door.
+export { gameServerSourcesConfig, type GameServerSourcesSettings } from './sources/sources-config.ts';
