@@ -4,11 +4,12 @@
  * macro (dnsperf: the product vs Knot, UDP and TCP) and scale (snapshot build time/memory per zone
  * size, API change → answer latency, 100k-record import), platform (limit layers, webhooks) and
  * storage (a one-node Ceph gateway: object listing through the API ÷ at the gateway, presigning) and
- * edge (the game edge beside haproxy: bench/edge-suite.ts) parts, prints one table per part and the
+ * edge (the game edge beside haproxy: bench/edge-suite.ts) and compute (500 instances listed through
+ * the API ÷ the provider's own list calls, on the local PVE server's state engine) parts, prints one table per part and the
  * targets (docs/benchmarks.md, "Targets"), and writes every figure to
  * bench/results/<YYYY-MM-DD>.json.
  *
- * `npm run bench -- [--only micro,macro,scale,platform,storage,edge] [--quick] [--rounds N] [--seconds S]
+ * `npm run bench -- [--only micro,macro,scale,platform,storage,edge,compute] [--quick] [--rounds N] [--seconds S]
  *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp]`
  * --quick shortens everything for a smoke run; quick and partial runs write
  * <date>-<parts>[-quick].json so they never overwrite the figures of a full run.
@@ -29,10 +30,11 @@ import { runScale } from './scale-suite.ts';
 import { runStorageListing, type StorageListingResult } from './storage-listing.ts';
 import { runStoragePresign, type PresignFigures } from './storage-presign.ts';
 import { runEdge, type Compared, type EdgeResult } from './edge-suite.ts';
+import { runComputeListing, type ComputeListingResult } from './compute-listing.ts';
 import type { ScaleResult } from './scale-suite.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage', 'edge'] as const;
+const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage', 'edge', 'compute'] as const;
 type Part = (typeof PARTS)[number];
 const GiB = 1024;
 
@@ -312,6 +314,7 @@ function targets(
   platform: PlatformResult | null,
   storage: StorageResult | null,
   edge: EdgeResult | null,
+  compute: ComputeListingResult | null,
 ): Target[] {
   const out: Target[] = [];
   const add = (
@@ -371,6 +374,17 @@ function targets(
     edge === null ? null : edge.idle.oursBytes / 1024,
     (v) => v <= 64,
     1,
+  );
+  add(
+    'compute: 500 instances listed through the API ÷ the provider list calls ≤ 1.2 (median of rounds)',
+    compute?.ratio,
+    (v) => v <= 1.2,
+  );
+  add(
+    'compute: provider calls per listing = nodes (one per node)',
+    compute?.callsPerListing,
+    (v) => v === compute?.nodes,
+    0,
   );
   return out;
 }
@@ -493,7 +507,28 @@ async function main(): Promise<void> {
     printEdge(edge);
   }
 
-  const goals = targets(micro, macro, scale, platform, storage, edge);
+  let compute: ComputeListingResult | null = null;
+  if (parts.includes('compute')) {
+    log(
+      'compute: 500 instances on the local PVE server (state engine), listed through the API and by the provider alone',
+    );
+    compute = await runComputeListing({ rounds: roundsArg ?? (quick ? 5 : 30), quick });
+    printTable(
+      'cloud compute listing',
+      ['figure', 'ours', 'provider', 'ratio'],
+      [
+        [
+          `ms per listing of ${compute.instances} (median)`,
+          compute.oursMedianMs,
+          compute.providerMedianMs,
+          compute.ratio.toFixed(3),
+        ],
+        ['provider calls per listing', compute.callsPerListing, compute.nodes, null],
+      ],
+    );
+  }
+
+  const goals = targets(micro, macro, scale, platform, storage, edge, compute);
   printTable(
     'targets',
     ['target', 'value', 'met'],
@@ -533,6 +568,7 @@ async function main(): Promise<void> {
     platform,
     storage,
     edge,
+    compute,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

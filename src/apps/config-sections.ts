@@ -1,5 +1,6 @@
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import { billingConfig } from '../modules/billing/billing-config.ts';
+import { computeConfig, pveProviderConfig } from '../modules/compute/compute-config.ts';
 import { certificatesConfig } from '../modules/certificates/certificates-config.ts';
 import { dnsConfig } from '../modules/dns/dns-config.ts';
 import { gameServerSourcesConfig, gameServersConfig } from '../modules/game-servers/game-servers-config.ts';
@@ -26,5 +27,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   gameproxyConfig,
   gameServersConfig,
   gameServerSourcesConfig,
+  computeConfig,
+  pveProviderConfig,
   edgeConfig,
 ];

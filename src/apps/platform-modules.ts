@@ -28,6 +28,7 @@ import { createPlatformDomainsModule } from '../modules/platform-domains/index.t
 import { createGameproxyModule } from '../modules/gameproxy/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
 import { createGameServersModule } from '../modules/game-servers/index.ts';
+import { createComputeModule } from '../modules/compute/index.ts';
 
 export { CONFIG_SECTIONS } from './config-sections.ts';
 
@@ -133,6 +134,13 @@ export function platformModules(
     liveProducts,
   });
   const gameServers = createGameServersModule(runtime, { accounts: identity.accounts, provisioners });
+  // The PVE adapter when PVE_URL is set, else no provider (VPS plans answer not_configured);
+  // a local engine is put in place with compute.useProvider().
+  const compute = createComputeModule(runtime, {
+    catalog: catalog.offers,
+    osTemplates: catalog.osTemplates,
+    provisioners,
+  });
   return [
     identity,
     orgs,
@@ -153,5 +161,6 @@ export function platformModules(
     objectStorage,
     gameproxy,
     gameServers,
+    compute,
   ];
 }

@@ -61,6 +61,8 @@ export function startProcess(
       LOG_LEVEL: 'info',
       // No local object storage gateway (a Ceph cluster, ~15 s and ~150 MB) unless a test asks for it.
       OBJECT_STORAGE_LOCAL: 'off',
+      // No local QEMU cluster (VMs under TCG): the compute tests start the PVE server they need.
+      COMPUTE_LOCAL: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

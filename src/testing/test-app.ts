@@ -86,6 +86,8 @@ export async function startTestApp(
     ACME_HTTP_PORT: '0',
     // No single-node Ceph gateway of its own: object storage tests give theirs (object-storage-fixture).
     OBJECT_STORAGE_LOCAL: 'off',
+    // No local QEMU cluster (VMs under TCG): the compute tests start the PVE server they need.
+    COMPUTE_LOCAL: 'off',
     ...options.env,
   };
   const config = loadConfig(env, CONFIG_SECTIONS);

@@ -29,6 +29,30 @@ const CONTRACT_BUDGETS: Readonly<
     windowS: 600,
     scope: 'target',
   },
+  'vps.power': {
+    routes: ['POST /api/v1/orgs/:org_slug/vps/:uuid/power'],
+    count: 24,
+    windowS: 60,
+    scope: 'target',
+  },
+  'vps.rebuild': {
+    routes: ['POST /api/v1/orgs/:org_slug/vps/:uuid/rebuild'],
+    count: 8,
+    windowS: 600,
+    scope: 'target',
+  },
+  'vps.backup': {
+    routes: ['POST /api/v1/orgs/:org_slug/vps/:uuid/backups'],
+    count: 8,
+    windowS: 300,
+    scope: 'target',
+  },
+  'vps.backup_restore': {
+    routes: ['POST /api/v1/orgs/:org_slug/vps/:uuid/backups/:backup_id/restore'],
+    count: 8,
+    windowS: 300,
+    scope: 'target',
+  },
   'custom_domain.link': {
     routes: ['POST /api/v1/gameproxy/routes/:route_id/custom-domain'],
     count: 12,

@@ -23,6 +23,7 @@ function start(cwd: string, dataDir: string): Started {
     env: {
       PATH: process.env.PATH,
       OBJECT_STORAGE_LOCAL: 'off',
+      COMPUTE_LOCAL: 'off',
       API_PORT: '0',
       DNS_PORT: '0',
       EDGE_PORT: '0',

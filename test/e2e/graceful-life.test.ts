@@ -31,6 +31,7 @@ async function start(role: 'all' | 'dns'): Promise<Started> {
     env: {
       PATH: process.env.PATH,
       OBJECT_STORAGE_LOCAL: 'off',
+      COMPUTE_LOCAL: 'off',
       ROLE: role,
       API_PORT: '0',
       DNS_PORT: '0',

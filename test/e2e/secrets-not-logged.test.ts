@@ -22,6 +22,7 @@ describe('secrets never reach the log', () => {
       env: {
         PATH: process.env.PATH,
         OBJECT_STORAGE_LOCAL: 'off',
+        COMPUTE_LOCAL: 'off',
         API_PORT: '0',
         DNS_PORT: '0',
         EDGE_PORT: '0',

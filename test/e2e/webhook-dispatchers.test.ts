@@ -78,6 +78,7 @@ describe.skipIf(!shared)('webhook dispatchers across processes', () => {
         env: {
           PATH: process.env.PATH,
           OBJECT_STORAGE_LOCAL: 'off',
+          COMPUTE_LOCAL: 'off',
           ROLE: 'worker',
           API_PORT: '0',
           DATABASE_URL: process.env.DATABASE_URL,

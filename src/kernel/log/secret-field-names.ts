@@ -14,4 +14,9 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'mfa_token',
   'raw_key',
   'api_key',
+  // Cloud compute: a console's one-time VNC ticket and the URL that carries it, a cloud-init password.
+  'ticket',
+  'vncticket',
+  'websocket_url',
+  'cipassword',
 ]);

@@ -62,3 +62,21 @@ export interface CatalogOffers {
   /** A service took (+1) or gave back (−1) one of the product's stock. */
   holdStock(productId: number, delta: 1 | -1): Promise<void>;
 }
+
+/** An OS template of cloud compute as the compute module clones it. */
+export interface OsTemplate {
+  readonly id: number;
+  readonly slug: string;
+  readonly name: string;
+  readonly min_memory_mb: number;
+  readonly min_disk_gb: number;
+  /** Location codes it is offered at; null: everywhere. */
+  readonly locations: readonly string[] | null;
+  /** The Proxmox VE template VM: one vmid on every node, or a vmid per node name; null: none. */
+  readonly pve_template_vmid: number | Readonly<Record<string, number>> | null;
+}
+
+/** The catalogue's OS templates (cloud compute's images), by id. */
+export interface OsTemplates {
+  osTemplates(): Promise<OsTemplate[]>;
+}

@@ -4,7 +4,7 @@ import type { LocationsDirectory } from '../locations/index.ts';
 import { catalogContext } from './catalog-context.ts';
 import { seedShippedCatalog } from './catalog-files/shipped-catalog.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
-import type { CatalogOffers, ProductProvisioner } from './catalog-interfaces.ts';
+import type { CatalogOffers, OsTemplates, ProductProvisioner } from './catalog-interfaces.ts';
 import { ContainerCatalogRepository } from './containers/container-catalog-repository.ts';
 import { ContainerCatalogService } from './containers/container-catalog-service.ts';
 import { registerContainerCatalogRoutes } from './containers/container-catalog-routes.ts';
@@ -21,6 +21,8 @@ import { ProductsService } from './products/products-service.ts';
 export interface CatalogModule extends PlatformModule {
   /** What the services registry reads when a service is ordered. */
   readonly offers: CatalogOffers;
+  /** Cloud compute's OS templates. */
+  readonly osTemplates: OsTemplates;
 }
 
 export function createCatalogModule(
@@ -37,6 +39,7 @@ export function createCatalogModule(
   return {
     name: 'catalog',
     offers: products,
+    osTemplates: products,
     prefix: '',
     routes: (app) => {
       registerProductRoutes(app, products);

@@ -80,6 +80,8 @@ export interface OsTemplateRow {
   min_disk_gb: number;
   /** Location codes it is offered at; null: everywhere. */
   location_codes: string[] | null;
+  /** The PVE template VM: one vmid on every node, or a vmid per node name (JSON); null: none. */
+  pve_template_vmid: number | Record<string, number> | null;
 }
 
 export interface RuntimeRow {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../kernel/runtime/runtime.ts';
 import { ORGS, createOrg } from '../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { CommerceListsRepository } from './commerce-lists-repository.ts';
+import { CommerceListsRepository } from './lists/commerce-lists-repository.ts';
 import type { CommerceTables } from './commerce-tables.ts';
 
 describe('Commerce API lists: paging, order, filters', () => {

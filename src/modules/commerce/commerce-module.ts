@@ -1,20 +1,56 @@
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
+import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
 import { commerceContext } from './commerce-context.ts';
-import { CommerceListsRepository } from './commerce-lists-repository.ts';
-import { registerCommerceListRoutes } from './commerce-lists-routes.ts';
+import { ShopEventLog } from './events/shop-event-log.ts';
+import { ShopEventsRepository } from './events/shop-events-repository.ts';
+import { registerShopEventRoutes } from './events/shop-events-routes.ts';
+import { registerStockRoutes } from './inventory/stock-routes.ts';
+import { StockService } from './inventory/stock-service.ts';
+import { CommerceListsRepository } from './lists/commerce-lists-repository.ts';
+import { registerCommerceListRoutes } from './lists/commerce-lists-routes.ts';
+import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
+import { OrderEditsService } from './orders/order-edits-service.ts';
+import { refuseNulCharacters } from './shared/nul-guard.ts';
+import { registerShopRegionRoutes } from './regions/shop-regions-routes.ts';
+import { ShopRegionsService } from './regions/shop-regions-service.ts';
+import { registerShippingSetupRoutes } from './shipping/shipping-setup-routes.ts';
+import { ShippingSetupService } from './shipping/shipping-setup-service.ts';
+import { registerStoreRoutes } from './store/store-routes.ts';
+import { StoreService } from './store/store-service.ts';
 
 /**
- * The Commerce API of an organization (base /api/v1/orgs/{org_slug}/commerce): for now its five
- * lists and the merchant profile's door. Every route is behind the Commerce gate (keys module):
- * an organization key with the route's scope, or an owner's or admin's token.
+ * The Commerce API of an organization (base /api/v1/orgs/{org_slug}/commerce, docs/commerce.md):
+ * the shop's administration — store settings, sales channels and publishable keys, regions, the
+ * catalogue, shipping, stock, order edits — its event log, and the lists. Every route is behind
+ * the Commerce gate (keys module): an organization key with the route's scope, or an owner's or
+ * admin's token. Every change announces `commerce.<object>.<verb>` in its own transaction.
  */
 export function createCommerceModule(runtime: Runtime): PlatformModule {
   const ctx = commerceContext(runtime);
+  const log = new ShopEventLog(ctx);
   const lists = new CommerceListsRepository(ctx.db);
+  const events = new ShopEventsRepository(ctx.db);
+  const store = new StoreService(ctx, log);
+  const regions = new ShopRegionsService(ctx, log);
+  const catalog = new ShopCatalogService(ctx, log);
+  const shipping = new ShippingSetupService(ctx, log);
+  const stock = new StockService(ctx, log);
+  const orders = new OrderEditsService(ctx, log);
   return {
     name: 'commerce',
     prefix: '/orgs',
-    routes: (app) => registerCommerceListRoutes(app, lists),
+    routes: (app) => {
+      app.addHook('preHandler', refuseNulCharacters);
+      registerCommerceListRoutes(app, lists);
+      registerShopEventRoutes(app, events);
+      registerStoreRoutes(app, store);
+      registerShopRegionRoutes(app, regions);
+      registerShopCatalogRoutes(app, catalog);
+      registerShippingSetupRoutes(app, shipping);
+      registerStockRoutes(app, stock);
+      registerOrderEditRoutes(app, orders);
+    },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The Commerce module's tables as Kysely sees them (migrations/*_commerce_*.sql). Created empty:
- * the Commerce issue fills them; the five list routes of the Commerce API read them now. Money is
- * numeric in storage and text here (never a float in arithmetic).
+ * The Commerce module's tables as Kysely sees them (migrations/*_commerce_*.sql). Money of the
+ * shop is an integer of the currency's minor unit (`bigint`, read as text by the driver and turned
+ * into a number by the repositories); the lists' older money columns (orders' total, promotions'
+ * value, gift cards' balance) are numeric, text here.
  */
 export interface CommerceOrderRow {
   id: number;
@@ -16,6 +17,24 @@ export interface CommerceOrderRow {
   created_at: Date;
 }
 
+/** Columns of an order beyond the list's (edits, and the carts that will place orders). */
+export interface CommerceOrderExtraRow {
+  region_id: number | null;
+  sales_channel_id: number | null;
+  metadata: Record<string, unknown>;
+  updated_at: Date;
+}
+
+export interface CommerceOrderNoteRow {
+  id: number;
+  org_id: number;
+  order_id: number;
+  body: string;
+  /** Who wrote it: `key:<id>` or `user:<id>`. */
+  author: string;
+  created_at: Date;
+}
+
 export interface CommerceProductRow {
   id: number;
   org_id: number;
@@ -23,6 +42,176 @@ export interface CommerceProductRow {
   handle: string;
   status: string;
   created_at: Date;
+  updated_at: Date;
+}
+
+/** Columns of a product beyond the list's. */
+export interface CommerceProductExtraRow {
+  subtitle: string | null;
+  description: string | null;
+  /** Image URLs, in order. */
+  images: string[];
+  /** `[{title, values}]`: the options a variant picks one value of each. */
+  options: { title: string; values: string[] }[];
+  /** Grams. */
+  weight: number | null;
+  collection_id: number | null;
+  shipping_profile_id: number | null;
+}
+
+export interface CommerceProductVariantRow {
+  id: number;
+  org_id: number;
+  product_id: number;
+  title: string;
+  sku: string | null;
+  /** Option title → value. */
+  options: Record<string, string>;
+  manage_inventory: boolean;
+  allow_backorder: boolean;
+  weight: number | null;
+  rank: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceVariantPriceRow {
+  variant_id: number;
+  currency_code: string;
+  /** Minor units (bigint). */
+  amount: string | number;
+}
+
+export interface CommerceProductCollectionRow {
+  id: number;
+  org_id: number;
+  title: string;
+  handle: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceProductCategoryRow {
+  id: number;
+  org_id: number;
+  name: string;
+  handle: string;
+  parent_id: number | null;
+  is_active: boolean;
+  is_public: boolean;
+  rank: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceProductCategoryLinkRow {
+  product_id: number;
+  category_id: number;
+}
+
+export interface CommerceProductSalesChannelRow {
+  product_id: number;
+  sales_channel_id: number;
+}
+
+export interface CommerceStoreSettingsRow {
+  org_id: number;
+  name: string | null;
+  default_currency_code: string;
+  support_email: string | null;
+  updated_at: Date;
+}
+
+export interface CommerceSalesChannelRow {
+  id: number;
+  org_id: number;
+  name: string;
+  description: string | null;
+  is_disabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommercePublishableKeyRow {
+  id: number;
+  org_id: number;
+  sales_channel_id: number;
+  mode: 'test' | 'live';
+  label: string | null;
+  /** The key's first characters: an index, shown as the key's prefix. */
+  lookup: string;
+  /** SHA-256 of the whole key, hex. */
+  key_hash: string;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+export interface CommerceRegionRow {
+  id: number;
+  org_id: number;
+  name: string;
+  currency_code: string;
+  /** Percent, numeric(7,4): text from the driver. */
+  tax_rate: string | number;
+  tax_inclusive: boolean;
+  payment_providers: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceRegionCountryRow {
+  org_id: number;
+  country_code: string;
+  region_id: number;
+}
+
+export interface CommerceShippingProfileRow {
+  id: number;
+  org_id: number;
+  name: string;
+  type: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceShippingOptionRow {
+  id: number;
+  org_id: number;
+  region_id: number;
+  shipping_profile_id: number;
+  name: string;
+  price_type: 'flat' | 'weight';
+  /** Minor units (bigint); the flat price. */
+  amount: string | number | null;
+  /** By weight: `[{up_to_grams (null: no upper end), amount (minor units)}]`, ascending. */
+  weight_rates: { up_to_grams: number | null; amount: number }[];
+  min_subtotal: string | number | null;
+  max_subtotal: string | number | null;
+  is_return: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceStockLocationRow {
+  id: number;
+  org_id: number;
+  name: string;
+  address: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceStockLocationChannelRow {
+  stock_location_id: number;
+  sales_channel_id: number;
+}
+
+export interface CommerceInventoryLevelRow {
+  org_id: number;
+  sku: string;
+  stock_location_id: number;
+  stocked_quantity: number;
+  reserved_quantity: number;
   updated_at: Date;
 }
 
@@ -56,8 +245,25 @@ export interface CommerceGiftCardRow {
 }
 
 export interface CommerceTables {
-  commerce_orders: CommerceOrderRow;
-  commerce_products: CommerceProductRow;
+  commerce_orders: CommerceOrderRow & CommerceOrderExtraRow;
+  commerce_order_notes: CommerceOrderNoteRow;
+  commerce_products: CommerceProductRow & CommerceProductExtraRow;
+  commerce_product_variants: CommerceProductVariantRow;
+  commerce_variant_prices: CommerceVariantPriceRow;
+  commerce_product_collections: CommerceProductCollectionRow;
+  commerce_product_categories: CommerceProductCategoryRow;
+  commerce_product_category_links: CommerceProductCategoryLinkRow;
+  commerce_product_sales_channels: CommerceProductSalesChannelRow;
+  commerce_store_settings: CommerceStoreSettingsRow;
+  commerce_sales_channels: CommerceSalesChannelRow;
+  commerce_publishable_keys: CommercePublishableKeyRow;
+  commerce_regions: CommerceRegionRow;
+  commerce_region_countries: CommerceRegionCountryRow;
+  commerce_shipping_profiles: CommerceShippingProfileRow;
+  commerce_shipping_options: CommerceShippingOptionRow;
+  commerce_stock_locations: CommerceStockLocationRow;
+  commerce_stock_location_channels: CommerceStockLocationChannelRow;
+  commerce_inventory_levels: CommerceInventoryLevelRow;
   commerce_events: CommerceEventRow;
   commerce_promotions: CommercePromotionRow;
   commerce_gift_cards: CommerceGiftCardRow;

@@ -138,6 +138,20 @@ export const OsTemplatesFile = Type.Object(
           min_memory_mb: Type.Integer({ minimum: 0 }),
           min_disk_gb: Type.Integer({ minimum: 0 }),
           locations: Type.Union([Type.Array(LocationCode), Type.Null()]),
+          /**
+           * The Proxmox VE template VM instances of this template are cloned from: one vmid every
+           * node holds, or a vmid per node name (a cluster's vmids are unique across its nodes).
+           */
+          pve_template_vmid: Type.Optional(
+            Type.Union([
+              Type.Integer({ minimum: 100, maximum: 999_999_999 }),
+              Type.Record(
+                Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9.-]{0,62}$' }),
+                Type.Integer({ minimum: 100, maximum: 999_999_999 }),
+              ),
+              Type.Null(),
+            ]),
+          ),
         },
         strict,
       ),

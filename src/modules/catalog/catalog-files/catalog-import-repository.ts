@@ -9,6 +9,7 @@ const JSON_COLUMNS: Partial<Record<Table, readonly string[]>> = {
   catalog_products: ['config_schema', 'metadata'],
   catalog_pricing: ['metadata'],
   catalog_config_options: ['options'],
+  catalog_os_templates: ['pve_template_vmid'],
   catalog_specializations: ['default_variables', 'metadata', 'versions', 'defaults'],
 };
 

@@ -169,6 +169,7 @@ async function importTemplates(repo: Repo, file: OsTemplatesFileData, s: ImportS
       min_memory_mb: t.min_memory_mb,
       min_disk_gb: t.min_disk_gb,
       location_codes: t.locations,
+      pve_template_vmid: t.pve_template_vmid ?? null,
     };
     await repo.upsert('catalog_os_templates', 'id', values);
   }

@@ -86,6 +86,10 @@ export class ProductsRepository {
     return this.db.selectFrom('catalog_hardware_tiers').selectAll().orderBy('id').execute();
   }
 
+  async templates(): Promise<OsTemplateRow[]> {
+    return this.db.selectFrom('catalog_os_templates').selectAll().orderBy('id').execute();
+  }
+
   async template(templateId: number): Promise<OsTemplateRow | null> {
     return (
       (await this.db

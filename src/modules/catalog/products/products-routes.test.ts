@@ -81,10 +81,10 @@ describe('catalogue: products and availability', () => {
         expect.objectContaining({ field_name: 'hostname', field_type: 'text', required: true }),
         expect.objectContaining({ field_name: 'backups', field_type: 'boolean', price_modifier: 0.9 }),
       ],
-      // No provisioner for VPS yet: in stock and placeable, but not orderable (an order answers 409).
+      // No cluster configured (no PVE_URL): in stock and placeable, but not orderable (an order answers 409).
       is_orderable_now: false,
       stock_status: 'in_stock',
-      availability_reason: 'not_provisioned_yet',
+      availability_reason: 'not_configured',
       group_is_orderable_now: false,
       group_stock_status: 'in_stock',
       locations: expect.any(Array),
@@ -123,7 +123,7 @@ describe('catalogue: products and availability', () => {
     });
   });
 
-  it('says not_provisioned_yet for the products of a module no provisioner serves, not_configured for object storage without a gateway', async () => {
+  it('says not_provisioned_yet for the products of a module no provisioner serves, not_configured for object storage without a gateway and VPS plans without a cluster', async () => {
     const res = await get('/products/');
     const byModule = new Map<string, [boolean, string | null]>();
     for (const p of res.body as {
@@ -135,7 +135,7 @@ describe('catalogue: products and availability', () => {
     expect(Object.fromEntries(byModule)).toEqual({
       dns_hosting: [true, null],
       smtp_relay: [true, null],
-      vps: [false, 'not_provisioned_yet'],
+      vps: [false, 'not_configured'],
       container: [false, 'not_provisioned_yet'],
       game_server: [true, null],
       object_storage: [false, 'not_configured'],
@@ -150,7 +150,13 @@ describe('catalogue: products and availability', () => {
   it('filters by group (any case), tier slug and tier id', async () => {
     const names = async (q: string) =>
       (await get(`/products/?${q}`)).body.map((p: { slug: string }) => p.slug);
-    expect(await names('group=cloud%20COMPUTE')).toEqual(['cloud-s1', 'cloud-s2', 'cloud-p2', 'cloud-d4']);
+    expect(await names('group=cloud%20COMPUTE')).toEqual([
+      'cloud-trial',
+      'cloud-s1',
+      'cloud-s2',
+      'cloud-p2',
+      'cloud-d4',
+    ]);
     expect(await names('hardware_tier=performance')).toEqual(['cloud-p2', 'game-minecraft-4g']);
     expect(await names('hardware_tier_id=3')).toEqual(['cloud-d4']);
     expect(await names('group=nothing')).toEqual([]);

@@ -11,7 +11,13 @@ import {
 } from './product-availability.ts';
 import { productView, type ProductView } from './product-view.ts';
 import type { Registry } from '../../../kernel/module/registry.ts';
-import type { CatalogOffers, Offer, ProductProvisioner } from '../catalog-interfaces.ts';
+import type {
+  CatalogOffers,
+  Offer,
+  OsTemplate,
+  OsTemplates,
+  ProductProvisioner,
+} from '../catalog-interfaces.ts';
 import type { ProductFilter, ProductRows, ProductsRepository } from './products-repository.ts';
 
 /** `GET /locations/availability` item: a PoP, and whether a plan fits there. */
@@ -30,12 +36,24 @@ export interface AvailabilityQuery {
 }
 
 /** The catalogue's products with their availability, and where a plan size fits now. */
-export class ProductsService implements CatalogOffers {
+export class ProductsService implements CatalogOffers, OsTemplates {
   constructor(
     private readonly products: ProductsRepository,
     private readonly locations: LocationsDirectory,
     private readonly provisioners: Registry<ProductProvisioner>,
   ) {}
+
+  async osTemplates(): Promise<OsTemplate[]> {
+    return (await this.products.templates()).map((t) => ({
+      id: Number(t.id),
+      slug: t.slug,
+      name: t.name,
+      min_memory_mb: t.min_memory_mb,
+      min_disk_gb: t.min_disk_gb,
+      locations: t.location_codes,
+      pve_template_vmid: t.pve_template_vmid,
+    }));
+  }
 
   async list(filter: ProductFilter, page: number, perPage: number): Promise<ProductView[]> {
     return this.views(await this.products.list(filter, page, perPage));

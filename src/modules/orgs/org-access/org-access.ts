@@ -39,8 +39,12 @@ export class OrgAccess {
     const member =
       (needed: OrgRole) =>
       async (request: FastifyRequest): Promise<Principal> => {
+        // The organization is read while the token's session is checked (two round trips at
+        // once); a caller without a live token still gets its 401 before anything of the org.
+        const orgRead = this.liveOrg(slugOf(request));
+        orgRead.catch(() => undefined);
         const principal = await auth.tokenPrincipal(request, 'main');
-        const org = await this.liveOrg(slugOf(request));
+        const org = await orgRead;
         if (org === null) throw orgNotFound();
         const role = await this.members.roleOf(org.id, principal.userId!);
         if (role === null) throw orgNotFound();

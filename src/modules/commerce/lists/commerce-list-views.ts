@@ -1,16 +1,14 @@
-import type { JsonView } from '../../kernel/http/view-schemas.ts';
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type {
-  CommerceEventRow,
   CommerceGiftCardRow,
   CommerceOrderRow,
   CommerceProductRow,
   CommercePromotionRow,
-} from './commerce-tables.ts';
+} from '../commerce-tables.ts';
 
 /** The lists' rows as the Commerce API shows them: without their organization (the path's). */
 export type OrderView = JsonView<Omit<CommerceOrderRow, 'org_id'>>;
 export type ProductView = JsonView<Omit<CommerceProductRow, 'org_id'>>;
-export type EventView = JsonView<Omit<CommerceEventRow, 'org_id'>>;
 export type PromotionView = JsonView<Omit<CommercePromotionRow, 'org_id'>>;
 export type GiftCardView = JsonView<Omit<CommerceGiftCardRow, 'org_id'>>;
 

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
-import type { ModuleApp } from '../../kernel/module/platform-module.ts';
+import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { listedView, orderView, productView } from './commerce-list-views.ts';
 import type { CommerceListsRepository } from './commerce-lists-repository.ts';
 import {
   BeforeIdQuery,
   beforeIdPage,
-  EventResponse,
   GiftCardResponse,
   offsetPage,
   OrderResponse,
@@ -17,8 +16,8 @@ import {
 } from './commerce-lists-schemas.ts';
 
 /**
- * The Commerce API's five lists (docs/keys-and-limits.md, "The Commerce API"): orders and products
- * paged by `limit`/`offset` with a total `count`; events, promotions and gift cards by `before_id`
+ * Four of the Commerce API's five lists (the events list is the events feature's) (docs/keys-and-limits.md, "The Commerce API"): orders and products
+ * paged by `limit`/`offset` with a total `count`; promotions and gift cards by `before_id`
  * with `next_before_id` (null at the end). Each route needs its scope (docs/keys-and-limits.md,
  * "Scopes").
  */
@@ -79,7 +78,6 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
   );
 
   const byBeforeId = [
-    ['events', 'commerce_events', 'commerce.store:read', EventResponse],
     ['promotions', 'commerce_promotions', 'commerce.promotions:write', PromotionResponse],
     ['gift-cards', 'commerce_gift_cards', 'commerce.customers:read', GiftCardResponse],
   ] as const;
@@ -92,7 +90,7 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
           description: `${path}, newest first; page with before_id = the previous page's next_before_id.`,
           params: OrgSlugParams,
           querystring: BeforeIdQuery,
-          response: { 200: beforeIdPage(name, view as typeof EventResponse) },
+          response: { 200: beforeIdPage(name, view as typeof PromotionResponse) },
         },
         config: { auth: { scope } },
       },

@@ -1,13 +1,7 @@
 import { Type } from 'typebox';
-import { describes, Nullable } from '../../kernel/http/view-schemas.ts';
-import { beforeIdQuery, limitOffsetQuery } from '../../kernel/paging/paging.ts';
-import type {
-  EventView,
-  GiftCardView,
-  OrderView,
-  ProductView,
-  PromotionView,
-} from './commerce-list-views.ts';
+import { describes, Nullable } from '../../../kernel/http/view-schemas.ts';
+import { beforeIdQuery, limitOffsetQuery } from '../../../kernel/paging/paging.ts';
+import type { GiftCardView, OrderView, ProductView, PromotionView } from './commerce-list-views.ts';
 
 export const OrgSlugParams = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -47,14 +41,6 @@ export const ProductResponse = describes<ProductView>()(
     status: Type.String(),
     created_at: Type.String(),
     updated_at: Type.String(),
-  }),
-);
-export const EventResponse = describes<EventView>()(
-  Type.Object({
-    id: Type.Integer(),
-    name: Type.String(),
-    data: Type.Record(Type.String(), Type.Unknown()),
-    created_at: Type.String(),
   }),
 );
 export const PromotionResponse = describes<PromotionView>()(

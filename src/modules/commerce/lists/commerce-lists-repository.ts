@@ -6,7 +6,7 @@ import type {
   CommerceProductRow,
   CommercePromotionRow,
   CommerceTables,
-} from './commerce-tables.ts';
+} from '../commerce-tables.ts';
 
 type Db = Kysely<CommerceTables> | Transaction<CommerceTables>;
 

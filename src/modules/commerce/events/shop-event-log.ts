@@ -1,0 +1,42 @@
+import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
+import type { CommerceContext } from '../commerce-context.ts';
+import type { CommerceTables } from '../commerce-tables.ts';
+import { ShopEventsRepository } from './shop-events-repository.ts';
+
+/**
+ * Every change of a shop announces `commerce.<object>.<verb>` (`commerce.product.created`,
+ * `commerce.inventory.updated`) in the transaction of the change: once in the organization's
+ * outbox, which the webhooks module delivers to the organization's webhooks, and once in the
+ * shop's event log that `GET .../commerce/events` pages through. Neither exists without the change.
+ */
+export class ShopEventLog {
+  private readonly repo: ShopEventsRepository;
+
+  constructor(private readonly ctx: CommerceContext) {
+    this.repo = new ShopEventsRepository(ctx.db);
+  }
+
+  async announce(
+    uow: UnitOfWork<CommerceTables>,
+    orgId: number,
+    name: `commerce.${string}`,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.repo.withTx(uow.trx).insert(orgId, name, data, new Date(this.ctx.clock.now()));
+    await uow.record({ orgId, name, data });
+  }
+
+  /** One change in one transaction with its events: `work` answers its result and the events. */
+  async change<T>(
+    orgId: number,
+    work: (
+      uow: UnitOfWork<CommerceTables>,
+    ) => Promise<{ result: T; events: [`commerce.${string}`, Record<string, unknown>][] }>,
+  ): Promise<T> {
+    return this.ctx.transaction(async (uow) => {
+      const { result, events } = await work(uow);
+      for (const [name, data] of events) await this.announce(uow, orgId, name, data);
+      return result;
+    });
+  }
+}
