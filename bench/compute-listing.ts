@@ -1,22 +1,23 @@
 /**
- * The instance list through our API against the provider's own list calls alone: the local
- * PVE-shaped server on the state engine with two nodes and 500 running VMs (250 each, clones of
- * the node's template), the product configured with that server and an
- * organization holding the 500 instances. In alternating rounds, `GET /orgs/{slug}/vps` (keep-alive
- * node:http) and the same node lists made by a PVE adapter of its own (`listVms` per node, in
- * parallel, as the module makes them). Each round's ratio is ours ÷ provider; the result is their
- * median (the target is 1.2 at most), with the provider calls the API made per listing (one per
- * node).
+ * The instance list through our API against the provider's own list calls alone, each party in a
+ * process of its own as in production: the PVE-shaped server on the state engine with two nodes and
+ * 500 running VMs (250 each; bench/compute-pve-child.ts), the product configured with that server
+ * and an organization holding the 500 instances (bench/compute-api-child.ts), and this process as
+ * the client. In alternating rounds, `GET /orgs/{slug}/vps` (keep-alive node:http) and the same node
+ * lists made by a PVE adapter of its own (`listVms` per node, in parallel, as the module makes
+ * them). Each round's ratio is ours ÷ provider; the result is their median (the target is 1.2 at
+ * most), with the provider calls the API made per listing (one per node).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PveProvider } from '../src/modules/compute/index.ts';
-import { startLocalCluster } from '../src/testing/compute-fixture.ts';
-import { ManualClock } from '../src/testing/manual-clock.ts';
-import { createOrg } from '../src/testing/org-fixture.ts';
-import { startTestApp } from '../src/testing/test-app.ts';
 import { median } from './bench-stats.ts';
+import type { ComputeApiChildReady } from './compute-api-child.ts';
+import type { ComputePveChildReady } from './compute-pve-child.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 export interface ComputeListingResult {
   instances: number;
@@ -58,82 +59,82 @@ function getJson(agent: Agent, url: URL, token: string): Promise<{ status: numbe
   });
 }
 
+interface Child<T> {
+  readonly ready: T;
+  /** Sends `message` and answers the child's next message. */
+  ask(message: string): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** Runs `script` (a .ts file beside this one) under tsx with `arg`; answers once it sends its first message. */
+async function startChild<T>(script: string, arg: unknown): Promise<Child<T>> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(HERE, script), JSON.stringify(arg)],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, LOG_LEVEL: 'warn' } },
+  );
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const ready = await new Promise<T>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as T));
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
+  });
+  return {
+    ready,
+    ask: (message) =>
+      new Promise((resolve) => {
+        child.once('message', resolve);
+        child.send(message);
+      }),
+    stop: async () => {
+      child.send('stop');
+      const timer = setTimeout(() => process.kill(child.pid!, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
 export async function runComputeListing(options: {
   rounds: number;
   quick: boolean;
 }): Promise<ComputeListingResult> {
   const count = options.quick ? 100 : 500;
   const nodes = ['pve1', 'pve2'];
-  const clock = new ManualClock(Date.UTC(2026, 10, 29, 12, 0, 0));
-  const cluster = await startLocalCluster(clock, { nodes, secondNodeTemplates: true });
-  const t = await startTestApp({ clock, env: cluster.env });
+  const firstVmids = [1000, 2000];
+  const pve = await startChild<ComputePveChildReady>('compute-pve-child.ts', { count, nodes, firstVmids });
+  const { url: pveUrl, tokenId, tokenSecret } = pve.ready;
+  const env = { PVE_URL: pveUrl, PVE_TOKEN_ID: tokenId, PVE_TOKEN_SECRET: tokenSecret };
+  const api = await startChild<ComputeApiChildReady>('compute-api-child.ts', {
+    count,
+    nodes,
+    firstVmids,
+    env,
+  }).catch(async (error: unknown) => {
+    await pve.stop();
+    throw error;
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const settings = {
-    url: cluster.pve.url,
-    tokenId: cluster.pve.tokenId,
-    tokenSecret: cluster.pve.tokenSecret,
+  const lister = new PveProvider({
+    url: pveUrl,
+    tokenId,
+    tokenSecret,
     caFile: null,
     storage: null,
     backupStorage: 'local',
     isoStorage: 'local',
     nodes,
-  };
-  const lister = new PveProvider(settings);
+  });
+  const served = async (): Promise<number> => ((await pve.ask('requests')) as { requests: number }).requests;
   try {
-    const { token } = await t.signUp();
-    const org = await createOrg(t, token, 'bench');
-    const db = t.node.runtime.database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    // The VMs, half on each node, running (the cluster's seeding, as clones of the node's template);
-    // the instances beside them.
-    const made: { node: string; vmid: number }[] = [];
-    for (const [i, node] of nodes.entries()) {
-      const ids = await cluster.pve.cluster.seedVms({
-        templateVmid: 9001 + 100 * i,
-        count: count / nodes.length,
-        firstVmid: 1000 + 1000 * i,
-        running: true,
-      });
-      for (const vmid of ids) made.push({ node, vmid });
-    }
-    const now = new Date(clock.now());
-    for (let i = 0; i < made.length; i += 100)
-      await db
-        .insertInto('compute_instances')
-        .values(
-          made.slice(i, i + 100).map(({ node, vmid }, j) => ({
-            uuid: randomUUID(),
-            service_id: 100_000 + i + j,
-            user_id: 1,
-            org_id: org.id,
-            name: `vm${vmid}`,
-            hostname: `vm${vmid}`,
-            state: 'active',
-            node,
-            vmid,
-            template_id: 1,
-            template_name: 'Debian 12',
-            vcpus: 1,
-            memory_mb: 1024,
-            disk_gb: 25,
-            traffic_tb: 1,
-            max_snapshots: 3,
-            max_backups: 2,
-            location: 'FRA',
-            ipv4: null,
-            ssh_keys: '',
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
-
-    const url = new URL(`${t.url}/api/v1/orgs/bench/vps`);
+    const { url: apiUrl, token } = api.ready;
+    const url = new URL(`${apiUrl}/api/v1/orgs/bench/vps`);
     const ours = async (): Promise<number> => {
       const started = performance.now();
       const res = await getJson(agent, url, token);
       const ms = performance.now() - started;
       const body = res.body as { total: number; items: { status: string }[] };
-      if (res.status !== 200 || body.total !== count) throw new Error(`listing: ${res.status} ${body.total}`);
+      if (res.status !== 200 || body.total !== count)
+        throw new Error(`listing: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
       return ms;
     };
     const provider = async (): Promise<number> => {
@@ -145,13 +146,13 @@ export async function runComputeListing(options: {
       return ms;
     };
     // Warm both paths (connections, code).
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       await ours();
       await provider();
     }
-    const before = cluster.pve.requests.length;
+    const before = await served();
     await ours();
-    const callsPerListing = cluster.pve.requests.length - before;
+    const callsPerListing = (await served()) - before;
     const a: number[] = [];
     const b: number[] = [];
     const ratios: number[] = [];
@@ -177,7 +178,7 @@ export async function runComputeListing(options: {
   } finally {
     agent.destroy();
     await lister.close();
-    await t.close();
-    await cluster.close();
+    await api.stop();
+    await pve.stop();
   }
 }

@@ -104,7 +104,7 @@ export function platformModules(
     accounts: identity.accounts,
     orgs: orgs.directory,
   });
-  const commerce = createCommerceModule(runtime);
+  const commerce = createCommerceModule(runtime, { auth: kernel.auth, orgs: orgs.directory });
   const webhooks = createWebhooksModule(runtime, { runEngine: true });
   const certificates = createCertificatesModule(runtime, { dns: dns.managedRecords });
   const platformDomains = createPlatformDomainsModule(runtime, {

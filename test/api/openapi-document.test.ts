@@ -68,10 +68,12 @@ describe('the OpenAPI document', () => {
     const commerce = Object.entries(doc.paths).find(([p]) => p.includes('/commerce/'))!;
     const op = Object.values(commerce[1])[0]!;
     expect(op.security!.map((s) => Object.keys(s)[0])).toEqual(['organizationKey', 'accessToken']);
+    expect(doc.paths['/api/v1/orgs/{org_slug}/store']!.get!.security).toEqual([{ publishableKey: [] }]);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'accessToken',
       'organizationKey',
       'partnerKey',
+      'publishableKey',
       'relayKey',
       'staffToken',
       'storefrontToken',

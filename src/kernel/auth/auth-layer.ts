@@ -19,6 +19,8 @@ import type { Principal, Realm } from './principal.ts';
  * - `relay`: a relay key in `X-Api-Key` (mail sending).
  * - `partner`: a partner key as the Bearer token, of the path's organization and partner (a
  *   partner's boost claims).
+ * - `publishable`: a shop's publishable key in `x-publishable-api-key`, of the path's organization
+ *   (the Store API: a shopper's client, with the key's sales channel and mode).
  */
 export type AuthRequirement =
   | 'public'
@@ -27,6 +29,7 @@ export type AuthRequirement =
   | 'staff'
   | 'relay'
   | 'partner'
+  | 'publishable'
   | 'org:member'
   | 'org:admin'
   | 'org:owner'

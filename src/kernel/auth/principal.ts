@@ -6,10 +6,11 @@
  * `storefront` an organization's customers; `staff` an organization's staff console. A session
  * belongs to exactly one realm. Credential kinds: access tokens (per realm), organization API keys
  * (Commerce API only), relay keys (mail sending only), partner keys (a partner's boost claims
- * only). Account API keys are a fifth kind that is always refused.
+ * only), publishable keys (the Store API only: public by design, they name a shop's sales channel
+ * and mode, never a person). Account API keys are a sixth kind that is always refused.
  */
 export type Realm = 'main' | 'storefront' | 'staff';
-export type CredentialKind = 'access_token' | 'org_key' | 'relay_key' | 'partner_key';
+export type CredentialKind = 'access_token' | 'org_key' | 'relay_key' | 'partner_key' | 'publishable_key';
 export type OrgRole = 'owner' | 'admin' | 'member';
 
 export interface Principal {
@@ -29,6 +30,10 @@ export interface Principal {
   readonly keyId?: number;
   /** The partner a partner key speaks for (its slug). */
   readonly partner?: string;
+  /** A publishable key's sales channel: what the shopper sees and where carts are made. */
+  readonly salesChannelId?: number;
+  /** A publishable key's mode: carts and orders made with it are `test` or `live`. */
+  readonly keyMode?: 'test' | 'live';
 }
 
 /** The roles at or above `role`, highest first. */

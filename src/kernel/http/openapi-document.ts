@@ -47,6 +47,13 @@ const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description: 'A partner key of an organization (`partner_...`; a partner’s boost claims only).',
   },
+  publishableKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-publishable-api-key',
+    description:
+      'A shop’s publishable key (`pk_test_...` / `pk_live_...`; the Store API only, public by design).',
+  },
 } as const;
 
 type Scheme = keyof typeof SECURITY_SCHEMES;
@@ -59,6 +66,7 @@ const SCHEMES_OF: Readonly<Record<RequirementKind, readonly Scheme[]>> = {
   staff: ['staffToken'],
   relay: ['relayKey'],
   partner: ['partnerKey'],
+  publishable: ['publishableKey'],
   'org:member': ['accessToken'],
   'org:admin': ['accessToken'],
   'org:owner': ['accessToken'],

@@ -1,4 +1,6 @@
+import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import type { OrgDirectory } from '../orgs/index.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
 import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
@@ -19,16 +21,28 @@ import { registerShippingSetupRoutes } from './shipping/shipping-setup-routes.ts
 import { ShippingSetupService } from './shipping/shipping-setup-service.ts';
 import { registerStoreRoutes } from './store/store-routes.ts';
 import { StoreService } from './store/store-service.ts';
+import { PublishableKeyCheck } from './storefront/publishable-key-check.ts';
+import { registerStorefrontInfoRoutes } from './storefront/storefront-info-routes.ts';
+
+export interface CommerceModuleDeps {
+  readonly auth: AuthLayer;
+  /** Organizations by slug: the Store API's door checks the key's organization. */
+  readonly orgs: OrgDirectory;
+}
 
 /**
  * The Commerce API of an organization (base /api/v1/orgs/{org_slug}/commerce, docs/commerce.md):
  * the shop's administration — store settings, sales channels and publishable keys, regions, the
  * catalogue, shipping, stock, order edits — its event log, and the lists. Every route is behind
  * the Commerce gate (keys module): an organization key with the route's scope, or an owner's or
- * admin's token. Every change announces `commerce.<object>.<verb>` in its own transaction.
+ * admin's token. Every change announces `commerce.<object>.<verb>` in its own transaction. And the
+ * Store API (base /api/v1/orgs/{org_slug}/store), a shopper's client with a publishable key.
  */
-export function createCommerceModule(runtime: Runtime): PlatformModule {
+export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps): PlatformModule {
   const ctx = commerceContext(runtime);
+  const door = new PublishableKeyCheck(ctx, deps.orgs);
+  door.install(deps.auth);
+  let stopListening: (() => Promise<void>) | null = null;
   const log = new ShopEventLog(ctx);
   const lists = new CommerceListsRepository(ctx.db);
   const events = new ShopEventsRepository(ctx.db);
@@ -51,6 +65,13 @@ export function createCommerceModule(runtime: Runtime): PlatformModule {
       registerShippingSetupRoutes(app, shipping);
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
+      registerStorefrontInfoRoutes(app, store);
+    },
+    async start() {
+      stopListening = await door.listen();
+    },
+    async stop() {
+      await stopListening?.();
     },
   };
 }

@@ -5,6 +5,7 @@ import { publishableKeyNotFound, salesChannelNotFound, stillInUse } from '../com
 import type { CommerceStoreSettingsRow } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { currencyCodeOf } from '../money/money-amounts.ts';
+import { publishableKeyRevoked } from './store-events.ts';
 import { StoreRepository } from './store-repository.ts';
 import {
   publishableKeyView,
@@ -17,7 +18,7 @@ import {
 } from './store-view.ts';
 
 /** Characters of a publishable key after `pk_test_`/`pk_live_` that index its row (not secret). */
-const LOOKUP_CHARS = 12;
+export const LOOKUP_CHARS = 12;
 
 export interface StoreSettingsInput {
   name?: string | null;
@@ -170,10 +171,15 @@ export class StoreService {
   }
 
   async revokeKey(orgId: number, id: number): Promise<PublishableKeyView> {
-    return this.log.change(orgId, async ({ trx }) => {
+    const revoked = await this.log.change(orgId, async ({ trx }) => {
       const row = await this.repo.withTx(trx).revokeKey(orgId, id, this.now());
       if (row === null) throw publishableKeyNotFound();
       return { result: publishableKeyView(row), events: [['commerce.publishable_key.revoked', { id }]] };
     });
+    // Every process's Store API door forgets the key at once (publishable-key-check.ts).
+    await this.ctx.events
+      .publish(publishableKeyRevoked, { lookup: revoked.key_prefix })
+      .catch(() => undefined);
+    return revoked;
   }
 }
