@@ -17,12 +17,108 @@ export interface CommerceOrderRow {
   created_at: Date;
 }
 
-/** Columns of an order beyond the list's (edits, and the carts that will place orders). */
+/** Columns of an order beyond the list's (edits, and the carts that place orders). */
 export interface CommerceOrderExtraRow {
   region_id: number | null;
   sales_channel_id: number | null;
   metadata: Record<string, unknown>;
   updated_at: Date;
+}
+
+/** Columns of an order placed by the Store API (migrations/*_commerce_checkout.sql); minor units. */
+export interface CommerceOrderCheckoutRow {
+  /** The shopper's order number, counted per organization (null for orders made before checkout). */
+  display_id: number | null;
+  mode: 'test' | 'live';
+  cart_id: number | null;
+  shipping_address: Record<string, unknown> | null;
+  billing_address: Record<string, unknown> | null;
+  subtotal_minor: string | number;
+  shipping_total_minor: string | number;
+  tax_total_minor: string | number;
+  discount_total_minor: string | number;
+  total_minor: string | number;
+  /** `not_paid` → `authorized` → `captured` → `partially_refunded` → `refunded`; or `canceled`. */
+  payment_status: string;
+  /** `not_fulfilled` → `partially_fulfilled` → `fulfilled` → `shipped` → `delivered`; or `canceled`. */
+  fulfillment_status: string;
+}
+
+export interface CommerceOrderCounterRow {
+  org_id: number;
+  last_display_id: number;
+}
+
+export interface CommerceOrderItemRow {
+  id: number;
+  org_id: number;
+  order_id: number;
+  variant_id: number | null;
+  product_id: number | null;
+  title: string;
+  sku: string | null;
+  quantity: number;
+  unit_price_minor: string | number;
+  subtotal_minor: string | number;
+  tax_minor: string | number;
+  requires_shipping: boolean;
+  metadata: Record<string, unknown>;
+}
+
+export interface CommerceInventoryReservationRow {
+  id: number;
+  org_id: number;
+  order_item_id: number;
+  sku: string;
+  stock_location_id: number;
+  quantity: number;
+  created_at: Date;
+}
+
+export interface CommercePaymentSessionRow {
+  id: number;
+  org_id: number;
+  cart_id: number;
+  /** `stripe` or `manual`. */
+  provider: string;
+  /** The provider's payment (a PaymentIntent id at Stripe). */
+  reference: string;
+  amount_minor: string | number;
+  currency_code: string;
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommercePaymentRow {
+  id: number;
+  org_id: number;
+  order_id: number;
+  provider: string;
+  reference: string;
+  currency_code: string;
+  amount_minor: string | number;
+  captured_minor: string | number;
+  refunded_minor: string | number;
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceCartCompletionRow {
+  org_id: number;
+  idempotency_key: string;
+  cart_id: number;
+  /** SHA-256 of the cart id and the request body: the same key with another body is refused. */
+  request_hash: string;
+  order_id: number | null;
+  created_at: Date;
+}
+
+export interface CommerceCartLockRow {
+  cart_id: number;
+  org_id: number;
+  started_at: Date;
 }
 
 export interface CommerceOrderNoteRow {
@@ -245,7 +341,14 @@ export interface CommerceGiftCardRow {
 }
 
 export interface CommerceTables {
-  commerce_orders: CommerceOrderRow & CommerceOrderExtraRow;
+  commerce_orders: CommerceOrderRow & CommerceOrderExtraRow & CommerceOrderCheckoutRow;
+  commerce_order_counters: CommerceOrderCounterRow;
+  commerce_order_items: CommerceOrderItemRow;
+  commerce_inventory_reservations: CommerceInventoryReservationRow;
+  commerce_payment_sessions: CommercePaymentSessionRow;
+  commerce_payments: CommercePaymentRow;
+  commerce_cart_completions: CommerceCartCompletionRow;
+  commerce_cart_locks: CommerceCartLockRow;
   commerce_order_notes: CommerceOrderNoteRow;
   commerce_products: CommerceProductRow & CommerceProductExtraRow;
   commerce_product_variants: CommerceProductVariantRow;
