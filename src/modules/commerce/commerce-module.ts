@@ -14,6 +14,7 @@ import { CommerceListsRepository } from './lists/commerce-lists-repository.ts';
 import { registerCommerceListRoutes } from './lists/commerce-lists-routes.ts';
 import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
+import { placedOrdersFeature } from './placed-orders/placed-orders-feature.ts';
 import { refuseNulCharacters } from './shared/nul-guard.ts';
 import { registerShopRegionRoutes } from './regions/shop-regions-routes.ts';
 import { ShopRegionsService } from './regions/shop-regions-service.ts';
@@ -52,6 +53,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const shipping = new ShippingSetupService(ctx, log);
   const stock = new StockService(ctx, log);
   const orders = new OrderEditsService(ctx, log);
+  const placedOrders = placedOrdersFeature(ctx);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -66,6 +68,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
       registerStorefrontInfoRoutes(app, store);
+      placedOrders.routes(app);
     },
     async start() {
       stopListening = await door.listen();
