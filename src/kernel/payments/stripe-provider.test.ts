@@ -27,7 +27,11 @@ const request: ChargeRequest = {
 };
 
 describe('stripe adapter against the local Stripe server', () => {
-  stripeProviderCases(() => ({ secretKey: server.secretKey, apiBaseUrl: server.url }));
+  stripeProviderCases(() => ({
+    secretKey: server.secretKey,
+    apiBaseUrl: server.url,
+    completeAuthentication: (reference, outcome) => server.completeAuthentication(reference, outcome),
+  }));
 });
 
 describe('what the stripe adapter sends', () => {
