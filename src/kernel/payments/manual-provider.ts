@@ -92,7 +92,8 @@ export class ManualPaymentProvider implements PaymentProvider {
   }
 
   retrieve(reference: string): Promise<PaymentRecord> {
-    return Promise.resolve(this.find(reference));
+    // Through then(): an unknown reference is a rejected promise, never a throw.
+    return Promise.resolve().then(() => this.find(reference));
   }
 
   capture(reference: string, idempotencyKey: string): Promise<PaymentRecord> {
@@ -105,15 +106,13 @@ export class ManualPaymentProvider implements PaymentProvider {
   }
 
   cancel(reference: string): Promise<PaymentRecord> {
-    try {
+    return Promise.resolve().then(() => {
       const found = this.find(reference);
-      if (found.status === 'canceled') return Promise.resolve(found);
-      if (found.status === 'captured') return Promise.reject(unexpected('cancel', found));
+      if (found.status === 'canceled') return found;
+      if (found.status === 'captured') return unexpected('cancel', found);
       const { declineCode: _code, declineReason: _reason, ...rest } = found;
-      return Promise.resolve(this.keep({ ...rest, status: 'canceled' }));
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
+      return this.keep({ ...rest, status: 'canceled' });
+    });
   }
 
   /** The answer already given for a key, or `make`'s (a thrown one is not kept, as at Stripe). */
