@@ -2,6 +2,8 @@ import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { registerStoreCartRoutes } from './carts/store-carts-routes.ts';
+import { CartsService } from './carts/carts-service.ts';
 import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
 import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
 import { commerceContext } from './commerce-context.ts';
@@ -66,6 +68,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
       registerStorefrontInfoRoutes(app, store);
+      registerStoreCartRoutes(app, new CartsService(ctx, log));
     },
     async start() {
       stopListening = await door.listen();
