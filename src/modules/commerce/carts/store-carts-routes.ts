@@ -131,7 +131,8 @@ function registerCheckoutRoutes(
     {
       config: STOREFRONT,
       schema: {
-        summary: 'The shipping options the cart may use, priced for it, each naming its shipping profile',
+        summary:
+          'The shipping options the cart may use, priced for it, each naming its shipping profile; oldest first',
         params: cart,
         response: {
           200: Type.Object({ shipping_options: Type.Array(OfferedOptionResponse) }),
@@ -163,7 +164,8 @@ function registerCheckoutRoutes(
     {
       config: STOREFRONT,
       schema: {
-        summary: 'The payment providers of the cart’s region, and whether the cart needs a payment',
+        summary:
+          'The payment providers of the cart’s region in the region’s order, and whether the cart needs a payment',
         params: cart,
         response: { 200: PaymentProvidersResponse, ...READ_ERRORS },
       },
