@@ -54,6 +54,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const shipping = new ShippingSetupService(ctx, log);
   const stock = new StockService(ctx, log);
   const orders = new OrderEditsService(ctx, log);
+  const carts = new CartsService(ctx, log);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -68,7 +69,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
       registerStorefrontInfoRoutes(app, store);
-      registerStoreCartRoutes(app, new CartsService(ctx, log));
+      registerStoreCartRoutes(app, carts);
     },
     async start() {
       stopListening = await door.listen();

@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 import { setUpShop, type Shop } from '../../../testing/shop-fixture.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../../../testing/test-app.ts';
+import { commerceContext } from '../commerce-context.ts';
 import type { CommerceTables } from '../commerce-tables.ts';
+import { ShopEventLog } from '../events/shop-event-log.ts';
 import { cartTotals, taxOf } from './cart-totals.ts';
 import { CartsRepository } from './carts-repository.ts';
+import { CartsService } from './carts-service.ts';
 
 type Res = TestResponse<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -524,6 +527,27 @@ describe('Store API carts (publishable key)', () => {
     const live2 = await store('POST', 'carts', {}, live);
     expect(live2.status, live2.text).toBe(201);
     expect(live2.body.cart.mode).toBe('live');
+  });
+
+  it('lends completion a locked cart with its totals in minor units, then refuses it once completed', async () => {
+    const cart = await newCart({ country_code: 'US', items: [{ variant_id: ids.shirtS, quantity: 2 }] });
+    const ctx = commerceContext(t.node.runtime);
+    const carts = new CartsService(ctx, new ShopEventLog(ctx));
+    const scope = { orgId: shop.orgId, salesChannelId: shop.salesChannelId, mode: 'test' as const };
+    const totals = await ctx.transaction(async ({ trx }) => {
+      const loaded = await carts.lock(trx, scope, cart.id);
+      expect(loaded.lines.map((l) => [Number(l.variant_id), l.quantity, Number(l.unit_price)])).toEqual([
+        [ids.shirtS, 2, 2500],
+      ]);
+      await carts.markCompleted(trx, cart.id);
+      return carts.totals(loaded);
+    });
+    expect(totals).toMatchObject({ subtotal: 5000, shippingTotal: 0, taxTotal: 500, total: 5500 });
+    await expect(ctx.transaction(async ({ trx }) => carts.lock(trx, scope, cart.id))).rejects.toMatchObject({
+      status: 409,
+    });
+    await expect(carts.load({ ...scope, mode: 'live' }, cart.id)).rejects.toMatchObject({ status: 404 });
+    expect((await carts.load(scope, cart.id)).cart.completed_at).not.toBeNull();
   });
 
   it('announces cart changes in the shop’s event log', async () => {
