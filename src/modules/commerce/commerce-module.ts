@@ -2,6 +2,8 @@ import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { registerStoreCartRoutes } from './carts/store-carts-routes.ts';
+import { CartsService } from './carts/carts-service.ts';
 import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
 import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
 import { commerceContext } from './commerce-context.ts';
@@ -54,6 +56,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const stock = new StockService(ctx, log);
   const orders = new OrderEditsService(ctx, log);
   const placedOrders = placedOrdersFeature(ctx);
+  const carts = new CartsService(ctx, log);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -69,6 +72,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerOrderEditRoutes(app, orders);
       registerStorefrontInfoRoutes(app, store);
       placedOrders.routes(app);
+      registerStoreCartRoutes(app, carts);
     },
     async start() {
       stopListening = await door.listen();
