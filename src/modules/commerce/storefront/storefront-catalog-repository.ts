@@ -2,9 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type {
   CommerceProductCategoryRow,
   CommerceProductCollectionRow,
-  CommerceProductVariantRow,
   CommerceTables,
-  CommerceVariantPriceRow,
 } from '../commerce-tables.ts';
 import type { ProductRow } from '../catalog/shop-catalog-repository.ts';
 
@@ -31,10 +29,27 @@ const ORDER: Record<StoreProductOrder, { column: 'created_at' | 'title'; dir: 'a
 /** `%`, `_` and `\` taken literally in an ILIKE pattern. */
 const likePattern = (q: string): string => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A variant as the page query builds it (JSON): prices in minor units, units available. */
+export interface StoreVariantJson {
+  id: number;
+  title: string;
+  sku: string | null;
+  options: Record<string, string>;
+  manage_inventory: boolean;
+  allow_backorder: boolean;
+  prices: { currency_code: string; amount: number }[];
+  /** Stocked − reserved over the channel's stock locations; null when stock is not managed. */
+  available: number | null;
+}
+
+export type StoreProductRow = Omit<ProductRow, 'org_id' | 'status' | 'shipping_profile_id'> & {
+  variants: StoreVariantJson[];
+};
+
 /**
  * The Store API's reads of the catalogue: only what a shopper of one sales channel may see. A page
- * of products costs one query (its rows and the total by a window count), then one for the page's
- * variants, one for their prices, and one for the stock of their managed SKUs.
+ * of products is one query: the page's rows with the total (a window count), and for those rows
+ * only, their variants with prices and stock, built as JSON by the database.
  */
 export class StorefrontCatalogRepository {
   constructor(private readonly db: Kysely<CommerceTables>) {}
@@ -50,22 +65,63 @@ export class StorefrontCatalogRepository {
     order: StoreProductOrder,
     limit: number,
     offset: number,
-  ): Promise<Paged<ProductRow>> {
+  ): Promise<Paged<StoreProductRow>> {
     const { column, dir } = ORDER[order];
+    const visible = this.visibleProducts(orgId, channelId, filter);
+    const page = visible
+      .select([
+        'p.id',
+        'p.title',
+        'p.handle',
+        'p.subtitle',
+        'p.description',
+        'p.images',
+        'p.options',
+        'p.weight',
+        'p.collection_id',
+        'p.created_at',
+        'p.updated_at',
+      ])
+      .select(sql<string>`count(*) over ()`.as('total'))
+      .orderBy(`p.${column}`, dir)
+      .orderBy('p.id', dir)
+      .limit(limit)
+      .offset(offset);
+    const sort = sql.raw(dir);
+    const { rows } = await sql<StoreProductRow & { total: string; variants: StoreVariantJson[] | null }>`
+      select page.*, vs.variants from (${page}) page
+      left join lateral (${variantsJson(orgId, channelId)}) vs on true
+      order by ${sql.ref(`page.${column}`)} ${sort}, page.id ${sort}`.execute(this.db);
+    // A page past the end has no row to carry the total: count apart then.
+    const count =
+      rows.length > 0
+        ? Number(rows[0]!.total)
+        : offset === 0
+          ? 0
+          : Number(
+              (await visible.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+            );
+    return {
+      rows: rows.map(({ total: _total, variants, ...row }) => ({ ...row, variants: variants ?? [] })),
+      count,
+    };
+  }
+
+  /** The products a shopper of the channel may see, filtered; no columns chosen yet. */
+  private visibleProducts(orgId: number, channelId: number, filter: StoreProductFilter) {
     let q = this.db
       .selectFrom('commerce_products as p')
-      .selectAll('p')
-      .select(sql<string>`count(*) over ()`.as('total'))
+      .innerJoin('commerce_product_sales_channels as psc', (j) =>
+        j.onRef('psc.product_id', '=', 'p.id').on('psc.sales_channel_id', '=', channelId),
+      )
       .where('p.org_id', '=', orgId)
       .where('p.status', '=', 'published')
       .where((eb) =>
         eb.exists(
           eb
-            .selectFrom('commerce_product_sales_channels as psc')
-            .innerJoin('commerce_sales_channels as sc', 'sc.id', 'psc.sales_channel_id')
+            .selectFrom('commerce_sales_channels as sc')
             .select(sql`1`.as('one'))
-            .whereRef('psc.product_id', '=', 'p.id')
-            .where('psc.sales_channel_id', '=', channelId)
+            .where('sc.id', '=', channelId)
             .where('sc.is_disabled', '=', false),
         ),
       );
@@ -96,69 +152,18 @@ export class StorefrontCatalogRepository {
       );
     }
     if (filter.q !== undefined) q = q.where('p.title', 'ilike', likePattern(filter.q));
-    const rows = await q
-      .orderBy(`p.${column}`, dir)
-      .orderBy('p.id', dir)
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    // A page past the end has no row to carry the total: count apart then.
-    const count =
-      rows.length > 0
-        ? Number(rows[0]!.total)
-        : offset === 0
-          ? 0
-          : Number(
-              (
-                await q
-                  .clearSelect()
-                  .select((eb) => eb.fn.countAll<string>().as('n'))
-                  .executeTakeFirstOrThrow()
-              ).n,
-            );
-    return { rows: rows.map(({ total: _total, ...row }) => row), count };
+    return q;
   }
 
-  async variantsOf(productIds: readonly number[]): Promise<CommerceProductVariantRow[]> {
-    if (productIds.length === 0) return [];
-    return this.db
-      .selectFrom('commerce_product_variants')
-      .selectAll()
-      .where('product_id', 'in', [...productIds])
-      .orderBy('product_id')
-      .orderBy('rank')
-      .orderBy('id')
-      .execute();
-  }
-
-  async pricesOf(variantIds: readonly number[]): Promise<CommerceVariantPriceRow[]> {
-    if (variantIds.length === 0) return [];
-    return this.db
-      .selectFrom('commerce_variant_prices')
-      .selectAll()
-      .where('variant_id', 'in', [...variantIds])
-      .orderBy('currency_code')
-      .execute();
-  }
-
-  /** Stocked − reserved of each SKU, summed over the stock locations serving the channel. */
-  async availableBySku(
-    orgId: number,
-    channelId: number,
-    skus: readonly string[],
-  ): Promise<Map<string, number>> {
-    if (skus.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('commerce_inventory_levels as il')
-      .innerJoin('commerce_stock_location_channels as slc', 'slc.stock_location_id', 'il.stock_location_id')
-      .select('il.sku')
-      .select(sql<string>`sum(il.stocked_quantity - il.reserved_quantity)`.as('available'))
-      .where('il.org_id', '=', orgId)
-      .where('slc.sales_channel_id', '=', channelId)
-      .where('il.sku', 'in', [...skus])
-      .groupBy('il.sku')
-      .execute();
-    return new Map(rows.map((r) => [r.sku, Number(r.available)]));
+  /** A region's currency, or null when the shop has no such region. */
+  async regionCurrency(orgId: number, regionId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('commerce_regions')
+      .select('currency_code')
+      .where('org_id', '=', orgId)
+      .where('id', '=', regionId)
+      .executeTakeFirst();
+    return row?.currency_code ?? null;
   }
 
   async collections(
@@ -206,4 +211,27 @@ export class StorefrontCatalogRepository {
       .orderBy('id')
       .execute();
   }
+}
+
+/**
+ * The variants of the product `page.id` as one JSON array (rank, then id), each with its prices
+ * (by currency, minor units) and, when its stock is managed, the units available in the stock
+ * locations serving the channel. Null when the product has no variant.
+ */
+function variantsJson(orgId: number, channelId: number) {
+  return sql`
+    select json_agg(json_build_object(
+      'id', v.id, 'title', v.title, 'sku', v.sku, 'options', v.options,
+      'manage_inventory', v.manage_inventory, 'allow_backorder', v.allow_backorder,
+      'prices', coalesce((
+        select json_agg(json_build_object('currency_code', vp.currency_code, 'amount', vp.amount)
+                        order by vp.currency_code)
+        from commerce_variant_prices vp where vp.variant_id = v.id), '[]'::json),
+      'available', case when v.manage_inventory then (
+        select coalesce(sum(il.stocked_quantity - il.reserved_quantity), 0)
+        from commerce_inventory_levels il
+        join commerce_stock_location_channels slc on slc.stock_location_id = il.stock_location_id
+        where il.org_id = ${orgId} and il.sku = v.sku and slc.sales_channel_id = ${channelId}) end
+    ) order by v.rank, v.id) as variants
+    from commerce_product_variants v where v.product_id = page.id`;
 }

@@ -1,13 +1,13 @@
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import { categoryNotFound, collectionNotFound, regionNotFound } from '../commerce-errors.ts';
-import type { CommerceProductVariantRow, CommerceVariantPriceRow } from '../commerce-tables.ts';
-import { priceView } from '../catalog/shop-catalog-view.ts';
+import { majorUnits } from '../money/money-amounts.ts';
 import { ShopRegionsRepository } from '../regions/shop-regions-repository.ts';
 import {
   StorefrontCatalogRepository,
   type StoreProductFilter,
   type StoreProductOrder,
+  type StoreVariantJson,
 } from './storefront-catalog-repository.ts';
 import {
   categoryForest,
@@ -83,56 +83,41 @@ export class StorefrontCatalogService {
     return storeCollectionView(row);
   }
 
-  /** A page of products with their variants, prices and stock: five queries at most, whatever the page. */
+  /** A page of products with their variants, prices and stock: one query (two with a region), whatever the page. */
   async products(
     caller: StoreCaller,
     query: StoreProductsQuery,
   ): Promise<{ rows: StoreProductView[]; count: number }> {
-    const currency =
-      query.regionId === undefined ? null : await this.regionCurrency(caller.orgId, query.regionId);
-    const page = await this.repo.products(
-      caller.orgId,
-      caller.salesChannelId,
-      query,
-      query.order,
-      query.limit,
-      query.offset,
-    );
-    const variants = await this.repo.variantsOf(page.rows.map((p) => Number(p.id)));
-    const managedSkus = variants.filter((v) => v.manage_inventory && v.sku !== null).map((v) => v.sku!);
-    const [prices, stock] = await Promise.all([
-      this.repo.pricesOf(variants.map((v) => Number(v.id))),
-      this.repo.availableBySku(caller.orgId, caller.salesChannelId, managedSkus),
+    const [currency, page] = await Promise.all([
+      query.regionId === undefined ? null : this.regionCurrency(caller.orgId, query.regionId),
+      this.repo.products(caller.orgId, caller.salesChannelId, query, query.order, query.limit, query.offset),
     ]);
-    const byVariant = groupBy(prices, (p) => Number(p.variant_id));
-    const byProduct = groupBy(
-      variants.map((v) => storeVariant(v, byVariant.get(Number(v.id)) ?? [], currency, stock)),
-      (_v, i) => Number(variants[i]!.product_id),
-    );
     return {
-      rows: page.rows.map((p) => storeProductView(p, byProduct.get(Number(p.id)) ?? [])),
+      rows: page.rows.map((p) =>
+        storeProductView(
+          p,
+          p.variants.map((v) => storeVariant(v, currency)),
+        ),
+      ),
       count: page.count,
     };
   }
 
   /** A region of another shop, or none, is a bad filter: 422 naming `region_id`. */
   private async regionCurrency(orgId: number, regionId: number): Promise<string> {
-    const region = await this.regions.byId(orgId, regionId);
-    if (region === null) throw invalidField(['query', 'region_id'], 'Unknown region', regionId);
-    return region.currency_code;
+    const currency = await this.repo.regionCurrency(orgId, regionId);
+    if (currency === null) throw invalidField(['query', 'region_id'], 'Unknown region', regionId);
+    return currency;
   }
 }
 
-function storeVariant(
-  v: CommerceProductVariantRow,
-  prices: readonly CommerceVariantPriceRow[],
-  currency: string | null,
-  stock: ReadonlyMap<string, number>,
-): StoreVariantView {
-  const shown = prices.map(priceView);
-  const managed = v.manage_inventory && v.sku !== null;
-  // A managed variant without a SKU has no inventory to count: it is shown as not stocked.
-  const quantity = v.manage_inventory ? (managed ? Math.max(0, stock.get(v.sku!) ?? 0) : 0) : null;
+function storeVariant(v: StoreVariantJson, currency: string | null): StoreVariantView {
+  const shown = v.prices.map((p) => ({
+    currency_code: p.currency_code,
+    amount: majorUnits(p.amount, p.currency_code),
+  }));
+  // A managed variant without a SKU has no inventory to count: none available.
+  const quantity = v.available === null ? null : Math.max(0, Number(v.available));
   return {
     id: Number(v.id),
     title: v.title,
@@ -145,15 +130,4 @@ function storeVariant(
     inventory_quantity: quantity,
     in_stock: quantity === null || v.allow_backorder || quantity > 0,
   };
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T, index: number) => number): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  items.forEach((item, i) => {
-    const k = key(item, i);
-    const list = out.get(k);
-    if (list === undefined) out.set(k, [item]);
-    else list.push(item);
-  });
-  return out;
 }

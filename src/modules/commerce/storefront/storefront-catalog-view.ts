@@ -6,6 +6,7 @@ import type {
   CommerceRegionRow,
 } from '../commerce-tables.ts';
 import type { ProductRow } from '../catalog/shop-catalog-repository.ts';
+import type { StoreProductRow } from './storefront-catalog-repository.ts';
 import type { PriceView } from '../catalog/shop-catalog-view.ts';
 import type { RegionWithCountries } from '../regions/shop-regions-repository.ts';
 
@@ -84,7 +85,7 @@ export function categoryForest(visible: readonly CommerceProductCategoryRow[]): 
   return roots;
 }
 
-export function storeProductView(p: ProductRow, variants: StoreVariantView[]): StoreProductView {
+export function storeProductView(p: StoreProductRow, variants: StoreVariantView[]): StoreProductView {
   return {
     id: Number(p.id),
     title: p.title,
