@@ -26,6 +26,8 @@ import { registerStoreRoutes } from './store/store-routes.ts';
 import { StoreService } from './store/store-service.ts';
 import { PublishableKeyCheck } from './storefront/publishable-key-check.ts';
 import { registerStorefrontInfoRoutes } from './storefront/storefront-info-routes.ts';
+import { registerStorefrontCatalogRoutes } from './storefront/storefront-catalog-routes.ts';
+import { StorefrontCatalogService } from './storefront/storefront-catalog-service.ts';
 
 export interface CommerceModuleDeps {
   readonly auth: AuthLayer;
@@ -71,6 +73,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
       registerStorefrontInfoRoutes(app, store);
+      registerStorefrontCatalogRoutes(app, new StorefrontCatalogService(ctx));
       placedOrders.routes(app);
       registerStoreCartRoutes(app, carts);
     },
