@@ -8,6 +8,9 @@
  * parameters is a 400 `idempotency_error`). Test payment methods behave as in test mode
  * (https://docs.stripe.com/testing): `pm_card_visa` succeeds, `pm_card_chargeDeclined…` is a
  * 402 `card_error`, `pm_card_authenticationRequired` leaves the intent `requires_action`.
+ * PaymentIntents with `capture_method=manual` stop at `requires_capture` and are captured or
+ * canceled later (`/v1/payment_intents/{id}/confirm|capture|cancel`); `completeAuthentication`
+ * does what the shopper's 3-D Secure challenge would.
  * The contract test (stripe-provider-contract.test.ts) runs the same cases against Stripe itself.
  */
 import { randomBytes } from 'node:crypto';
@@ -39,6 +42,14 @@ export interface StripeServer {
   /** PaymentIntents by id, as the API would return them. */
   readonly paymentIntents: Map<string, Json>;
   readonly refunds: Map<string, Json>;
+  /** Every PaymentIntent's id, status and amounts, in creation order ("nothing was captured"). */
+  intentStatuses(): { id: string; status: string; amount: number; amountReceived: number }[];
+  /**
+   * The shopper's 3-D Secure challenge on an intent left `requires_action`, as their page would
+   * complete it with Stripe.js: passed, it is `requires_capture` (manual capture) or `succeeded`;
+   * failed, `requires_payment_method` with `payment_intent_authentication_failure`.
+   */
+  completeAuthentication(intentId: string, outcome?: 'passed' | 'failed'): void;
   close(): Promise<void>;
 }
 
@@ -163,14 +174,10 @@ export async function startStripeServer(
       });
     const pm = typeof p.payment_method === 'string' ? p.payment_method : null;
     const card = pm === null ? undefined : CARDS[pm];
-    if (pm !== null && card === undefined)
-      return error(400, {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        param: 'payment_method',
-        message: `No such PaymentMethod: '${pm}'`,
-      });
+    if (pm !== null && card === undefined) return noSuchMethod(pm);
     const apm = p.automatic_payment_methods as StripeParams | undefined;
+    const types = p.allowed_payment_method_types ?? p.payment_method_types;
+    const captureMethod = typeof p.capture_method === 'string' ? p.capture_method : 'automatic_async';
     const intentId = id('pi');
     const intent: Json = {
       id: intentId,
@@ -178,12 +185,14 @@ export async function startStripeServer(
       amount: Number(amount),
       amount_capturable: 0,
       amount_received: 0,
+      allowed_payment_method_types: Array.isArray(types) ? types : null,
       automatic_payment_methods:
         apm === undefined
           ? null
           : { enabled: apm.enabled === 'true', allow_redirects: apm.allow_redirects ?? 'always' },
       canceled_at: null,
-      capture_method: 'automatic_async',
+      cancellation_reason: null,
+      capture_method: captureMethod,
       client_secret: `${intentId}_secret_${randomBytes(12).toString('base64url')}`,
       confirmation_method: 'automatic',
       created: created(),
@@ -201,6 +210,14 @@ export async function startStripeServer(
     };
     paymentIntents.set(intentId, intent);
     if (p.confirm !== 'true' || card === undefined) return { status: 200, body: intent };
+    return confirmWith(intent, pm!, card);
+  }
+
+  /** Confirms with a test card: authenticated, declined (402), held or paid. */
+  function confirmWith(intent: Json, pm: string, card: CardBehaviour): Outcome {
+    intent.payment_method = pm;
+    intent.last_payment_error = null;
+    intent.next_action = null;
     if (card.requiresAction) {
       intent.status = 'requires_action';
       intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
@@ -226,10 +243,106 @@ export async function startStripeServer(
         payment_method: { id: pm, object: 'payment_method' },
       });
     }
-    intent.status = 'succeeded';
-    intent.amount_received = intent.amount;
+    authorized(intent);
     return { status: 200, body: intent };
   }
+
+  /** The issuer said yes: held for a manual capture, otherwise paid. */
+  function authorized(intent: Json): void {
+    intent.latest_charge ??= id('ch');
+    if (intent.capture_method === 'manual') {
+      intent.status = 'requires_capture';
+      intent.amount_capturable = intent.amount;
+    } else {
+      intent.status = 'succeeded';
+      intent.amount_received = intent.amount;
+    }
+  }
+
+  function unexpectedState(intent: Json, action: string, allowed: readonly string[]): Outcome {
+    const status = String(intent.status);
+    const list = allowed.join(', ');
+    const message =
+      action === 'capture'
+        ? `This PaymentIntent could not be captured because it has a status of ${status}. Only a PaymentIntent with one of the following statuses may be captured: ${list}.`
+        : `You cannot ${action} this PaymentIntent because it has a status of ${status}. Only a PaymentIntent with one of the following statuses may be ${action === 'cancel' ? 'canceled' : 'confirmed'}: ${list}.`;
+    return error(400, {
+      type: 'invalid_request_error',
+      code: 'payment_intent_unexpected_state',
+      doc_url: 'https://stripe.com/docs/error-codes/payment-intent-unexpected-state',
+      message,
+      payment_intent: intent,
+    });
+  }
+
+  const CONFIRMABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
+  const CANCELABLE = [
+    'requires_payment_method',
+    'requires_capture',
+    'requires_confirmation',
+    'requires_action',
+    'processing',
+  ];
+
+  function confirmPaymentIntent(intent: Json, p: StripeParams): Outcome {
+    if (!CONFIRMABLE.includes(intent.status as string))
+      return unexpectedState(intent, 'confirm', CONFIRMABLE);
+    const pm =
+      typeof p.payment_method === 'string' ? p.payment_method : (intent.payment_method as string | null);
+    if (pm === null)
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message:
+          "You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent with cus_, pass a payment_method in the confirm request.",
+        payment_intent: intent,
+      });
+    const card = CARDS[pm];
+    if (card === undefined) return noSuchMethod(pm);
+    return confirmWith(intent, pm, card);
+  }
+
+  function capturePaymentIntent(intent: Json, p: StripeParams): Outcome {
+    if (intent.status !== 'requires_capture') return unexpectedState(intent, 'capture', ['requires_capture']);
+    const amount =
+      typeof p.amount_to_capture === 'string' ? Number(p.amount_to_capture) : (intent.amount as number);
+    if (!Number.isInteger(amount) || amount < 1 || amount > (intent.amount_capturable as number))
+      return error(400, {
+        type: 'invalid_request_error',
+        code: 'amount_too_large',
+        param: 'amount_to_capture',
+        message: `The amount to capture (${amount}) must be less than or equal to the amount capturable (${String(intent.amount_capturable)}).`,
+      });
+    intent.status = 'succeeded';
+    intent.amount_received = amount;
+    intent.amount_capturable = 0;
+    return { status: 200, body: intent };
+  }
+
+  function cancelPaymentIntent(intent: Json, p: StripeParams): Outcome {
+    if (!CANCELABLE.includes(intent.status as string)) return unexpectedState(intent, 'cancel', CANCELABLE);
+    intent.status = 'canceled';
+    intent.amount_capturable = 0;
+    intent.next_action = null;
+    intent.canceled_at = created();
+    intent.cancellation_reason = typeof p.cancellation_reason === 'string' ? p.cancellation_reason : null;
+    return { status: 200, body: intent };
+  }
+
+  function noSuchMethod(pm: string): Outcome {
+    return error(400, {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'payment_method',
+      message: `No such PaymentMethod: '${pm}'`,
+    });
+  }
+
+  const ACTIONS: Readonly<Record<string, (intent: Json, p: StripeParams) => Outcome>> = {
+    confirm: confirmPaymentIntent,
+    capture: capturePaymentIntent,
+    cancel: cancelPaymentIntent,
+  };
 
   function createRefund(p: StripeParams): Outcome {
     const piId = typeof p.payment_intent === 'string' ? p.payment_intent : null;
@@ -256,7 +369,7 @@ export async function startStripeServer(
     const refunded = [...refunds.values()]
       .filter((r) => r.payment_intent === piId)
       .reduce((sum, r) => sum + (r.amount as number), 0);
-    const left = (intent.amount as number) - refunded;
+    const left = (intent.amount_received as number) - refunded;
     const amount = typeof p.amount === 'string' ? Number(p.amount) : left;
     if (!Number.isInteger(amount) || amount < 1 || amount > left)
       return error(400, {
@@ -281,21 +394,56 @@ export async function startStripeServer(
     return { status: 200, body: refund };
   }
 
+  function noSuchIntent(intentId: string): Outcome {
+    return error(404, {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'intent',
+      message: `No such payment_intent: '${intentId}'`,
+    });
+  }
+
+  function completeAuthentication(intentId: string, outcome: 'passed' | 'failed' = 'passed'): void {
+    const intent = paymentIntents.get(intentId);
+    if (intent?.status !== 'requires_action') {
+      throw new Error(`PaymentIntent ${intentId} is not waiting for authentication`);
+    }
+    intent.next_action = null;
+    if (outcome === 'passed') return authorized(intent);
+    intent.status = 'requires_payment_method';
+    intent.last_payment_error = {
+      type: 'invalid_request_error',
+      code: 'payment_intent_authentication_failure',
+      doc_url: 'https://stripe.com/docs/error-codes/payment-intent-authentication-failure',
+      message:
+        'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+      payment_method: { id: intent.payment_method, object: 'payment_method' },
+    };
+    intent.payment_method = null;
+  }
+
   function route(method: string, path: string, params: StripeParams): Outcome | null {
     if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(params);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
+    const action = /^\/v1\/payment_intents\/([^/]+)\/(confirm|capture|cancel)$/.exec(path);
+    if (method === 'POST' && action !== null) {
+      const intentId = decodeURIComponent(action[1]!);
+      const intent = paymentIntents.get(intentId);
+      return intent === undefined ? noSuchIntent(intentId) : ACTIONS[action[2]!]!(intent, params);
+    }
     const get = /^\/v1\/(payment_intents|refunds)\/([^/]+)$/.exec(path);
     if (method === 'GET' && get !== null) {
       const objectId = decodeURIComponent(get[2]!);
       const found = (get[1] === 'refunds' ? refunds : paymentIntents).get(objectId);
-      return found === undefined
+      if (found !== undefined) return { status: 200, body: found };
+      return get[1] === 'refunds'
         ? error(404, {
             type: 'invalid_request_error',
             code: 'resource_missing',
-            param: get[1] === 'refunds' ? 'refund' : 'intent',
-            message: `No such ${get[1] === 'refunds' ? 'refund' : 'payment_intent'}: '${objectId}'`,
+            param: 'refund',
+            message: `No such refund: '${objectId}'`,
           })
-        : { status: 200, body: found };
+        : noSuchIntent(objectId);
     }
     return null;
   }
@@ -402,6 +550,14 @@ export async function startStripeServer(
     requests,
     paymentIntents,
     refunds,
+    intentStatuses: () =>
+      [...paymentIntents.values()].map((pi) => ({
+        id: pi.id as string,
+        status: pi.status as string,
+        amount: pi.amount as number,
+        amountReceived: pi.amount_received as number,
+      })),
+    completeAuthentication,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // The SDK keeps connections alive; close them with the listener.

@@ -29,6 +29,12 @@ const CONTRACT_BUDGETS: Readonly<
     windowS: 600,
     scope: 'target',
   },
+  'store.order_lookup': {
+    routes: ['POST /api/v1/orgs/:org_slug/store/orders/lookup'],
+    count: 10,
+    windowS: 60,
+    scope: 'client_ip',
+  },
   'vps.power': {
     routes: ['POST /api/v1/orgs/:org_slug/vps/:uuid/power'],
     count: 24,

@@ -19,6 +19,7 @@ const perOwner = defineBudget({
 });
 const perKey = defineBudget({ action: 'test.write', count: 4, windowS: 3600, scope: 'person_or_key' });
 const perApp = defineBudget({ action: 'test.deploy', count: 2, windowS: 600, scope: 'app' });
+const perAddress = defineBudget({ action: 'test.lookup', count: 2, windowS: 60, scope: 'client_ip' });
 const byHandler = defineBudget({
   action: 'test.free_order',
   count: 2,
@@ -35,6 +36,7 @@ const ROUTES: readonly { method: 'POST' | 'PATCH'; url: string; budget: Budget |
   { method: 'PATCH', url: '/apps/:app_uuid', budget: perKey },
   { method: 'POST', url: '/apps/:app_uuid/deployments', budget: [perKey, perApp] },
   { method: 'POST', url: '/orders', budget: byHandler },
+  { method: 'POST', url: '/orgs/:org_slug/lookup', budget: perAddress },
 ];
 
 describe('per-action budgets declared on routes, through the engine', () => {
@@ -122,6 +124,16 @@ describe('per-action budgets declared on routes, through the engine', () => {
     expect(await statuses(1, 'PATCH', '/apps/one', { 'x-key': '10' })).toEqual([200]);
   });
 
+  it('counts per client address within the organization of the path', async () => {
+    const from = (ip: string, org = 'shop') =>
+      app.inject({ method: 'POST', url: `/orgs/${org}/lookup`, remoteAddress: ip });
+    const codes = async (...calls: Promise<{ statusCode: number }>[]) =>
+      (await Promise.all(calls)).map((r) => r.statusCode);
+    expect(await codes(from('10.0.0.1'), from('10.0.0.1'))).toEqual([200, 200]);
+    expect(await codes(from('10.0.0.1'))).toEqual([429]);
+    expect(await codes(from('10.0.0.2'), from('10.0.0.1', 'other'))).toEqual([200, 200]);
+  });
+
   it('leaves a budget counted by the handler to the handler (BudgetEngine.charge)', async () => {
     expect(await statuses(3, 'POST', '/orders')).toEqual([200, 200, 200]);
     expect(await statuses(3, 'POST', '/orders/free', { 'x-user': '7' })).toEqual([200, 200, 429]);
@@ -151,6 +163,7 @@ describe('per-action budgets declared on routes, through the engine', () => {
       ['test.create', ['POST /orgs/:org_slug/apps']],
       ['test.deploy', ['POST /apps/:app_uuid/deployments']],
       ['test.free_order', ['POST /orders']],
+      ['test.lookup', ['POST /orgs/:org_slug/lookup']],
       ['test.power', ['POST /servers/:uuid/power', 'POST /servers/:uuid/power/cycle']],
       ['test.probe', ['POST /servers/:uuid/probe']],
       ['test.write', ['PATCH /apps/:app_uuid', 'POST /apps/:app_uuid/deployments']],

@@ -50,6 +50,11 @@ const SCOPE_KEYS: Readonly<Record<Budget['scope'], BudgetKey>> = {
     const app = params(r).app_uuid;
     return typeof app === 'string' ? `app:${app}` : null;
   },
+  // A caller without an account (a shopper's client): its address, per organization it calls.
+  client_ip: (r) => {
+    const slug = params(r).org_slug;
+    return typeof slug === 'string' ? `org:${slug}:ip:${r.ip}` : `ip:${r.ip}`;
+  },
 };
 
 /**

@@ -16,7 +16,9 @@ export type BudgetScope =
   /** Per person or API key. */
   | 'person_or_key'
   /** Per app (its uuid). */
-  | 'app';
+  | 'app'
+  /** Per client address (the request's IP), within the organization of an /orgs/{slug}/ path. */
+  | 'client_ip';
 
 export interface Budget {
   /** Its stable name, `<area>.<action>`, answered in the 429's `action`. */

@@ -1,6 +1,8 @@
 /**
- * The one payment provider port, shared by billing (invoices, credit top-ups) and, later, the shop.
- * Adapters: `manual` (the embedded default: every charge succeeds unless its payment method names a
+ * The one payment provider port, shared by billing (invoices, credit top-ups) and the shop's
+ * checkout. Billing charges in one step (`charge`, `refund`); a checkout authorizes first, lets the
+ * shopper's page complete 3-D Secure with the client secret, and captures when the order completes
+ * (`authorize`, `confirm`, `retrieve`, `capture`, `cancel`). Adapters: `manual` (the embedded default: every charge succeeds unless its payment method names a
  * decline, recorded for an operator to reconcile) and `stripe` (the official SDK; a local server
  * speaking Stripe's wire format in tests). Amounts are integer minor units; currencies ISO 4217,
  * lower case as Stripe writes them.
@@ -46,6 +48,50 @@ export class PaymentProviderError extends Error {
   }
 }
 
+export interface AuthorizeRequest {
+  /** Integer minor units (cents), > 0. */
+  readonly amountMinor: number;
+  /** ISO 4217, lower case (`usd`, `eur`). */
+  readonly currency: string;
+  /**
+   * The shopper's method (`pm_…` at Stripe), confirmed server-side at once; null: none yet, the
+   * shopper's page confirms with the record's client secret.
+   */
+  readonly paymentMethod: string | null;
+  /** The same key twice is one authorization. */
+  readonly idempotencyKey: string;
+  /** Echoed back by the provider (order id, cart id). */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Shown on the shopper's statement or receipt. */
+  readonly description: string;
+}
+
+/**
+ * Where an authorized payment stands:
+ * - `requires_payment_method`: no method yet; the shopper's page confirms with the client secret;
+ * - `requires_action`: the issuer wants the shopper to authenticate (3-D Secure) on their page;
+ * - `authorized`: the money is held, waiting for `capture` (or `cancel` to release it);
+ * - `declined`: the method was refused (`declineCode`, `declineReason`); another may be confirmed;
+ * - `captured`: the money is taken;
+ * - `canceled`: released, nothing taken.
+ */
+export type PaymentStatus =
+  'requires_payment_method' | 'requires_action' | 'authorized' | 'declined' | 'captured' | 'canceled';
+
+export interface PaymentRecord {
+  /** The provider's id of the payment (`pi_…` at Stripe, `manual_pi_…` for the manual adapter). */
+  readonly reference: string;
+  readonly status: PaymentStatus;
+  /** For the shopper's page to confirm or authenticate (Stripe.js); null when the provider has none. */
+  readonly clientSecret: string | null;
+  readonly amountMinor: number;
+  readonly currency: string;
+  /** With `declined`: the provider's code (`generic_decline`, `insufficient_funds`, …). */
+  readonly declineCode?: string;
+  /** With `declined`: a human-readable reason, safe to show the shopper. */
+  readonly declineReason?: string;
+}
+
 export interface PaymentProvider {
   readonly gateway: PaymentGateway;
   /** Charges once per idempotency key; a decline is a result, not an error. */
@@ -56,4 +102,17 @@ export interface PaymentProvider {
     readonly amountMinor: number;
     readonly idempotencyKey: string;
   }): Promise<{ readonly reference: string }>;
+  /**
+   * Authorizes without taking the money (Stripe: a PaymentIntent with manual capture), once per
+   * idempotency key; a decline is a result, not an error.
+   */
+  authorize(request: AuthorizeRequest): Promise<PaymentRecord>;
+  /** Confirms an authorization server-side with a method (after a decline, or one created without). */
+  confirm(reference: string, paymentMethod: string, idempotencyKey: string): Promise<PaymentRecord>;
+  /** Where the payment stands now (after the shopper's page authenticated, for instance). */
+  retrieve(reference: string): Promise<PaymentRecord>;
+  /** Takes the authorized money, once per idempotency key; an already captured one answers as is. */
+  capture(reference: string, idempotencyKey: string): Promise<PaymentRecord>;
+  /** Releases an authorization that was not captured; an already canceled one answers as is. */
+  cancel(reference: string): Promise<PaymentRecord>;
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeServer, type StripeServer } from '../../testing/stripe-server.ts';
 import { PaymentProviderError, type ChargeRequest } from './payment-provider.ts';
 import { stripeProviderCases } from './stripe-provider-cases.ts';
-import { createStripeProvider } from './stripe-provider.ts';
+import { createStripeProvider, paymentStatusOf } from './stripe-provider.ts';
+import type Stripe from 'stripe';
 
 /**
  * The `stripe` adapter through the official SDK against a local server speaking Stripe's wire
@@ -27,7 +28,11 @@ const request: ChargeRequest = {
 };
 
 describe('stripe adapter against the local Stripe server', () => {
-  stripeProviderCases(() => ({ secretKey: server.secretKey, apiBaseUrl: server.url }));
+  stripeProviderCases(() => ({
+    secretKey: server.secretKey,
+    apiBaseUrl: server.url,
+    completeAuthentication: (reference, outcome) => server.completeAuthentication(reference, outcome),
+  }));
 });
 
 describe('what the stripe adapter sends', () => {
@@ -87,5 +92,79 @@ describe('what the stripe adapter sends', () => {
   it('maps STRIPE_API_BASE_URL onto the SDK host, port and protocol, and refuses a non-secret key', () => {
     expect(() => createStripeProvider({ secretKey: 'pk_test_abc', apiBaseUrl: null })).toThrow(/sk_/);
     expect(() => createStripeProvider({ secretKey: 'sk_test_abc', apiBaseUrl: 'ftp://x' })).toThrow(/http/);
+  });
+});
+
+describe('what the stripe adapter sends to authorize, capture and cancel', () => {
+  it('a manual-capture, card-only PaymentIntent confirmed at once, then its capture and cancel paths', async () => {
+    const provider = createStripeProvider({ secretKey: server.secretKey, apiBaseUrl: server.url });
+    const before = server.requests.length;
+    const held = await provider.authorize({
+      amountMinor: 4200,
+      currency: 'usd',
+      paymentMethod: 'pm_card_visa',
+      idempotencyKey: 'order-42-authorize',
+      metadata: { order_id: '42' },
+      description: 'Order #42',
+    });
+    expect(held.status).toBe('authorized');
+    await provider.capture(held.reference, 'order-42-capture');
+    const open = await provider.authorize({
+      amountMinor: 900,
+      currency: 'usd',
+      paymentMethod: null,
+      idempotencyKey: 'order-43-authorize',
+      metadata: { order_id: '43' },
+      description: 'Order #43',
+    });
+    await provider.cancel(open.reference);
+    const sent = server.requests.slice(before);
+    expect(sent.map((r) => [r.method, r.path, r.status, r.headers['idempotency-key']])).toEqual([
+      ['POST', '/v1/payment_intents', 200, 'order-42-authorize'],
+      ['POST', `/v1/payment_intents/${held.reference}/capture`, 200, 'order-42-capture'],
+      ['POST', '/v1/payment_intents', 200, 'order-43-authorize'],
+      // The SDK makes its own key for a retryable call given none.
+      [
+        'POST',
+        `/v1/payment_intents/${open.reference}/cancel`,
+        200,
+        expect.stringMatching(/^stripe-node-retry-/),
+      ],
+    ]);
+    expect(sent[0]!.params).toEqual({
+      amount: '4200',
+      currency: 'usd',
+      capture_method: 'manual',
+      allowed_payment_method_types: ['card'],
+      payment_method: 'pm_card_visa',
+      confirm: 'true',
+      description: 'Order #42',
+      metadata: { order_id: '42' },
+    });
+    expect(sent[2]!.params).not.toHaveProperty('confirm');
+    expect(sent[2]!.params).not.toHaveProperty('payment_method');
+    const statuses = server.intentStatuses();
+    expect(statuses.find((pi) => pi.id === held.reference)).toMatchObject({
+      status: 'succeeded',
+      amountReceived: 4200,
+    });
+    expect(statuses.find((pi) => pi.id === open.reference)).toMatchObject({
+      status: 'canceled',
+      amountReceived: 0,
+    });
+  });
+
+  it("maps each of Stripe's statuses onto the port's", () => {
+    const of = (status: string, last: object | null = null): string =>
+      paymentStatusOf({ status, last_payment_error: last } as unknown as Stripe.PaymentIntent);
+    expect(of('requires_payment_method')).toBe('requires_payment_method');
+    expect(of('requires_payment_method', { code: 'card_declined' })).toBe('declined');
+    expect(of('requires_confirmation')).toBe('requires_payment_method');
+    expect(of('requires_action')).toBe('requires_action');
+    expect(of('processing')).toBe('authorized');
+    expect(of('requires_capture')).toBe('authorized');
+    expect(of('succeeded')).toBe('captured');
+    expect(of('canceled')).toBe('canceled');
+    expect(() => of('something_new')).toThrow(PaymentProviderError);
   });
 });

@@ -4,6 +4,8 @@ import {
   type ChargeRequest,
   type ChargeResult,
   type PaymentProvider,
+  type PaymentRecord,
+  type PaymentStatus,
 } from './payment-provider.ts';
 
 /**
@@ -14,6 +16,10 @@ import {
  * PaymentIntent that wants the payer to authenticate (3-D Secure) is a decline too, since there is
  * no payer present to take that step. Anything else (no answer, a refused key, an unexpected
  * answer) is a PaymentProviderError naming Stripe and the cause, never the key.
+ *
+ * An authorization is a PaymentIntent with `capture_method: 'manual'` and card as its only method
+ * type (the shopper's page confirms or authenticates with Stripe.js and the client secret), captured
+ * or canceled later. Its status is Stripe's, mapped by `paymentStatusOf`.
  */
 export interface StripeProviderOptions {
   /** `sk_…` or a restricted `rk_…` key. */
@@ -59,6 +65,64 @@ function describe(err: unknown): string {
     return `${e.type}${status}: ${e.message ?? 'no message'}${request}`;
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Stripe's PaymentIntent status as the port names it; a refused method leaves its last error. */
+export function paymentStatusOf(intent: Stripe.PaymentIntent): PaymentStatus {
+  switch (intent.status) {
+    case 'requires_payment_method':
+      return intent.last_payment_error == null ? 'requires_payment_method' : 'declined';
+    case 'requires_confirmation':
+      return 'requires_payment_method';
+    case 'requires_action':
+      return 'requires_action';
+    // A card is never `processing` for long; the money is held either way.
+    case 'processing':
+    case 'requires_capture':
+      return 'authorized';
+    case 'succeeded':
+      return 'captured';
+    case 'canceled':
+      return 'canceled';
+    default:
+      throw new PaymentProviderError(
+        'stripe',
+        `Stripe answered an unknown PaymentIntent status: ${intent.status}`,
+      );
+  }
+}
+
+export function paymentRecordOf(intent: Stripe.PaymentIntent): PaymentRecord {
+  const status = paymentStatusOf(intent);
+  const base = {
+    reference: intent.id,
+    status,
+    clientSecret: intent.client_secret,
+    amountMinor: intent.amount,
+    currency: intent.currency,
+  };
+  if (status !== 'declined') return base;
+  const last = intent.last_payment_error;
+  return {
+    ...base,
+    // Stripe leaves out a field the error has none of (an expired card has no decline_code).
+    declineCode: last?.decline_code || last?.code || 'card_declined',
+    declineReason: last?.message || 'The card was declined.',
+  };
+}
+
+/** A card error carrying its PaymentIntent (a decline on confirmation): the declined record. */
+function declinedRecord(err: unknown): PaymentRecord | null {
+  if (!(err instanceof Error) || (err as { type?: string }).type !== 'StripeCardError') return null;
+  const card = err as Stripe.errors.StripeCardError;
+  const intent = card.payment_intent;
+  if (intent === undefined) return null;
+  return {
+    ...paymentRecordOf(intent),
+    status: 'declined',
+    declineCode: card.decline_code || card.code || 'card_declined',
+    declineReason: card.message,
+  };
 }
 
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
@@ -164,5 +228,93 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         throw failure('refund', err);
       }
     },
+
+    async authorize(request) {
+      const sdk = await stripe();
+      const method = request.paymentMethod;
+      try {
+        const intent = await sdk.paymentIntents.create(
+          {
+            amount: request.amountMinor,
+            currency: request.currency,
+            capture_method: 'manual',
+            // Card only, so no automatic methods: the shopper's page authenticates in place and
+            // nothing redirects away (the SDK's API version names the list `allowed_…`).
+            allowed_payment_method_types: ['card'],
+            ...(method === null ? {} : { payment_method: method, confirm: true }),
+            description: request.description,
+            metadata: { ...request.metadata },
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        return paymentRecordOf(intent);
+      } catch (err) {
+        const declined = declinedRecord(err);
+        if (declined !== null) return declined;
+        throw failure('authorize', err);
+      }
+    },
+
+    async confirm(reference, paymentMethod, idempotencyKey) {
+      const sdk = await stripe();
+      try {
+        const intent = await sdk.paymentIntents.confirm(
+          reference,
+          { payment_method: paymentMethod },
+          { idempotencyKey },
+        );
+        return paymentRecordOf(intent);
+      } catch (err) {
+        const declined = declinedRecord(err);
+        if (declined !== null) return declined;
+        throw failure('confirm', err);
+      }
+    },
+
+    async retrieve(reference) {
+      const sdk = await stripe();
+      try {
+        return paymentRecordOf(await sdk.paymentIntents.retrieve(reference));
+      } catch (err) {
+        throw failure('retrieve', err);
+      }
+    },
+
+    async capture(reference, idempotencyKey) {
+      const sdk = await stripe();
+      try {
+        return paymentRecordOf(await sdk.paymentIntents.capture(reference, {}, { idempotencyKey }));
+      } catch (err) {
+        // Stripe refuses to capture twice; a retry under another key finds it already captured.
+        const now = await settled(sdk, reference, 'captured');
+        if (now !== null) return now;
+        throw failure('capture', err);
+      }
+    },
+
+    async cancel(reference) {
+      const sdk = await stripe();
+      try {
+        return paymentRecordOf(await sdk.paymentIntents.cancel(reference));
+      } catch (err) {
+        const now = await settled(sdk, reference, 'canceled');
+        if (now !== null) return now;
+        throw failure('cancel', err);
+      }
+    },
   };
+}
+
+/** The intent's record if it already reached `status` (an action repeated), else null. */
+async function settled(
+  sdk: StripeClient,
+  reference: string,
+  status: PaymentStatus,
+): Promise<PaymentRecord | null> {
+  try {
+    const record = paymentRecordOf(await sdk.paymentIntents.retrieve(reference));
+    return record.status === status ? record : null;
+  } catch {
+    return null;
+  }
 }

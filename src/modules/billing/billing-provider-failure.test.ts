@@ -15,6 +15,11 @@ const unreachable: PaymentProvider = {
   gateway: 'stripe',
   charge: () => Promise.reject(new PaymentProviderError('stripe', 'connect ECONNREFUSED')),
   refund: () => Promise.reject(new PaymentProviderError('stripe', 'connect ECONNREFUSED')),
+  authorize: () => Promise.reject(new PaymentProviderError('stripe', 'connect ECONNREFUSED')),
+  confirm: () => Promise.reject(new PaymentProviderError('stripe', 'connect ECONNREFUSED')),
+  retrieve: () => Promise.reject(new PaymentProviderError('stripe', 'connect ECONNREFUSED')),
+  capture: () => Promise.reject(new PaymentProviderError('stripe', 'connect ECONNREFUSED')),
+  cancel: () => Promise.reject(new PaymentProviderError('stripe', 'connect ECONNREFUSED')),
 };
 
 describe('billing with an unreachable payment provider', () => {

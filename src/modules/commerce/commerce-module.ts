@@ -2,6 +2,8 @@ import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { registerStoreCartRoutes } from './carts/store-carts-routes.ts';
+import { CartsService } from './carts/carts-service.ts';
 import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
 import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
 import { commerceContext } from './commerce-context.ts';
@@ -14,6 +16,7 @@ import { CommerceListsRepository } from './lists/commerce-lists-repository.ts';
 import { registerCommerceListRoutes } from './lists/commerce-lists-routes.ts';
 import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
+import { placedOrdersFeature } from './placed-orders/placed-orders-feature.ts';
 import { refuseNulCharacters } from './shared/nul-guard.ts';
 import { registerShopRegionRoutes } from './regions/shop-regions-routes.ts';
 import { ShopRegionsService } from './regions/shop-regions-service.ts';
@@ -52,6 +55,8 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const shipping = new ShippingSetupService(ctx, log);
   const stock = new StockService(ctx, log);
   const orders = new OrderEditsService(ctx, log);
+  const placedOrders = placedOrdersFeature(ctx);
+  const carts = new CartsService(ctx, log);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -66,6 +71,8 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
       registerStorefrontInfoRoutes(app, store);
+      placedOrders.routes(app);
+      registerStoreCartRoutes(app, carts);
     },
     async start() {
       stopListening = await door.listen();

@@ -340,6 +340,60 @@ export interface CommerceGiftCardRow {
   created_at: Date;
 }
 
+/** A Store API cart: in the mode and sales channel of the key that made it, in its region's currency. */
+export interface CommerceCartRow {
+  id: number;
+  org_id: number;
+  sales_channel_id: number;
+  mode: 'test' | 'live';
+  /** Null once its region is deleted (a new one is picked by PATCH). */
+  region_id: number | null;
+  currency_code: string;
+  email: string | null;
+  shipping_address: Record<string, unknown> | null;
+  billing_address: Record<string, unknown> | null;
+  country_code: string | null;
+  locale: string | null;
+  note: string | null;
+  metadata: Record<string, unknown>;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A cart's line: what was added, as it was sold (titles, SKU, unit price in minor units). */
+export interface CommerceCartLineItemRow {
+  id: number;
+  cart_id: number;
+  /** Null once the variant (or product) is deleted; the line keeps its snapshot. */
+  variant_id: number | null;
+  product_id: number | null;
+  /** The product's title. */
+  title: string;
+  variant_title: string;
+  sku: string | null;
+  quantity: number;
+  /** Minor units of the cart's currency (bigint). */
+  unit_price: string | number;
+  metadata: Record<string, unknown>;
+  shipping_profile_id: number | null;
+  requires_shipping: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The shipping method a cart chose for one shipping profile, priced when chosen or refreshed. */
+export interface CommerceCartShippingMethodRow {
+  id: number;
+  cart_id: number;
+  shipping_option_id: number | null;
+  shipping_profile_id: number;
+  name: string;
+  /** Minor units of the cart's currency (bigint). */
+  amount: string | number;
+  created_at: Date;
+}
+
 export interface CommerceTables {
   commerce_orders: CommerceOrderRow & CommerceOrderExtraRow & CommerceOrderCheckoutRow;
   commerce_order_counters: CommerceOrderCounterRow;
@@ -370,4 +424,7 @@ export interface CommerceTables {
   commerce_events: CommerceEventRow;
   commerce_promotions: CommercePromotionRow;
   commerce_gift_cards: CommerceGiftCardRow;
+  commerce_carts: CommerceCartRow;
+  commerce_cart_line_items: CommerceCartLineItemRow;
+  commerce_cart_shipping_methods: CommerceCartShippingMethodRow;
 }
