@@ -5,7 +5,8 @@ import { insufficientInventory } from '../carts/cart-errors.ts';
 import type { LoadedCart } from '../carts/cart-view.ts';
 import type { CartScope, CartsService } from '../carts/carts-service.ts';
 import type { CommerceContext } from '../commerce-context.ts';
-import type { CommercePaymentSessionRow } from '../commerce-tables.ts';
+import type { Transaction } from 'kysely';
+import type { CommercePaymentSessionRow, CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { placedOrderView, type PlacedOrderView } from '../placed-orders/placed-order-view.ts';
 import type { PlacedOrdersFeature } from '../placed-orders/placed-orders-feature.ts';
@@ -74,7 +75,9 @@ export class CartCompletion {
     ip: string,
   ): Promise<CompletionAnswer> {
     await this.carts.load(scope, cartId);
-    const hash = createHash('sha256').update(JSON.stringify([cartId, input.accept_terms ?? null])).digest('hex');
+    const hash = createHash('sha256')
+      .update(JSON.stringify([cartId, input.accept_terms ?? null]))
+      .digest('hex');
     if (key !== null) {
       const seen = await this.completions.byKey(scope.orgId, key);
       if (seen !== null && (Number(seen.cart_id) !== cartId || seen.request_hash !== hash))
@@ -121,7 +124,13 @@ export class CartCompletion {
         const totals = this.carts.totals(locked);
         if (totals.total !== total) throw paymentNotAuthorized('stale');
         const now = new Date(this.ctx.clock.now());
-        const reserved = await reserveStock(trx, scope.orgId, scope.salesChannelId, await this.wanted(locked), now);
+        const reserved = await reserveStock(
+          trx,
+          scope.orgId,
+          scope.salesChannelId,
+          await this.wanted(trx, locked),
+          now,
+        );
         if (!reserved.ok) throw insufficientInventory(reserved.variantId, Math.max(reserved.available, 0));
         const orders = this.orders.repository.withTx(trx);
         const currency = locked.cart.currency_code;
@@ -178,14 +187,21 @@ export class CartCompletion {
           events: [
             [
               'commerce.order.placed',
-              { id: orderId, display_id: order.display_id, cart_id: cartId, currency_code: currency, total: totals.total },
+              {
+                id: orderId,
+                display_id: order.display_id,
+                cart_id: cartId,
+                currency_code: currency,
+                total: totals.total,
+              },
             ],
           ],
         };
       });
     } catch (error) {
       // Refused after the payment was authorized (no stock left): its hold is released at once.
-      if (payment !== null && isInsufficient(error)) await payment.provider.cancel(payment.session.reference).catch(() => undefined);
+      if (payment !== null && isInsufficient(error))
+        await payment.provider.cancel(payment.session.reference).catch(() => undefined);
       throw error;
     }
   }
@@ -202,8 +218,12 @@ export class CartCompletion {
     const record = await provider.retrieve(session.reference);
     if (record.status === 'requires_action') throw paymentRequiresAction(record.clientSecret);
     if (record.status === 'declined')
-      throw paymentDeclined(record.declineReason ?? 'The card was declined', record.declineCode ?? 'card_declined');
-    if (record.status !== 'authorized' && record.status !== 'captured') throw paymentNotAuthorized(record.status);
+      throw paymentDeclined(
+        record.declineReason ?? 'The card was declined',
+        record.declineCode ?? 'card_declined',
+      );
+    if (record.status !== 'authorized' && record.status !== 'captured')
+      throw paymentNotAuthorized(record.status);
     return { session, provider, record };
   }
 
@@ -234,12 +254,14 @@ export class CartCompletion {
   }
 
   /** What the order takes from stock: lines of variants that manage inventory and allow no backorder. */
-  private async wanted(loaded: LoadedCart): Promise<Wanted[]> {
-    const ids = loaded.lines.flatMap((l) => (l.variant_id === null || l.sku === null ? [] : [Number(l.variant_id)]));
+  private async wanted(trx: Transaction<CommerceTables>, loaded: LoadedCart): Promise<Wanted[]> {
+    const ids = loaded.lines.flatMap((l) =>
+      l.variant_id === null || l.sku === null ? [] : [Number(l.variant_id)],
+    );
     if (ids.length === 0) return [];
     const managed = new Set(
       (
-        await this.ctx.db
+        await trx
           .selectFrom('commerce_product_variants')
           .select('id')
           .where('id', 'in', ids)
@@ -265,7 +287,9 @@ function checkReady(loaded: LoadedCart): void {
   const chosen = new Set(methods.map((m) => Number(m.shipping_profile_id)));
   const missing = [
     ...new Set(
-      lines.filter((l) => l.requires_shipping).map((l) => (l.shipping_profile_id === null ? 0 : Number(l.shipping_profile_id))),
+      lines
+        .filter((l) => l.requires_shipping)
+        .map((l) => (l.shipping_profile_id === null ? 0 : Number(l.shipping_profile_id))),
     ),
   ].filter((p) => !chosen.has(p));
   if (missing.length > 0)
@@ -277,4 +301,6 @@ function checkReady(loaded: LoadedCart): void {
 }
 
 const isInsufficient = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === insufficientInventory.code;
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === insufficientInventory.code;

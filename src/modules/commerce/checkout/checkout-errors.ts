@@ -19,15 +19,11 @@ export const paymentRequiresAction = defineError(
     client_secret: clientSecret,
   }),
 );
-export const paymentNotAuthorized = defineError(
-  'commerce.payment_not_authorized',
-  409,
-  (status: string) => ({
-    error: 'payment_not_authorized',
-    message: `The cart's payment is not authorized (${status}): start a payment session first`,
-    payment_status: status,
-  }),
-);
+export const paymentNotAuthorized = defineError('commerce.payment_not_authorized', 409, (status: string) => ({
+  error: 'payment_not_authorized',
+  message: `The cart's payment is not authorized (${status}): start a payment session first`,
+  payment_status: status,
+}));
 export const cartBeingCompleted = defineError(
   'commerce.cart_being_completed',
   409,

@@ -2,12 +2,17 @@ import { Type } from 'typebox';
 
 export const PaymentSessionBody = Type.Object(
   {
-    provider: Type.String({ minLength: 1, maxLength: 40, description: 'One of the cart region’s providers: `manual` or `stripe`' }),
+    provider: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description: 'One of the cart region’s providers: `manual` or `stripe`',
+    }),
     payment_method: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 255,
-        description: 'A method to confirm with at once (`pm_…` at Stripe); without it the shopper’s page confirms',
+        description:
+          'A method to confirm with at once (`pm_…` at Stripe); without it the shopper’s page confirms',
       }),
     ),
   },
@@ -21,7 +26,8 @@ export const PaymentSessionResponse = Type.Object({
     id: Type.Integer(),
     provider: Type.String(),
     status: Type.String({
-      description: '`requires_payment_method`, `requires_action`, `authorized`, `declined`, `captured` or `canceled`',
+      description:
+        '`requires_payment_method`, `requires_action`, `authorized`, `declined`, `captured` or `canceled`',
     }),
     amount: Type.Number(),
     currency_code: Type.String(),

@@ -8,7 +8,14 @@ import type { CommerceTables } from '../commerce-tables.ts';
 
 type Res = TestResponse<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const ADDRESS = { first_name: 'Ann', last_name: 'Lee', address_1: '1 Rue X', city: 'Paris', postal_code: '75001', country_code: 'FR' };
+const ADDRESS = {
+  first_name: 'Ann',
+  last_name: 'Lee',
+  address_1: '1 Rue X',
+  city: 'Paris',
+  postal_code: '75001',
+  country_code: 'FR',
+};
 
 describe('Store API checkout: payment sessions and completion', () => {
   let t: TestApp;
@@ -16,7 +23,12 @@ describe('Store API checkout: payment sessions and completion', () => {
   let shop: Shop;
   const ids: Record<string, number> = {};
 
-  const store = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> =>
+  const store = (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Res> =>
     t.request(method, `${ORGS}/${shop.slug}/store/${path}`, {
       headers: { 'x-publishable-api-key': shop.publishableKey, ...headers },
       ...(body !== undefined ? { body } : {}),
@@ -37,21 +49,34 @@ describe('Store API checkout: payment sessions and completion', () => {
     await ok('POST', `carts/${cart.id}/shipping-methods`, { option_id: ids.standard });
     return cart.id as number;
   };
-  const pay = (cartId: number, provider: string, paymentMethod?: string) =>
-    store('POST', `carts/${cartId}/payment-sessions`, {
-      provider,
-      ...(paymentMethod !== undefined ? { payment_method: paymentMethod } : {}),
+  /** Shoppers' addresses (the app trusts X-Forwarded-For here, as behind a load balancer). */
+  const from = (ip?: string): Record<string, string> => (ip === undefined ? {} : { 'x-forwarded-for': ip });
+  const pay = (cartId: number, provider: string, paymentMethod?: string, ip?: string) =>
+    store(
+      'POST',
+      `carts/${cartId}/payment-sessions`,
+      { provider, ...(paymentMethod !== undefined ? { payment_method: paymentMethod } : {}) },
+      from(ip),
+    );
+  const complete = (cartId: number, key?: string, body: Record<string, unknown> = {}, ip?: string) =>
+    store('POST', `carts/${cartId}/complete`, body, {
+      ...from(ip),
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
     });
-  const complete = (cartId: number, key?: string, body: Record<string, unknown> = {}) =>
-    store('POST', `carts/${cartId}/complete`, body, key === undefined ? {} : { 'idempotency-key': key });
   const level = async (sku: string) => {
     const db = tablesOf<CommerceTables>(t.node.runtime);
-    return db.selectFrom('commerce_inventory_levels').selectAll().where('sku', '=', sku).executeTakeFirstOrThrow();
+    return db
+      .selectFrom('commerce_inventory_levels')
+      .selectAll()
+      .where('sku', '=', sku)
+      .executeTakeFirstOrThrow();
   };
 
   beforeAll(async () => {
     stripe = await startStripeServer();
-    t = await startTestApp({ env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_API_BASE_URL: stripe.url } });
+    t = await startTestApp({
+      env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_API_BASE_URL: stripe.url, TRUST_PROXY: 'true' },
+    });
     const { token } = await t.signUp();
     shop = await setUpShop(t, token, 'checkout-a');
     const a = shop.admin;
@@ -78,7 +103,10 @@ describe('Store API checkout: payment sessions and completion', () => {
       ).variants[0].id as number;
     ids.mug = await variant('Mug', 'MUG', 12.5);
     ids.lamp = await variant('Lamp', 'LAMP', 40);
-    const location = await a('POST', 'stock-locations', { name: 'Warehouse', sales_channel_ids: [shop.salesChannelId] });
+    const location = await a('POST', 'stock-locations', {
+      name: 'Warehouse',
+      sales_channel_ids: [shop.salesChannelId],
+    });
     await a(
       'POST',
       'inventory/batch',
@@ -108,7 +136,12 @@ describe('Store API checkout: payment sessions and completion', () => {
   it('pays later (manual) and places the order: totals, stock reserved, token that reads it, event', async () => {
     const cartId = await readyCart(ids.mug, 2);
     const session = (await pay(cartId, 'manual')).body.payment_session;
-    expect(session).toMatchObject({ provider: 'manual', status: 'authorized', amount: 29.5, currency_code: 'EUR' });
+    expect(session).toMatchObject({
+      provider: 'manual',
+      status: 'authorized',
+      amount: 29.5,
+      currency_code: 'EUR',
+    });
     const before = await level('MUG');
     const done = await complete(cartId);
     expect(done.status, done.text).toBe(200);
@@ -124,22 +157,32 @@ describe('Store API checkout: payment sessions and completion', () => {
       fulfillment_status: 'not_fulfilled',
     });
     expect(order.display_id).toBeGreaterThan(0);
-    expect(order.items).toEqual([expect.objectContaining({ variant_id: ids.mug, quantity: 2, unit_price: 12.5 })]);
+    expect(order.items).toEqual([
+      expect.objectContaining({ variant_id: ids.mug, quantity: 2, unit_price: 12.5 }),
+    ]);
     expect((await level('MUG')).reserved_quantity).toBe(before.reserved_quantity + 2);
     const read = await store('GET', `orders/${order.id}?token=${encodeURIComponent(access_token)}`);
     expect(read.status, read.text).toBe(200);
     expect(read.body.id).toBe(order.id);
     // The cart is closed; completing it again answers the same order.
-    expect((await store('POST', `carts/${cartId}/line-items`, { variant_id: ids.mug, quantity: 1 })).status).toBe(409);
+    expect(
+      (await store('POST', `carts/${cartId}/line-items`, { variant_id: ids.mug, quantity: 1 })).status,
+    ).toBe(409);
     expect((await complete(cartId)).body.order.id).toBe(order.id);
     const events = await shop.admin('GET', 'events');
     expect(JSON.stringify(events)).toContain('commerce.order.placed');
   });
 
   it('refuses what is not ready: no e-mail, no shipping method, no payment (and leaves the cart open)', async () => {
-    const { cart } = await ok('POST', 'carts', { country_code: 'fr', items: [{ variant_id: ids.mug, quantity: 1 }] });
+    const { cart } = await ok('POST', 'carts', {
+      country_code: 'fr',
+      items: [{ variant_id: ids.mug, quantity: 1 }],
+    });
     const noEmail = await complete(cart.id);
-    expect({ status: noEmail.status, loc: noEmail.body.detail?.[0]?.loc }).toEqual({ status: 422, loc: ['cart', 'email'] });
+    expect({ status: noEmail.status, loc: noEmail.body.detail?.[0]?.loc }).toEqual({
+      status: 422,
+      loc: ['cart', 'email'],
+    });
     await ok('PATCH', `carts/${cart.id}`, { email: 'bo@shop.example', shipping_address: ADDRESS });
     const noShipping = await complete(cart.id);
     expect(noShipping.body.detail?.[0]?.loc).toEqual(['cart', 'shipping_methods']);
@@ -148,7 +191,10 @@ describe('Store API checkout: payment sessions and completion', () => {
     expect(unpaid.status).toBe(409);
     expect(unpaid.body.detail.error).toBe('payment_not_authorized');
     const wrong = await pay(cart.id, 'paypal');
-    expect({ status: wrong.status, loc: wrong.body.detail?.[0]?.loc }).toEqual({ status: 422, loc: ['body', 'provider'] });
+    expect({ status: wrong.status, loc: wrong.body.detail?.[0]?.loc }).toEqual({
+      status: 422,
+      loc: ['body', 'provider'],
+    });
   });
 
   it('answers a declined card 402 with the reason, then takes another card (Stripe)', async () => {
@@ -158,7 +204,10 @@ describe('Store API checkout: payment sessions and completion', () => {
     expect(declined.decline_reason).toBeTruthy();
     const refused = await complete(cartId);
     expect(refused.status, refused.text).toBe(402);
-    expect(refused.body.detail).toMatchObject({ error: 'payment_declined', message: declined.decline_reason });
+    expect(refused.body.detail).toMatchObject({
+      error: 'payment_declined',
+      message: declined.decline_reason,
+    });
     const good = (await pay(cartId, 'stripe', 'pm_card_visa')).body.payment_session;
     expect(good).toMatchObject({ status: 'authorized', id: declined.id });
     const done = await complete(cartId);
@@ -174,7 +223,10 @@ describe('Store API checkout: payment sessions and completion', () => {
     expect(session.client_secret).toMatch(/^pi_.+_secret_/);
     const waiting = await complete(cartId);
     expect(waiting.status).toBe(409);
-    expect(waiting.body.detail).toMatchObject({ error: 'payment_requires_action', client_secret: session.client_secret });
+    expect(waiting.body.detail).toMatchObject({
+      error: 'payment_requires_action',
+      client_secret: session.client_secret,
+    });
     stripe.completeAuthentication(session.client_secret.split('_secret_')[0]);
     const done = await complete(cartId);
     expect(done.status, done.text).toBe(200);
@@ -218,7 +270,7 @@ describe('Store API checkout: payment sessions and completion', () => {
     for (let i = 0; i < 20; i++) expect((await pay(cartId, 'manual')).status).toBe(200);
     const refused = await pay(cartId, 'manual');
     expect(refused.status).toBe(429);
-    expect(refused.headers['retry-after']).toBe('600');
+    expect(refused.headers.get('retry-after')).toBe('600');
     expect(refused.body).toEqual({
       detail: {
         error: 'rate_limited',
@@ -227,22 +279,37 @@ describe('Store API checkout: payment sessions and completion', () => {
       },
     });
     expect((await complete(cartId)).status).toBe(429);
+    // The address limit: 60 attempts a shop in 10 minutes from one address, over carts (15 each here).
+    const others = await Promise.all([readyCart(), readyCart(), readyCart(), readyCart()]);
+    for (let i = 0; i < 60; i++)
+      expect((await pay(others[i % 4]!, 'manual', undefined, '203.0.113.9')).status).toBe(200);
+    const byAddress = await pay(others[0]!, 'manual', undefined, '203.0.113.9');
+    expect(byAddress.status).toBe(429);
+    expect(byAddress.body.detail.message).toBe(
+      'Too many payment attempts for this cart. Try again in a few minutes.',
+    );
+    // Another address is not counted with it.
+    const answered = (await pay(others[1]!, 'manual', undefined, '203.0.113.10')).status;
+    expect(answered).toBe(200);
   });
 
   it('never oversells: 100 concurrent completions for the last 10 units place 10 orders', async () => {
+    // 100 shoppers, each from an address of their own (the payment limits count per address).
+    const shopper = (i: number): string => `198.51.100.${i + 1}`;
     const carts: number[] = [];
     for (let i = 0; i < 100; i++) {
       const cartId = await readyCart(ids.lamp, 1);
-      const session = (await pay(cartId, 'stripe', 'pm_card_visa')).body.payment_session;
+      const session = (await pay(cartId, 'stripe', 'pm_card_visa', shopper(i))).body.payment_session;
       expect(session.status).toBe('authorized');
       carts.push(cartId);
     }
-    const answers = await Promise.all(carts.map((c) => complete(c)));
+    const answers = await Promise.all(carts.map((c, i) => complete(c, undefined, {}, shopper(i))));
     const placed = answers.filter((r) => r.status === 200);
     const refused = answers.filter((r) => r.status === 409);
     expect(placed).toHaveLength(10);
     expect(refused).toHaveLength(90);
-    for (const r of refused) expect(r.body.detail).toMatchObject({ error: 'insufficient_inventory', variant_id: ids.lamp });
+    for (const r of refused)
+      expect(r.body.detail).toMatchObject({ error: 'insufficient_inventory', variant_id: ids.lamp });
     const lamp = await level('LAMP');
     expect(lamp.stocked_quantity - lamp.reserved_quantity).toBe(0);
     const lampIntents = stripe.intentStatuses().filter((i) => i.amount === 4450);

@@ -22,10 +22,22 @@ export class CompletionsRepository {
   }
 
   /** Records the key for this cart and body; false when the key was taken meanwhile. */
-  async claimKey(orgId: number, key: string, cartId: number, requestHash: string, now: Date): Promise<boolean> {
+  async claimKey(
+    orgId: number,
+    key: string,
+    cartId: number,
+    requestHash: string,
+    now: Date,
+  ): Promise<boolean> {
     const made = await this.db
       .insertInto('commerce_cart_completions')
-      .values({ org_id: orgId, idempotency_key: key, cart_id: cartId, request_hash: requestHash, created_at: now })
+      .values({
+        org_id: orgId,
+        idempotency_key: key,
+        cart_id: cartId,
+        request_hash: requestHash,
+        created_at: now,
+      })
       .onConflict((oc) => oc.columns(['org_id', 'idempotency_key']).doNothing())
       .returning('cart_id')
       .executeTakeFirst();

@@ -58,7 +58,9 @@ export async function reserveStock(
   }
   const allocations: Allocation[] = [];
   for (const w of wanted) {
-    const places = (free.get(w.sku) ?? []).sort((a, b) => b.available - a.available || a.location - b.location);
+    const places = (free.get(w.sku) ?? []).sort(
+      (a, b) => b.available - a.available || a.location - b.location,
+    );
     const available = places.reduce((n, p) => n + Math.max(p.available, 0), 0);
     if (available < w.quantity) return { ok: false, variantId: w.variantId, available };
     let left = w.quantity;

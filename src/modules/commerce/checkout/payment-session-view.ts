@@ -16,7 +16,10 @@ export interface PaymentSessionView {
   decline_reason: string | null;
 }
 
-export function paymentSessionView(row: CommercePaymentSessionRow, record: PaymentRecord): PaymentSessionView {
+export function paymentSessionView(
+  row: CommercePaymentSessionRow,
+  record: PaymentRecord,
+): PaymentSessionView {
   const currency = row.currency_code.toUpperCase();
   return {
     id: Number(row.id),

@@ -30,7 +30,7 @@ export class PaymentSessionsRepository {
   ): Promise<CommercePaymentSessionRow> {
     return this.db
       .insertInto('commerce_payment_sessions')
-      .values({ ...row, created_at: now, updated_at: now })
+      .values({ ...row, created_at: now, updated_at: now } as never)
       .returningAll()
       .executeTakeFirstOrThrow();
   }

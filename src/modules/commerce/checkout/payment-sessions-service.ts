@@ -5,7 +5,12 @@ import type { CartScope, CartsService } from '../carts/carts-service.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import type { CommercePaymentSessionRow } from '../commerce-tables.ts';
 import { paymentNotRequired } from './checkout-errors.ts';
-import { addressBudgetKey, addressPaymentBudget, cartBudgetKey, cartPaymentBudget } from './payment-budgets.ts';
+import {
+  addressBudgetKey,
+  addressPaymentBudget,
+  cartBudgetKey,
+  cartPaymentBudget,
+} from './payment-budgets.ts';
 import { PaymentSessionsRepository } from './payment-sessions-repository.ts';
 import { paymentSessionView, type PaymentSessionView } from './payment-session-view.ts';
 import type { ShopPaymentProviders } from './shop-payment-providers.ts';
@@ -51,7 +56,11 @@ export class PaymentSessionsService {
     return this.ctx.transaction(async ({ trx }) => {
       const loaded = await this.carts.lock(trx, scope, cartId);
       if (!(loaded.region?.payment_providers ?? []).includes(input.provider))
-        throw invalidField(['body', 'provider'], 'The cart’s region does not take this provider', input.provider);
+        throw invalidField(
+          ['body', 'provider'],
+          'The cart’s region does not take this provider',
+          input.provider,
+        );
       const provider = this.providers.get(input.provider);
       if (provider === null)
         throw invalidField(['body', 'provider'], 'This provider is not configured here', input.provider);
@@ -61,7 +70,8 @@ export class PaymentSessionsService {
       const repo = this.repo.withTx(trx);
       let kept: CommercePaymentSessionRow | null = null;
       for (const s of await repo.ofCart(cartId)) {
-        const current = s.provider === input.provider && Number(s.amount_minor) === total && s.currency_code === currency;
+        const current =
+          s.provider === input.provider && Number(s.amount_minor) === total && s.currency_code === currency;
         if (current && kept === null) kept = s;
         else await this.drop(repo, s);
       }

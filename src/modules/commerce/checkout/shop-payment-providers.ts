@@ -1,14 +1,14 @@
+import type { PaymentProviders } from '../../../kernel/payments/create-payment-provider.ts';
 import type { PaymentProvider } from '../../../kernel/payments/payment-provider.ts';
-
-/** The providers a region may name: `manual` always, `stripe` when the deployment has a Stripe key. */
-export type ShopProviderId = 'manual' | 'stripe';
 
 /** The payment providers a shop's checkout can use, by the id regions name them with. */
 export class ShopPaymentProviders {
-  constructor(private readonly providers: Readonly<Partial<Record<ShopProviderId, PaymentProvider>>>) {}
+  constructor(private readonly providers: PaymentProviders) {}
 
-  /** The provider, or null when the deployment has none of that name. */
+  /** `manual` always, `stripe` when the deployment has a Stripe key; null for any other id. */
   get(id: string): PaymentProvider | null {
-    return id === 'manual' || id === 'stripe' ? (this.providers[id] ?? null) : null;
+    if (id === 'manual') return this.providers.manual;
+    if (id === 'stripe') return this.providers.stripe;
+    return null;
   }
 }
