@@ -3,7 +3,7 @@ import type { AuthLayer } from '../kernel/auth/auth-layer.ts';
 import type { PlatformModule } from '../kernel/module/platform-module.ts';
 import { Registry } from '../kernel/module/registry.ts';
 import type { Runtime } from '../kernel/runtime/runtime.ts';
-import { createPaymentProvider } from '../kernel/payments/create-payment-provider.ts';
+import { createPaymentProvider, createPaymentProviders } from '../kernel/payments/create-payment-provider.ts';
 import { createBillingModule } from '../modules/billing/index.ts';
 import { createResellersModule } from '../modules/resellers/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
@@ -104,7 +104,14 @@ export function platformModules(
     accounts: identity.accounts,
     orgs: orgs.directory,
   });
-  const commerce = createCommerceModule(runtime, { auth: kernel.auth, orgs: orgs.directory });
+  const commerce = createCommerceModule(runtime, {
+    auth: kernel.auth,
+    orgs: orgs.directory,
+    payments: createPaymentProviders({
+      stripeSecretKey: runtime.config.stripeSecretKey,
+      stripeApiBaseUrl: runtime.config.stripeApiBaseUrl,
+    }),
+  });
   const webhooks = createWebhooksModule(runtime, { runEngine: true });
   const certificates = createCertificatesModule(runtime, { dns: dns.managedRecords });
   const platformDomains = createPlatformDomainsModule(runtime, {

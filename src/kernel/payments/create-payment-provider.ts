@@ -24,3 +24,25 @@ export function createPaymentProvider(settings: PaymentProviderSettings = {}): P
   }
   return new ManualPaymentProvider(settings.random);
 }
+
+/** Every adapter the deployment can pay through, by name: what a shop's regions choose among. */
+export interface PaymentProviders {
+  /** Pay later (bank transfer): always there. */
+  readonly manual: PaymentProvider;
+  /** Stripe, when a Stripe key is set. */
+  readonly stripe: PaymentProvider | null;
+}
+
+/** The shop's adapters (a region names `manual`, `stripe` or both): the same settings as above. */
+export function createPaymentProviders(settings: PaymentProviderSettings = {}): PaymentProviders {
+  return {
+    manual: new ManualPaymentProvider(settings.random),
+    stripe:
+      settings.stripeSecretKey == null
+        ? null
+        : createStripeProvider({
+            secretKey: settings.stripeSecretKey,
+            apiBaseUrl: settings.stripeApiBaseUrl ?? null,
+          }),
+  };
+}

@@ -1,9 +1,14 @@
 import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
+import type { PaymentProviders } from '../../kernel/payments/create-payment-provider.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import { registerStoreCartRoutes } from './carts/store-carts-routes.ts';
 import { CartsService } from './carts/carts-service.ts';
+import { CartCompletion } from './checkout/cart-completion.ts';
+import { registerCheckoutRoutes } from './checkout/checkout-routes.ts';
+import { PaymentSessionsService } from './checkout/payment-sessions-service.ts';
+import { ShopPaymentProviders } from './checkout/shop-payment-providers.ts';
 import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
 import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
 import { commerceContext } from './commerce-context.ts';
@@ -33,6 +38,8 @@ export interface CommerceModuleDeps {
   readonly auth: AuthLayer;
   /** Organizations by slug: the Store API's door checks the key's organization. */
   readonly orgs: OrgDirectory;
+  /** The payment adapters a region may name (`manual`, `stripe`): the kernel's one port. */
+  readonly payments: PaymentProviders;
 }
 
 /**
@@ -59,6 +66,9 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const orders = new OrderEditsService(ctx, log);
   const placedOrders = placedOrdersFeature(ctx);
   const carts = new CartsService(ctx, log);
+  const providers = new ShopPaymentProviders(deps.payments);
+  const sessions = new PaymentSessionsService(ctx, carts, providers);
+  const completion = new CartCompletion(ctx, log, carts, sessions, providers, placedOrders);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -76,6 +86,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStorefrontCatalogRoutes(app, new StorefrontCatalogService(ctx));
       placedOrders.routes(app);
       registerStoreCartRoutes(app, carts);
+      registerCheckoutRoutes(app, sessions, completion);
     },
     async start() {
       stopListening = await door.listen();
