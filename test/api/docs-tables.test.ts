@@ -29,6 +29,24 @@ const CONTRACT_BUDGETS: Readonly<
     windowS: 600,
     scope: 'target',
   },
+  'store.payment_address': {
+    routes: [
+      'POST /api/v1/orgs/:org_slug/store/carts/:cart_id/complete',
+      'POST /api/v1/orgs/:org_slug/store/carts/:cart_id/payment-sessions',
+    ],
+    count: 60,
+    windowS: 600,
+    scope: 'client_ip',
+  },
+  'store.payment_cart': {
+    routes: [
+      'POST /api/v1/orgs/:org_slug/store/carts/:cart_id/complete',
+      'POST /api/v1/orgs/:org_slug/store/carts/:cart_id/payment-sessions',
+    ],
+    count: 20,
+    windowS: 600,
+    scope: 'target',
+  },
   'store.order_lookup': {
     routes: ['POST /api/v1/orgs/:org_slug/store/orders/lookup'],
     count: 10,

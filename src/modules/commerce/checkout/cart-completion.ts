@@ -18,7 +18,7 @@ import {
   paymentRequiresAction,
 } from './checkout-errors.ts';
 import { CompletionsRepository } from './completions-repository.ts';
-import { reserveStock, type Wanted } from './inventory-allocation.ts';
+import { reserveStock, type Wanted } from './stock-reservation-repository.ts';
 import { PaymentSessionsRepository } from './payment-sessions-repository.ts';
 import type { PaymentSessionsService } from './payment-sessions-service.ts';
 import type { ShopPaymentProviders } from './shop-payment-providers.ts';
@@ -44,7 +44,7 @@ interface AuthorizedPayment {
 
 /**
  * `POST .../carts/{cart_id}/complete` (docs/commerce.md, "Checkout"): validates the cart, checks
- * its payment is authorized, then in ONE transaction reserves the stock (inventory-allocation.ts),
+ * its payment is authorized, then in ONE transaction reserves the stock (stock-reservation-repository.ts),
  * captures the payment, places the order with its items, reservations and payment, closes the cart
  * and records `commerce.order.placed` in the outbox. A decline is a 402 and 3-D Secure a 409 with
  * the client secret, the cart left open. Safe to retry: an Idempotency-Key answers the same order
@@ -259,17 +259,7 @@ export class CartCompletion {
       l.variant_id === null || l.sku === null ? [] : [Number(l.variant_id)],
     );
     if (ids.length === 0) return [];
-    const managed = new Set(
-      (
-        await trx
-          .selectFrom('commerce_product_variants')
-          .select('id')
-          .where('id', 'in', ids)
-          .where('manage_inventory', '=', true)
-          .where('allow_backorder', '=', false)
-          .execute()
-      ).map((v) => Number(v.id)),
-    );
+    const managed = await this.completions.withTx(trx).managedVariants(ids);
     return loaded.lines.flatMap((l) =>
       l.variant_id !== null && l.sku !== null && managed.has(Number(l.variant_id))
         ? [{ key: Number(l.id), variantId: Number(l.variant_id), sku: l.sku, quantity: l.quantity }]

@@ -12,6 +12,7 @@ import {
   PaymentSessionBody,
   PaymentSessionResponse,
 } from './checkout-schemas.ts';
+import { addressPaymentBudget, cartPaymentBudget } from './payment-budgets.ts';
 import type { PaymentSessionsService } from './payment-sessions-service.ts';
 
 function scopeOf(request: FastifyRequest): CartScope {
@@ -26,10 +27,12 @@ export function registerCheckoutRoutes(
   completion: CartCompletion,
 ): void {
   const cart = idParams('cart_id');
+  // Counted by the services once the cart is known to be the caller's (countedBy: 'handler').
+  const config = { ...STOREFRONT, budget: [cartPaymentBudget, addressPaymentBudget] };
   app.post(
     '/:org_slug/store/carts/:cart_id/payment-sessions',
     {
-      config: STOREFRONT,
+      config,
       schema: {
         summary: 'Starts the cart’s payment at a provider, or refreshes the one started for the same amount',
         params: cart,
@@ -42,7 +45,7 @@ export function registerCheckoutRoutes(
   app.post(
     '/:org_slug/store/carts/:cart_id/complete',
     {
-      config: STOREFRONT,
+      config,
       schema: {
         summary: 'Places the order: stock reserved, payment captured, order and event in one transaction',
         params: cart,

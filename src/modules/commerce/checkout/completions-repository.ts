@@ -86,4 +86,16 @@ export class CompletionsRepository {
       .executeTakeFirst();
     return row === undefined ? null : Number(row.id);
   }
+
+  /** Of `variantIds`, those whose stock is counted: inventory managed, no backorder. */
+  async managedVariants(variantIds: readonly number[]): Promise<Set<number>> {
+    const rows = await this.db
+      .selectFrom('commerce_product_variants')
+      .select('id')
+      .where('id', 'in', variantIds)
+      .where('manage_inventory', '=', true)
+      .where('allow_backorder', '=', false)
+      .execute();
+    return new Set(rows.map((v) => Number(v.id)));
+  }
 }

@@ -1,20 +1,20 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { PaymentRecord } from '../../../kernel/payments/payment-provider.ts';
 import type { CommercePaymentSessionRow } from '../commerce-tables.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 
-/** A payment session as the shopper's page sees it: what to do next, and the secret to do it with. */
-export interface PaymentSessionView {
-  id: number;
-  provider: string;
-  /** The provider's state: `requires_payment_method`, `requires_action`, `authorized`, `declined`, ... */
-  status: string;
+/**
+ * A payment session as the shopper's page sees it: where the payment stands at its provider
+ * (`requires_payment_method`, `requires_action`, `authorized`, `declined`, ...), the amount in major
+ * units, and the client secret for Stripe.js (confirm, 3-D Secure; null for providers without one).
+ */
+export type PaymentSessionView = JsonView<Pick<CommercePaymentSessionRow, 'id' | 'provider' | 'status'>> & {
   amount: number;
   currency_code: string;
-  /** For Stripe.js on the shopper's page (confirm, 3-D Secure); null for providers without one. */
   client_secret: string | null;
   decline_code: string | null;
   decline_reason: string | null;
-}
+};
 
 export function paymentSessionView(
   row: CommercePaymentSessionRow,
