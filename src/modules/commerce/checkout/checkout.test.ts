@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 import { ORGS } from '../../../testing/org-fixture.ts';
 import { setUpShop, type Shop } from '../../../testing/shop-fixture.ts';
+import { startHttpsReceiver, type HttpsReceiver } from '../../../testing/https-receiver.ts';
 import { startStripeServer, type StripeServer } from '../../../testing/stripe-server.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../../../testing/test-app.ts';
+import type { WebhooksModule } from '../../webhooks/index.ts';
 import type { CommerceTables } from '../commerce-tables.ts';
 
 type Res = TestResponse<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -20,6 +22,8 @@ const ADDRESS = {
 describe('Store API checkout: payment sessions and completion', () => {
   let t: TestApp;
   let stripe: StripeServer;
+  let receiver: HttpsReceiver;
+  let owner: string;
   let shop: Shop;
   const ids: Record<string, number> = {};
 
@@ -74,11 +78,25 @@ describe('Store API checkout: payment sessions and completion', () => {
 
   beforeAll(async () => {
     stripe = await startStripeServer();
+    receiver = await startHttpsReceiver();
     t = await startTestApp({
-      env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_API_BASE_URL: stripe.url, TRUST_PROXY: 'true' },
+      env: {
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_API_BASE_URL: stripe.url,
+        TRUST_PROXY: 'true',
+        OUTBOUND_ALLOW_PRIVATE_TARGETS: 'true',
+        OUTBOUND_CA_FILE: receiver.caFile,
+      },
     });
-    const { token } = await t.signUp();
-    shop = await setUpShop(t, token, 'checkout-a');
+    // One delivery round when the test asks for it.
+    await (t.node.modules.find((m) => m.name === 'webhooks') as WebhooksModule).engine.stop();
+    ({ token: owner } = await t.signUp());
+    shop = await setUpShop(t, owner, 'checkout-a');
+    const hook = await t.request('POST', `${ORGS}/${shop.slug}/webhooks`, {
+      token: owner,
+      body: { url: `${receiver.url}/shop`, events: ['commerce.order.placed'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
     const a = shop.admin;
     ids.eu = (
       await a('POST', 'regions', {
@@ -131,6 +149,7 @@ describe('Store API checkout: payment sessions and completion', () => {
   afterAll(async () => {
     await t?.close();
     await stripe?.close();
+    await receiver?.close();
   });
 
   it('pays later (manual) and places the order: totals, stock reserved, token that reads it, event', async () => {
@@ -171,6 +190,12 @@ describe('Store API checkout: payment sessions and completion', () => {
     expect((await complete(cartId)).body.order.id).toBe(order.id);
     const events = await shop.admin('GET', 'events');
     expect(JSON.stringify(events)).toContain('commerce.order.placed');
+    // And on the organization's webhook, from the outbox written with the order.
+    await (t.node.modules.find((m) => m.name === 'webhooks') as WebhooksModule).engine.runOnce();
+    const delivered = receiver.requests.map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    const placedEvent = delivered.find((e) => JSON.stringify(e).includes('commerce.order.placed'));
+    expect(placedEvent, JSON.stringify(delivered)).toBeDefined();
+    expect(JSON.stringify(placedEvent)).toContain(`"id":${order.id}`);
   });
 
   it('refuses what is not ready: no e-mail, no shipping method, no payment (and leaves the cart open)', async () => {
