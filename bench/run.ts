@@ -5,11 +5,12 @@
  * size, API change → answer latency, 100k-record import), platform (limit layers, webhooks) and
  * storage (a one-node Ceph gateway: object listing through the API ÷ at the gateway, presigning) and
  * edge (the game edge beside haproxy: bench/edge-suite.ts) and compute (500 instances listed through
- * the API ÷ the provider's own list calls, on the local PVE server's state engine) parts, prints one table per part and the
+ * the API ÷ the provider's own list calls, on the local PVE server's state engine) and commerce (the store's
+ * product list ÷ a trivial route, cart completions a second: bench/commerce-suite.ts) parts, prints one table per part and the
  * targets (docs/benchmarks.md, "Targets"), and writes every figure to
  * bench/results/<YYYY-MM-DD>.json.
  *
- * `npm run bench -- [--only micro,macro,scale,platform,storage,edge,compute] [--quick] [--rounds N] [--seconds S]
+ * `npm run bench -- [--only micro,macro,scale,platform,storage,edge,compute,commerce] [--quick] [--rounds N] [--seconds S]
  *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp]`
  * --quick shortens everything for a smoke run; quick and partial runs write
  * <date>-<parts>[-quick].json so they never overwrite the figures of a full run.
@@ -31,10 +32,11 @@ import { runStorageListing, type StorageListingResult } from './storage-listing.
 import { runStoragePresign, type PresignFigures } from './storage-presign.ts';
 import { runEdge, type Compared, type EdgeResult } from './edge-suite.ts';
 import { runComputeListing, type ComputeListingResult } from './compute-listing.ts';
+import { runCommerce, type CommerceResult } from './commerce-suite.ts';
 import type { ScaleResult } from './scale-suite.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage', 'edge', 'compute'] as const;
+const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage', 'edge', 'compute', 'commerce'] as const;
 type Part = (typeof PARTS)[number];
 const GiB = 1024;
 
@@ -315,6 +317,7 @@ function targets(
   storage: StorageResult | null,
   edge: EdgeResult | null,
   compute: ComputeListingResult | null,
+  commerce: CommerceResult | null,
 ): Target[] {
   const out: Target[] = [];
   const add = (
@@ -384,6 +387,18 @@ function targets(
     'compute: provider calls per listing = nodes (one per node)',
     compute?.callsPerListing,
     (v) => v === compute?.nodes,
+    0,
+  );
+  add(
+    'commerce: store product list ÷ GET /api/v1/locations throughput ≥ 0.5',
+    commerce?.ratio,
+    (v) => v >= 0.5,
+    3,
+  );
+  add(
+    'commerce: cart completions ≥ 100 orders a second (manual provider)',
+    commerce?.ordersPerSecond,
+    (v) => v >= 100,
     0,
   );
   return out;
@@ -528,7 +543,39 @@ async function main(): Promise<void> {
     );
   }
 
-  const goals = targets(micro, macro, scale, platform, storage, edge, compute);
+  let commerce: CommerceResult | null = null;
+  if (parts.includes('commerce')) {
+    commerce = await runCommerce(
+      {
+        rounds: roundsArg ?? (quick ? 1 : 5),
+        seconds: quick ? 3 : 8,
+        connections: 16,
+        orders: quick ? 100 : 1000,
+        concurrency: 16,
+      },
+      log,
+    );
+    printTable(
+      `commerce (${commerce.database})`,
+      ['figure', 'ours', 'reference', 'ratio'],
+      [
+        [
+          'store products req/s ÷ locations req/s',
+          Math.round(commerce.productsRps),
+          Math.round(commerce.locationsRps),
+          commerce.ratio.toFixed(3),
+        ],
+        [
+          `orders a second (${commerce.orders} carts, ${commerce.concurrency} at once)`,
+          Math.round(commerce.ordersPerSecond),
+          100,
+          null,
+        ],
+      ],
+    );
+  }
+
+  const goals = targets(micro, macro, scale, platform, storage, edge, compute, commerce);
   printTable(
     'targets',
     ['target', 'value', 'met'],
@@ -569,6 +616,7 @@ async function main(): Promise<void> {
     storage,
     edge,
     compute,
+    commerce,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

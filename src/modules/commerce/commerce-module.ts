@@ -33,6 +33,7 @@ import { PublishableKeyCheck } from './storefront/publishable-key-check.ts';
 import { registerStorefrontInfoRoutes } from './storefront/storefront-info-routes.ts';
 import { registerStorefrontCatalogRoutes } from './storefront/storefront-catalog-routes.ts';
 import { StorefrontCatalogService } from './storefront/storefront-catalog-service.ts';
+import { keepProductPagesCurrent } from './storefront/product-pages-invalidation.ts';
 
 export interface CommerceModuleDeps {
   readonly auth: AuthLayer;
@@ -55,7 +56,10 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const door = new PublishableKeyCheck(ctx, deps.orgs);
   door.install(deps.auth);
   let stopListening: (() => Promise<void>) | null = null;
+  let stopHearingChanges: (() => Promise<void>) | null = null;
   const log = new ShopEventLog(ctx);
+  const storefront = new StorefrontCatalogService(ctx);
+  const hearChanges = keepProductPagesCurrent(ctx, log, storefront.productPages);
   const lists = new CommerceListsRepository(ctx.db);
   const events = new ShopEventsRepository(ctx.db);
   const store = new StoreService(ctx, log);
@@ -83,16 +87,18 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
       registerStorefrontInfoRoutes(app, store);
-      registerStorefrontCatalogRoutes(app, new StorefrontCatalogService(ctx));
+      registerStorefrontCatalogRoutes(app, storefront);
       placedOrders.routes(app);
       registerStoreCartRoutes(app, carts);
       registerCheckoutRoutes(app, sessions, completion);
     },
     async start() {
       stopListening = await door.listen();
+      stopHearingChanges = await hearChanges();
     },
     async stop() {
       await stopListening?.();
+      await stopHearingChanges?.();
     },
   };
 }

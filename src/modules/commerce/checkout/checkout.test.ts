@@ -162,6 +162,11 @@ describe('Store API checkout: payment sessions and completion', () => {
       currency_code: 'EUR',
     });
     const before = await level('MUG');
+    const mugOnPage = async () =>
+      (await ok('GET', 'products?limit=100')).products
+        .flatMap((p: { variants: { id: number; inventory_quantity: number }[] }) => p.variants)
+        .find((v: { id: number }) => v.id === ids.mug).inventory_quantity as number;
+    const shownBefore = await mugOnPage(); // the page is cached from here
     const done = await complete(cartId);
     expect(done.status, done.text).toBe(200);
     const { order, access_token } = done.body;
@@ -180,6 +185,8 @@ describe('Store API checkout: payment sessions and completion', () => {
       expect.objectContaining({ variant_id: ids.mug, quantity: 2, unit_price: 12.5 }),
     ]);
     expect((await level('MUG')).reserved_quantity).toBe(before.reserved_quantity + 2);
+    // The order's reservation is on the store's product page at once (the cached page forgotten).
+    expect(await mugOnPage()).toBe(shownBefore - 2);
     const read = await store('GET', `orders/${order.id}?token=${encodeURIComponent(access_token)}`);
     expect(read.status, read.text).toBe(200);
     expect(read.body.id).toBe(order.id);

@@ -11,6 +11,7 @@ import { ShopEventsRepository } from './shop-events-repository.ts';
  */
 export class ShopEventLog {
   private readonly repo: ShopEventsRepository;
+  private readonly listeners: ((orgId: number, names: readonly string[]) => void)[] = [];
 
   constructor(private readonly ctx: CommerceContext) {
     this.repo = new ShopEventsRepository(ctx.db);
@@ -33,10 +34,19 @@ export class ShopEventLog {
       uow: UnitOfWork<CommerceTables>,
     ) => Promise<{ result: T; events: [`commerce.${string}`, Record<string, unknown>][] }>,
   ): Promise<T> {
-    return this.ctx.transaction(async (uow) => {
+    const names: string[] = [];
+    const result = await this.ctx.transaction(async (uow) => {
       const { result, events } = await work(uow);
       for (const [name, data] of events) await this.announce(uow, orgId, name, data);
+      names.push(...events.map(([name]) => name));
       return result;
     });
+    for (const listener of this.listeners) listener(orgId, names);
+    return result;
+  }
+
+  /** Hears every change once committed, with its events' names (what caches of the shop forget). */
+  onCommitted(listener: (orgId: number, names: readonly string[]) => void): void {
+    this.listeners.push(listener);
   }
 }

@@ -8,3 +8,9 @@ export const publishableKeyRevoked = defineEvent<{ lookup: string }>(
     return typeof e?.lookup === 'string' ? { lookup: e.lookup } : null;
   },
 );
+
+/** The shop of an organization changed (not a cart): every API process forgets its cached product pages. */
+export const shopCatalogChanged = defineEvent<{ orgId: number }>('commerce.shop-catalog-changed', (m) => {
+  const e = m as { orgId?: unknown } | null;
+  return typeof e?.orgId === 'number' ? { orgId: e.orgId } : null;
+});

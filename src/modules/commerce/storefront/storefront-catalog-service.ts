@@ -1,5 +1,6 @@
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { CommerceContext } from '../commerce-context.ts';
+import { StoreProductsCache } from './store-products-cache.ts';
 import { categoryNotFound, collectionNotFound, regionNotFound } from '../commerce-errors.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import { ShopRegionsRepository } from '../regions/shop-regions-repository.ts';
@@ -38,10 +39,13 @@ export interface StoreProductsQuery extends StoreProductFilter {
 export class StorefrontCatalogService {
   private readonly repo: StorefrontCatalogRepository;
   private readonly regions: ShopRegionsRepository;
+  /** Product pages until the shop changes (store-products-cache.ts). */
+  readonly productPages: StoreProductsCache<{ rows: StoreProductView[]; count: number }>;
 
   constructor(ctx: CommerceContext) {
     this.repo = new StorefrontCatalogRepository(ctx.db);
     this.regions = new ShopRegionsRepository(ctx.db);
+    this.productPages = new StoreProductsCache(() => ctx.clock.now());
   }
 
   async listRegions(orgId: number): Promise<StoreRegionView[]> {
@@ -85,6 +89,19 @@ export class StorefrontCatalogService {
 
   /** A page of products with their variants, prices and stock: one query (two with a region), whatever the page. */
   async products(
+    caller: StoreCaller,
+    query: StoreProductsQuery,
+  ): Promise<{ rows: StoreProductView[]; count: number }> {
+    const key = `${caller.salesChannelId}|${JSON.stringify(query)}`;
+    const cached = this.productPages.get(caller.orgId, key);
+    if (cached !== undefined) return cached;
+    const version = this.productPages.versionOf(caller.orgId);
+    const page = await this.readProducts(caller, query);
+    this.productPages.set(caller.orgId, key, version, page);
+    return page;
+  }
+
+  private async readProducts(
     caller: StoreCaller,
     query: StoreProductsQuery,
   ): Promise<{ rows: StoreProductView[]; count: number }> {
