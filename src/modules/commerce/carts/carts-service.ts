@@ -78,6 +78,14 @@ export class CartsService {
     return this.read(trx ?? this.ctx.db, scope, cartId, false);
   }
 
+  /** Whether the key's cart is still open (one query; another key's cart is 404). */
+  async isOpen(scope: CartScope, cartId: number): Promise<boolean> {
+    const cart = await this.repo.cart(scope.orgId, cartId);
+    if (cart === null || Number(cart.sales_channel_id) !== scope.salesChannelId || cart.mode !== scope.mode)
+      throw cartNotFound();
+    return cart.completed_at === null;
+  }
+
   /** As `load`, the cart row locked until `trx` ends; a completed cart answers 409. */
   async lock(trx: Transaction<CommerceTables>, scope: CartScope, cartId: number): Promise<LoadedCart> {
     const loaded = await this.read(trx, scope, cartId, true);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { PaymentProvider, PaymentRecord } from '../../../kernel/payments/payment-provider.ts';
-import { insufficientInventory } from '../carts/cart-errors.ts';
+import { cartCompleted, insufficientInventory } from '../carts/cart-errors.ts';
 import type { LoadedCart } from '../carts/cart-view.ts';
 import type { CartScope, CartsService } from '../carts/carts-service.ts';
 import type { CommerceContext } from '../commerce-context.ts';
@@ -74,7 +74,7 @@ export class CartCompletion {
     key: string | null,
     ip: string,
   ): Promise<CompletionAnswer> {
-    await this.carts.load(scope, cartId);
+    const open = await this.carts.isOpen(scope, cartId);
     const hash = createHash('sha256')
       .update(JSON.stringify([cartId, input.accept_terms ?? null]))
       .digest('hex');
@@ -84,8 +84,10 @@ export class CartCompletion {
         throw idempotencyKeyReused();
       if (seen?.order_id != null) return this.answer(scope.orgId, Number(seen.order_id));
     }
-    const placed = await this.completions.orderOfCart(scope.orgId, cartId);
-    if (placed !== null) return this.answer(scope.orgId, placed);
+    if (!open) {
+      const placed = await this.completions.orderOfCart(scope.orgId, cartId);
+      if (placed !== null) return this.answer(scope.orgId, placed);
+    }
     await this.sessions.chargeAttempt(scope, cartId, ip);
     const now = this.ctx.clock.now();
     if (!(await this.completions.lock(scope.orgId, cartId, new Date(now), new Date(now - LOCK_STALE_MS))))
@@ -96,15 +98,13 @@ export class CartCompletion {
         if (seen === null || Number(seen.cart_id) !== cartId || seen.request_hash !== hash)
           throw idempotencyKeyReused();
       }
-      // A completion that placed the order but lost its answer (and its lock) left the cart closed.
-      const already = await this.completions.orderOfCart(scope.orgId, cartId);
-      const orderId = already ?? (await this.place(scope, cartId, key));
-      return await this.answer(scope.orgId, orderId);
+      return await this.place(scope, cartId, key);
     } finally {
       await this.completions.unlock(cartId);
     }
   }
 
+  /** The answer for an order placed before (a retry, a completed cart). */
   private async answer(orgId: number, orderId: number): Promise<CompletionAnswer> {
     const placed = (await this.orders.repository.orderWithItems(orgId, orderId))!;
     return {
@@ -113,16 +113,19 @@ export class CartCompletion {
     };
   }
 
-  private async place(scope: CartScope, cartId: number, key: string | null): Promise<number> {
-    const loaded = await this.carts.load(scope, cartId);
-    checkReady(loaded);
-    const total = this.carts.totals(loaded).total;
-    const payment = total > 0 ? await this.authorized(loaded, total) : null;
+  /**
+   * Everything from the cart's lock on, in the one transaction: the cart read under its lock, its
+   * readiness, its payment at the provider, the stock, the order. A cart another completion closed
+   * meanwhile answers that completion's order.
+   */
+  private async place(scope: CartScope, cartId: number, key: string | null): Promise<CompletionAnswer> {
+    let payment = null as AuthorizedPayment | null;
     try {
       return await this.log.change(scope.orgId, async ({ trx }) => {
         const locked = await this.carts.lock(trx, scope, cartId);
+        checkReady(locked);
         const totals = this.carts.totals(locked);
-        if (totals.total !== total) throw paymentNotAuthorized('stale');
+        payment = totals.total > 0 ? await this.authorized(trx, locked, totals.total) : null;
         const now = new Date(this.ctx.clock.now());
         const reserved = await reserveStock(
           trx,
@@ -183,7 +186,10 @@ export class CartCompletion {
         await this.carts.markCompleted(trx, cartId);
         if (key !== null) await this.completions.withTx(trx).setOrder(scope.orgId, key, orderId);
         return {
-          result: orderId,
+          result: {
+            order: placedOrderView(order, items),
+            access_token: this.orders.tokens.issue(scope.orgId, orderId),
+          },
           events: [
             [
               'commerce.order.placed',
@@ -200,16 +206,24 @@ export class CartCompletion {
       });
     } catch (error) {
       // Refused after the payment was authorized (no stock left): its hold is released at once.
-      if (payment !== null && isInsufficient(error))
+      if (payment !== null && hasCode(error, insufficientInventory.code))
         await payment.provider.cancel(payment.session.reference).catch(() => undefined);
+      if (hasCode(error, cartCompleted.code)) {
+        const placed = await this.completions.orderOfCart(scope.orgId, cartId);
+        if (placed !== null) return this.answer(scope.orgId, placed);
+      }
       throw error;
     }
   }
 
   /** The cart's payment session, authorized at its provider for the cart's total, or the refusal. */
-  private async authorized(loaded: LoadedCart, total: number): Promise<AuthorizedPayment> {
+  private async authorized(
+    trx: Transaction<CommerceTables>,
+    loaded: LoadedCart,
+    total: number,
+  ): Promise<AuthorizedPayment> {
     const currency = loaded.cart.currency_code.toLowerCase();
-    const session = (await this.sessionsRepo.ofCart(Number(loaded.cart.id)))[0];
+    const session = (await this.sessionsRepo.withTx(trx).ofCart(Number(loaded.cart.id)))[0];
     if (session === undefined) throw paymentNotAuthorized('none');
     if (Number(session.amount_minor) !== total || session.currency_code !== currency)
       throw paymentNotAuthorized('stale');
@@ -290,7 +304,5 @@ function checkReady(loaded: LoadedCart): void {
     );
 }
 
-const isInsufficient = (error: unknown): boolean =>
-  typeof error === 'object' &&
-  error !== null &&
-  (error as { code?: unknown }).code === insufficientInventory.code;
+const hasCode = (error: unknown, code: string): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
