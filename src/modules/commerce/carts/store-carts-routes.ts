@@ -1,9 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { idParams, OrgSlugParams } from '../shared/commerce-http-schemas.ts';
-import { STOREFRONT } from '../storefront/storefront-info-routes.ts';
+import { STOREFRONT, storeKeyScopeOf } from '../storefront/storefront-info-routes.ts';
 import {
   CartEnvelope,
   CreateCartBody,
@@ -15,16 +14,10 @@ import {
   ShippingMethodBody,
   UpdateCartBody,
 } from './cart-schemas.ts';
-import type { CartScope, CartsService } from './carts-service.ts';
+import type { CartsService } from './carts-service.ts';
 
 const READ_ERRORS = errorResponses(401, 404, 422, 429);
 const WRITE_ERRORS = errorResponses(401, 404, 409, 422, 429);
-
-/** The calling publishable key's organization, sales channel and mode (the Store API's door). */
-function scopeOf(request: FastifyRequest): CartScope {
-  const p = request.principal;
-  return { orgId: p.orgId!, salesChannelId: p.salesChannelId!, mode: p.keyMode! };
-}
 
 /**
  * The Store API's carts (docs/commerce.md, "Carts"), called with a publishable key: a cart lives
@@ -47,12 +40,12 @@ export function registerStoreCartRoutes(app: ModuleApp, carts: CartsService): vo
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ cart: await carts.create(scopeOf(request), request.body) }),
+      reply.code(201).send({ cart: await carts.create(storeKeyScopeOf(request), request.body) }),
   );
   app.get(
     `${base}/:cart_id`,
     { config: STOREFRONT, schema: { params: cart, response: { 200: CartEnvelope, ...READ_ERRORS } } },
-    async (request) => ({ cart: await carts.get(scopeOf(request), request.params.cart_id) }),
+    async (request) => ({ cart: await carts.get(storeKeyScopeOf(request), request.params.cart_id) }),
   );
   app.patch(
     `${base}/:cart_id`,
@@ -65,7 +58,9 @@ export function registerStoreCartRoutes(app: ModuleApp, carts: CartsService): vo
         response: { 200: CartEnvelope, ...WRITE_ERRORS },
       },
     },
-    async (request) => ({ cart: await carts.update(scopeOf(request), request.params.cart_id, request.body) }),
+    async (request) => ({
+      cart: await carts.update(storeKeyScopeOf(request), request.params.cart_id, request.body),
+    }),
   );
   registerLineRoutes(app, carts, cart, line);
   registerCheckoutRoutes(app, carts, cart);
@@ -90,7 +85,7 @@ function registerLineRoutes(
       },
     },
     async (request) => ({
-      cart: await carts.addLine(scopeOf(request), request.params.cart_id, request.body),
+      cart: await carts.addLine(storeKeyScopeOf(request), request.params.cart_id, request.body),
     }),
   );
   app.patch(
@@ -106,7 +101,9 @@ function registerLineRoutes(
     },
     async (request) => {
       const { cart_id, line_id } = request.params;
-      return { cart: await carts.setLineQuantity(scopeOf(request), cart_id, line_id, request.body.quantity) };
+      return {
+        cart: await carts.setLineQuantity(storeKeyScopeOf(request), cart_id, line_id, request.body.quantity),
+      };
     },
   );
   app.delete(
@@ -114,7 +111,7 @@ function registerLineRoutes(
     { config: STOREFRONT, schema: { params: line, response: { 200: LineDeleted, ...WRITE_ERRORS } } },
     async (request) => {
       const { cart_id, line_id } = request.params;
-      const parent = await carts.deleteLine(scopeOf(request), cart_id, line_id);
+      const parent = await carts.deleteLine(storeKeyScopeOf(request), cart_id, line_id);
       return { id: line_id, object: 'line-item' as const, deleted: true, parent };
     },
   );
@@ -141,7 +138,7 @@ function registerCheckoutRoutes(
       },
     },
     async (request) => ({
-      shipping_options: await carts.shippingOptions(scopeOf(request), request.params.cart_id),
+      shipping_options: await carts.shippingOptions(storeKeyScopeOf(request), request.params.cart_id),
     }),
   );
   app.post(
@@ -156,7 +153,11 @@ function registerCheckoutRoutes(
       },
     },
     async (request) => ({
-      cart: await carts.addShippingMethod(scopeOf(request), request.params.cart_id, request.body.option_id),
+      cart: await carts.addShippingMethod(
+        storeKeyScopeOf(request),
+        request.params.cart_id,
+        request.body.option_id,
+      ),
     }),
   );
   app.get(
@@ -170,6 +171,6 @@ function registerCheckoutRoutes(
         response: { 200: PaymentProvidersResponse, ...READ_ERRORS },
       },
     },
-    async (request) => carts.paymentProviders(scopeOf(request), request.params.cart_id),
+    async (request) => carts.paymentProviders(storeKeyScopeOf(request), request.params.cart_id),
   );
 }

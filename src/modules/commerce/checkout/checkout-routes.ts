@@ -1,9 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import type { CartScope } from '../carts/carts-service.ts';
 import { idParams } from '../shared/commerce-http-schemas.ts';
-import { STOREFRONT } from '../storefront/storefront-info-routes.ts';
+import { STOREFRONT, storeKeyScopeOf } from '../storefront/storefront-info-routes.ts';
 import type { CartCompletion } from './cart-completion.ts';
 import {
   CompleteBody,
@@ -14,11 +12,6 @@ import {
 } from './checkout-schemas.ts';
 import { addressPaymentBudget, cartPaymentBudget } from './payment-budgets.ts';
 import type { PaymentSessionsService } from './payment-sessions-service.ts';
-
-function scopeOf(request: FastifyRequest): CartScope {
-  const p = request.principal;
-  return { orgId: p.orgId!, salesChannelId: p.salesChannelId!, mode: p.keyMode! };
-}
 
 /** Payment sessions and completion of the Store API's carts (docs/commerce.md, "Checkout"). */
 export function registerCheckoutRoutes(
@@ -40,7 +33,8 @@ export function registerCheckoutRoutes(
         response: { 200: PaymentSessionResponse, ...errorResponses(401, 404, 409, 422, 429, 502) },
       },
     },
-    async (request) => sessions.start(scopeOf(request), request.params.cart_id, request.body, request.ip),
+    async (request) =>
+      sessions.start(storeKeyScopeOf(request), request.params.cart_id, request.body, request.ip),
   );
   app.post(
     '/:org_slug/store/carts/:cart_id/complete',
@@ -56,7 +50,7 @@ export function registerCheckoutRoutes(
     },
     async (request) =>
       completion.complete(
-        scopeOf(request),
+        storeKeyScopeOf(request),
         request.params.cart_id,
         request.body ?? {},
         request.headers['idempotency-key'] ?? null,

@@ -1,10 +1,24 @@
 import { Type } from 'typebox';
+import type { Principal } from '../../../kernel/auth/principal.ts';
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import type { StoreService } from '../store/store-service.ts';
 
 /** The Store API's routes are called by a shopper's client with the shop's publishable key. */
 export const STOREFRONT = { auth: 'publishable' } as const;
+
+/** Who calls a Store route: the publishable key's organization, sales channel and mode. */
+export interface StoreKeyScope {
+  readonly orgId: number;
+  readonly salesChannelId: number;
+  readonly mode: 'test' | 'live';
+}
+
+/** The calling key's scope, as the Store API's door set it on the principal. */
+export function storeKeyScopeOf(request: { principal: Principal }): StoreKeyScope {
+  const p = request.principal;
+  return { orgId: p.orgId!, salesChannelId: p.salesChannelId!, mode: p.keyMode! };
+}
 
 export const StoreOrgParams = Type.Object({ org_slug: Type.String({ maxLength: 100 }) });
 
