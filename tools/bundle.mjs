@@ -11,7 +11,7 @@
  * image's build both build it in place. `__PRODUCT_BUNDLE_DIR__` tells the code it runs bundled
  * (the DNS worker role forks dist/dns-worker.js instead of the .ts entry under tsx).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -31,7 +31,7 @@ const sourceUrls = {
   },
 };
 
-await build({
+const built = await build({
   absWorkingDir: ROOT,
   entryPoints: {
     main: 'src/apps/main.ts',
@@ -51,4 +51,15 @@ await build({
   define: { __PRODUCT_BUNDLE_DIR__: JSON.stringify(OUT_DIR) },
   plugins: [sourceUrls],
   logLevel: 'warning',
+  metafile: true,
 });
+
+// Chunks of earlier builds (their names carry a hash of their content) would pile up: only this
+// build's stay. Processes started from the same sources write the same names, so none is removed
+// from under a process that is still starting.
+const CHUNKS = path.join(OUT_DIR, 'chunks');
+const written = new Set(Object.keys(built.metafile.outputs).map((f) => path.resolve(ROOT, f)));
+for (const name of await readdir(CHUNKS).catch(() => [])) {
+  const file = path.join(CHUNKS, name);
+  if (!written.has(file)) await rm(file, { force: true });
+}
