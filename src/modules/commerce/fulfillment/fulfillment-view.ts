@@ -1,25 +1,15 @@
 import { Type } from 'typebox';
-import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
-import type { FulfillmentStatus } from '../commerce-tables.ts';
+import { describes, IsoTime, Nullable, type JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { CommerceFulfillmentRow, CommerceTables } from '../commerce-tables.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import type { FulfillmentWithItems } from './fulfillments-repository.ts';
 
 const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-export interface FulfillmentView {
-  id: number;
-  order_id: number;
-  status: FulfillmentStatus;
-  location_id: number | null;
+/** A fulfilment with its items (order item id and quantity). */
+export type FulfillmentView = JsonView<Omit<CommerceFulfillmentRow, 'org_id'>> & {
   items: { item_id: number; quantity: number }[];
-  tracking_number: string | null;
-  tracking_url: string | null;
-  created_at: string;
-  dispatched_at: string | null;
-  shipped_at: string | null;
-  delivered_at: string | null;
-  canceled_at: string | null;
-}
+};
 
 export function fulfillmentView({ fulfillment: f, items }: FulfillmentWithItems): FulfillmentView {
   return {
@@ -39,16 +29,12 @@ export function fulfillmentView({ fulfillment: f, items }: FulfillmentWithItems)
 }
 
 /** What a cancel answers: the order's states after it, and what went back to the shopper. */
-export interface CanceledOrderView {
-  id: number;
-  order_number: string;
-  status: string;
-  payment_status: string;
-  fulfillment_status: string;
-  currency_code: string;
-  refunded: number;
-  canceled_at: string;
-}
+export type CanceledOrderView = JsonView<
+  Pick<
+    CommerceTables['commerce_orders'],
+    'id' | 'order_number' | 'status' | 'payment_status' | 'fulfillment_status' | 'canceled_at'
+  >
+> & { currency_code: string; refunded: number };
 
 export function canceledOrderView(
   order: { id: number; order_number: string; payment_status: string; currency: string },
@@ -101,6 +87,6 @@ export const CanceledOrderResponse = describes<CanceledOrderView>()(
     fulfillment_status: Type.String({ description: '`canceled`' }),
     currency_code: Type.String(),
     refunded: Type.Number({ description: 'what the cancel refunded, in major units' }),
-    canceled_at: IsoTime,
+    canceled_at: Nullable(IsoTime),
   }),
 );

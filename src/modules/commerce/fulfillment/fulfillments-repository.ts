@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type {
   CommerceFulfillmentItemRow,
   CommerceFulfillmentRow,
+  CommercePaymentRow,
   CommerceTables,
   FulfillmentStatus,
 } from '../commerce-tables.ts';
@@ -35,7 +36,7 @@ export type FulfillmentPatch = Partial<
   >
 >;
 
-/** Fulfilments of an order and the order columns they move. */
+/** Fulfilments of an order, and the order columns and payments they and a cancel move. */
 export class FulfillmentsRepository {
   constructor(private readonly db: Db) {}
 
@@ -187,6 +188,25 @@ export class FulfillmentsRepository {
       .updateTable('commerce_orders')
       .set({ ...patch, updated_at: at })
       .where('id', '=', orderId)
+      .execute();
+  }
+
+  /** The order's payments, locked: a cancel settles each once. */
+  async lockPayments(orderId: number): Promise<CommercePaymentRow[]> {
+    return this.db
+      .selectFrom('commerce_payments')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+
+  async setPayment(id: number, patch: { status: string; refunded_minor?: number }, at: Date): Promise<void> {
+    await this.db
+      .updateTable('commerce_payments')
+      .set({ ...patch, updated_at: at })
+      .where('id', '=', id)
       .execute();
   }
 

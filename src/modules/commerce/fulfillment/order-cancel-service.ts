@@ -67,13 +67,8 @@ export class OrderCancelService {
 
   /** Refunds what each payment captured and has not refunded; releases what was only authorized. */
   private async settle(trx: Transaction<CommerceTables>, orderId: number, now: Date): Promise<Settled> {
-    const payments = await trx
-      .selectFrom('commerce_payments')
-      .selectAll()
-      .where('order_id', '=', orderId)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    const repo = this.repo.withTx(trx);
+    const payments = await repo.lockPayments(orderId);
     let refundedMinor = 0;
     let paymentStatus: string | null = null;
     for (const p of payments) {
@@ -86,17 +81,12 @@ export class OrderCancelService {
             idempotencyKey: `commerce-payment-${p.id}-cancel-refund`,
           }),
         );
-        await this.setPayment(
-          trx,
-          p.id,
-          { status: 'refunded', refunded_minor: Number(p.captured_minor) },
-          now,
-        );
+        await repo.setPayment(p.id, { status: 'refunded', refunded_minor: Number(p.captured_minor) }, now);
         refundedMinor += left;
         paymentStatus = 'refunded';
       } else if (p.status === 'authorized') {
         await this.call(p, (provider) => provider.cancel(p.reference));
-        await this.setPayment(trx, p.id, { status: 'canceled' }, now);
+        await repo.setPayment(p.id, { status: 'canceled' }, now);
         paymentStatus ??= 'canceled';
       }
     }
@@ -117,18 +107,5 @@ export class OrderCancelService {
       this.ctx.log.warn({ err: error, provider: payment.provider }, 'order cancel: payment provider failed');
       throw paymentProviderFailed(payment.provider);
     }
-  }
-
-  private async setPayment(
-    trx: Transaction<CommerceTables>,
-    id: number,
-    patch: { status: string; refunded_minor?: number },
-    now: Date,
-  ): Promise<void> {
-    await trx
-      .updateTable('commerce_payments')
-      .set({ ...patch, updated_at: now })
-      .where('id', '=', id)
-      .execute();
   }
 }
