@@ -378,4 +378,18 @@ describe('Order fulfilment and cancel', () => {
     expect(await fulfillmentStatus(order)).toBe('not_fulfilled');
     expect((await ok('POST', `orders/${order.id}/cancel`)).status).toBe('canceled');
   });
+
+  it('runs concurrent changes of one order one after another: the last units fulfilled once, one cancel', async () => {
+    const order = await place([{ variant_id: ids.mug!, quantity: 2 }]);
+    const items = [{ item_id: itemOf(order, ids.mug!), quantity: 2 }];
+    const both = await Promise.all([fulfil(order, items), fulfil(order, items)]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 422]);
+    const f = both.find((r) => r.status === 201)!.body.id as number;
+    await ok('POST', `orders/${order.id}/fulfillments/${f}/cancel`);
+    const cancels = await Promise.all([
+      api('POST', `orders/${order.id}/cancel`),
+      api('POST', `orders/${order.id}/cancel`),
+    ]);
+    expect(cancels.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
 });
