@@ -8,7 +8,11 @@ import { fulfillmentNotFound, fulfillmentTransition, orderCanceled } from './ful
 import { orderFulfillmentStatus } from './fulfillment-status.ts';
 import { FulfillmentStockRepository } from './fulfillment-stock-repository.ts';
 import { fulfillmentView, type FulfillmentView } from './fulfillment-view.ts';
-import { FulfillmentsRepository, type FulfillmentPatch } from './fulfillments-repository.ts';
+import {
+  FulfillmentsRepository,
+  type FulfillmentPatch,
+  type FulfillmentWithItems,
+} from './fulfillments-repository.ts';
 
 export interface NewFulfillment {
   readonly items: readonly { item_id: number; quantity: number }[];
@@ -109,7 +113,7 @@ export class FulfillmentsService {
   private async ship(
     trx: Transaction<CommerceTables>,
     orgId: number,
-    found: NonNullable<Awaited<ReturnType<FulfillmentsRepository['fulfillment']>>>,
+    found: FulfillmentWithItems,
     now: Date,
   ): Promise<void> {
     const location = found.fulfillment.location_id;
