@@ -19,6 +19,7 @@ import { registerStockRoutes } from './inventory/stock-routes.ts';
 import { StockService } from './inventory/stock-service.ts';
 import { CommerceListsRepository } from './lists/commerce-lists-repository.ts';
 import { registerCommerceListRoutes } from './lists/commerce-lists-routes.ts';
+import { registerOrderFulfillmentRoutes } from './fulfillment/order-fulfillment-routes.ts';
 import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
 import { placedOrdersFeature } from './placed-orders/placed-orders-feature.ts';
@@ -86,6 +87,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerShippingSetupRoutes(app, shipping);
       registerStockRoutes(app, stock);
       registerOrderEditRoutes(app, orders);
+      registerOrderFulfillmentRoutes(app, ctx, log, providers);
       registerStorefrontInfoRoutes(app, store);
       registerStorefrontCatalogRoutes(app, storefront);
       placedOrders.routes(app);

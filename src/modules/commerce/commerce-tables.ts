@@ -42,6 +42,32 @@ export interface CommerceOrderCheckoutRow {
   payment_status: string;
   /** `not_fulfilled` → `partially_fulfilled` → `fulfilled` → `shipped` → `delivered`; or `canceled`. */
   fulfillment_status: string;
+  /** When the order was canceled (migrations/*_commerce_fulfillments.sql). */
+  canceled_at: Date | null;
+}
+
+/** `created` → `dispatched` → `shipped` → `delivered`; `canceled` from created or dispatched. */
+export type FulfillmentStatus = 'created' | 'dispatched' | 'shipped' | 'delivered' | 'canceled';
+
+export interface CommerceFulfillmentRow {
+  id: number;
+  org_id: number;
+  order_id: number;
+  location_id: number | null;
+  status: FulfillmentStatus;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  created_at: Date;
+  dispatched_at: Date | null;
+  shipped_at: Date | null;
+  delivered_at: Date | null;
+  canceled_at: Date | null;
+}
+
+export interface CommerceFulfillmentItemRow {
+  fulfillment_id: number;
+  order_item_id: number;
+  quantity: number;
 }
 
 export interface CommerceOrderCounterRow {
@@ -404,6 +430,8 @@ export interface CommerceTables {
   commerce_cart_completions: CommerceCartCompletionRow;
   commerce_cart_locks: CommerceCartLockRow;
   commerce_order_notes: CommerceOrderNoteRow;
+  commerce_fulfillments: CommerceFulfillmentRow;
+  commerce_fulfillment_items: CommerceFulfillmentItemRow;
   commerce_products: CommerceProductRow & CommerceProductExtraRow;
   commerce_product_variants: CommerceProductVariantRow;
   commerce_variant_prices: CommerceVariantPriceRow;
