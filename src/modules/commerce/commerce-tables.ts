@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The Commerce module's tables as Kysely sees them (migrations/*_commerce_*.sql). Money of the
  * shop is an integer of the currency's minor unit (`bigint`, read as text by the driver and turned
@@ -68,6 +70,38 @@ export interface CommerceFulfillmentItemRow {
   fulfillment_id: number;
   order_item_id: number;
   quantity: number;
+}
+
+/** A refund of a placed order (migrations/*_commerce_refunds.sql); minor units. */
+export interface CommerceRefundRow {
+  id: Generated<number>;
+  org_id: number;
+  order_id: number;
+  return_id: number | null;
+  amount_minor: string | number;
+  currency_code: string;
+  /** `return`, `cancel`, or the merchant's words. */
+  reason: string;
+  note: string | null;
+  created_at: Date;
+}
+
+/** How much of a refund went back through one of the order's payments. */
+export interface CommerceRefundAllocationRow {
+  refund_id: number;
+  payment_id: number;
+  provider: string;
+  amount_minor: string | number;
+  /** The provider's refund id; null for what the shop gives back itself (a gift card). */
+  provider_reference: string | null;
+}
+
+/** An order item a refund pays back, with the amount paid back for it. */
+export interface CommerceRefundLineRow {
+  refund_id: number;
+  order_item_id: number;
+  quantity: number;
+  amount_minor: string | number;
 }
 
 export interface CommerceOrderCounterRow {
@@ -423,6 +457,9 @@ export interface CommerceCartShippingMethodRow {
 export interface CommerceTables {
   commerce_orders: CommerceOrderRow & CommerceOrderExtraRow & CommerceOrderCheckoutRow;
   commerce_order_counters: CommerceOrderCounterRow;
+  commerce_refunds: CommerceRefundRow;
+  commerce_refund_allocations: CommerceRefundAllocationRow;
+  commerce_refund_lines: CommerceRefundLineRow;
   commerce_order_items: CommerceOrderItemRow;
   commerce_inventory_reservations: CommerceInventoryReservationRow;
   commerce_payment_sessions: CommercePaymentSessionRow;

@@ -9,10 +9,14 @@ import { orderCanceled, orderHasFulfillments, paymentProviderFailed } from './fu
 import { FulfillmentStockRepository } from './fulfillment-stock-repository.ts';
 import { canceledOrderView, type CanceledOrderView } from './fulfillment-view.ts';
 import { FulfillmentsRepository } from './fulfillments-repository.ts';
+import { GIFT_CARD, recordRefund, type RefundAllocation } from '../refunds/refund-record.ts';
+import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 
 /** What the payments of a canceled order became. */
 interface Settled {
   readonly refundedMinor: number;
+  /** What went back through each captured payment (the refund recorded with the cancel). */
+  readonly allocations: RefundAllocation[];
   /** The order's new payment_status; null: as it was (nothing was paid). */
   readonly paymentStatus: string | null;
 }
@@ -37,7 +41,8 @@ export class OrderCancelService {
   }
 
   async cancel(orgId: number, orderId: number): Promise<CanceledOrderView> {
-    return this.log.change(orgId, async ({ trx }) => {
+    return this.log.change(orgId, async (uow) => {
+      const trx = uow.trx;
       const repo = this.repo.withTx(trx);
       const order = await repo.lockOrder(orgId, orderId);
       if (order === null) throw orderNotFound();
@@ -47,6 +52,8 @@ export class OrderCancelService {
       const items = [...(await repo.itemQuantities(orderId)).keys()];
       await new FulfillmentStockRepository(trx, orgId).release(items, now);
       const settled = await this.settle(trx, orderId, now);
+      if (settled.allocations.length > 0)
+        await this.recordRefund(uow, orgId, orderId, order.currency, settled, now);
       const paymentStatus = settled.paymentStatus ?? order.payment_status;
       await repo.setOrder(
         orderId,
@@ -71,10 +78,22 @@ export class OrderCancelService {
     const payments = await repo.lockPayments(orderId);
     let refundedMinor = 0;
     let paymentStatus: string | null = null;
+    const allocations: RefundAllocation[] = [];
     for (const p of payments) {
       const left = Number(p.captured_minor) - Number(p.refunded_minor);
-      if (p.status === 'captured' && left > 0) {
-        await this.call(p, (provider) =>
+      if (p.status === 'captured' && left > 0 && p.provider === GIFT_CARD) {
+        // Given back in the shop itself: the gift card's balance (restored by the refund's reaction).
+        await repo.setPayment(p.id, { status: 'refunded', refunded_minor: Number(p.captured_minor) }, now);
+        refundedMinor += left;
+        allocations.push({
+          paymentId: Number(p.id),
+          provider: p.provider,
+          amountMinor: left,
+          providerReference: null,
+        });
+        paymentStatus = 'refunded';
+      } else if (p.status === 'captured' && left > 0) {
+        const refund = await this.call(p, (provider) =>
           provider.refund({
             reference: p.reference,
             amountMinor: left,
@@ -83,6 +102,12 @@ export class OrderCancelService {
         );
         await repo.setPayment(p.id, { status: 'refunded', refunded_minor: Number(p.captured_minor) }, now);
         refundedMinor += left;
+        allocations.push({
+          paymentId: Number(p.id),
+          provider: p.provider,
+          amountMinor: left,
+          providerReference: refund.reference,
+        });
         paymentStatus = 'refunded';
       } else if (p.status === 'authorized') {
         await this.call(p, (provider) => provider.cancel(p.reference));
@@ -90,7 +115,28 @@ export class OrderCancelService {
         paymentStatus ??= 'canceled';
       }
     }
-    return { refundedMinor, paymentStatus };
+    return { refundedMinor, allocations, paymentStatus };
+  }
+
+  /** The cancel's refund: its rows and `commerce.refund.created`, in the cancel's transaction. */
+  private async recordRefund(
+    uow: UnitOfWork<CommerceTables>,
+    orgId: number,
+    orderId: number,
+    currency: string,
+    settled: Settled,
+    at: Date,
+  ): Promise<void> {
+    await recordRefund(uow, this.log, orgId, {
+      orderId,
+      returnId: null,
+      currencyCode: currency,
+      reason: 'cancel',
+      note: null,
+      allocations: settled.allocations,
+      lines: [],
+      at,
+    });
   }
 
   /** The provider's answer, or 502 naming it (unreachable, refused, or no longer configured). */
