@@ -23,6 +23,10 @@ import { registerOrderFulfillmentRoutes } from './fulfillment/order-fulfillment-
 import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
 import { placedOrdersFeature } from './placed-orders/placed-orders-feature.ts';
+import { CartPromotionsService } from './promotions/cart-promotions-service.ts';
+import { registerCartPromotionRoutes } from './promotions/cart-promotions-routes.ts';
+import { registerPromotionRoutes } from './promotions/promotions-routes.ts';
+import { PromotionsService } from './promotions/promotions-service.ts';
 import { refuseNulCharacters } from './shared/nul-guard.ts';
 import { registerShopRegionRoutes } from './regions/shop-regions-routes.ts';
 import { ShopRegionsService } from './regions/shop-regions-service.ts';
@@ -74,6 +78,8 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const providers = new ShopPaymentProviders(deps.payments);
   const sessions = new PaymentSessionsService(ctx, carts, providers);
   const completion = new CartCompletion(ctx, log, carts, sessions, providers, placedOrders);
+  const promotions = new PromotionsService(ctx, log);
+  const cartPromotions = new CartPromotionsService(ctx, log, carts);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -93,6 +99,8 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       placedOrders.routes(app);
       registerStoreCartRoutes(app, carts);
       registerCheckoutRoutes(app, sessions, completion);
+      registerPromotionRoutes(app, promotions);
+      registerCartPromotionRoutes(app, cartPromotions);
     },
     async start() {
       stopListening = await door.listen();

@@ -389,6 +389,45 @@ export interface CommercePromotionRow {
   created_at: Date;
 }
 
+/**
+ * What a promotion holds beyond the list's columns (migrations/*_commerce_promotions.sql): money
+ * in minor units per currency (`{"EUR": 500}`), ids as JSON arrays.
+ */
+export interface CommercePromotionExtraRow {
+  amounts: Record<string, number>;
+  applies_to: 'order' | 'items';
+  product_ids: number[];
+  collection_ids: number[];
+  starts_at: Date | null;
+  ends_at: Date | null;
+  usage_limit: number | null;
+  used: number;
+  per_customer_limit: number | null;
+  min_subtotals: Record<string, number>;
+  is_automatic: boolean;
+  updated_at: Date;
+}
+
+/** A code a shopper applied to a cart. */
+export interface CommerceCartPromotionRow {
+  cart_id: number;
+  promotion_id: number;
+  created_at: Generated<Date>;
+}
+
+/** A promotion an order used, with its discount in minor units of the order's currency. */
+export interface CommerceOrderPromotionRow {
+  id: Generated<number>;
+  org_id: number;
+  order_id: number;
+  promotion_id: number | null;
+  code: string;
+  /** Lower case: the per-customer limit counts by it. */
+  email: string;
+  amount_minor: string | number;
+  created_at: Generated<Date>;
+}
+
 export interface CommerceGiftCardRow {
   id: number;
   org_id: number;
@@ -487,7 +526,9 @@ export interface CommerceTables {
   commerce_stock_location_channels: CommerceStockLocationChannelRow;
   commerce_inventory_levels: CommerceInventoryLevelRow;
   commerce_events: CommerceEventRow;
-  commerce_promotions: CommercePromotionRow;
+  commerce_promotions: CommercePromotionRow & CommercePromotionExtraRow;
+  commerce_cart_promotions: CommerceCartPromotionRow;
+  commerce_order_promotions: CommerceOrderPromotionRow;
   commerce_gift_cards: CommerceGiftCardRow;
   commerce_carts: CommerceCartRow;
   commerce_cart_line_items: CommerceCartLineItemRow;

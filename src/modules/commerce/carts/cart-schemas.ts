@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { describes, Nullable } from '../../../kernel/http/view-schemas.ts';
+import { PromotionOnCartResponse } from '../promotions/promotion-view.ts';
 import { CurrencyCode, Metadata } from '../shared/commerce-http-schemas.ts';
 import type { CartView, OfferedOptionView } from './cart-view.ts';
 
@@ -83,6 +84,7 @@ const LineItemResponse = Type.Object({
   quantity: Type.Integer(),
   unit_price: Type.Number(),
   subtotal: Type.Number({ description: 'unit_price × quantity' }),
+  discount_total: Type.Number({ description: 'what promotions take off this line' }),
   metadata: Json,
   shipping_profile_id: Nullable(Type.Integer()),
   requires_shipping: Type.Boolean(),
@@ -117,8 +119,11 @@ export const CartResponse = describes<CartView>()(
     }),
     shipping_total: Type.Number(),
     tax_total: Type.Number({ description: 'the tax included in, or added to, items and shipping' }),
-    discount_total: Type.Number(),
-    total: Type.Number(),
+    discount_total: Type.Number({ description: 'the lines’ discounts; taxes apply to what is left' }),
+    total: Type.Number({
+      description: 'subtotal − discount_total + shipping_total (+ tax_total when added)',
+    }),
+    promotions: Type.Array(PromotionOnCartResponse),
     completed_at: Nullable(Type.String()),
     created_at: Type.String(),
     updated_at: Type.String(),

@@ -20,6 +20,8 @@ export interface CartTax {
 export interface CartTotals {
   /** Each line's unit price × quantity, in the order given. */
   readonly lineSubtotals: readonly number[];
+  /** Each line's discount (promotions/promotion-discounts.ts), in the order given. */
+  readonly lineDiscounts: readonly number[];
   /** The lines' sum, at their prices (tax included when the region's prices include it). */
   readonly subtotal: number;
   /** The shipping methods' sum, at their prices (likewise). */
@@ -27,7 +29,7 @@ export interface CartTotals {
   /** The tax in the lines and methods: included in them, or added to them. */
   readonly taxTotal: number;
   readonly discountTotal: number;
-  /** What the shopper pays: subtotal + shipping (+ tax when prices exclude it). */
+  /** What the shopper pays: subtotal − discount + shipping (+ tax when prices exclude it). */
   readonly total: number;
 }
 
@@ -46,17 +48,24 @@ export function taxOf(amount: number, tax: CartTax): number {
   return Number((numerator * 2n + denominator) / (denominator * 2n));
 }
 
+/**
+ * `lineDiscounts` (none by default) come off their lines before tax: each line is taxed on what
+ * is left of it once discounted.
+ */
 export function cartTotals(
   lines: readonly PricedLine[],
   shippingAmounts: readonly number[],
   tax: CartTax,
+  lineDiscounts: readonly number[] = lines.map(() => 0),
 ): CartTotals {
   const lineSubtotals = lines.map((l) => l.unit_price * l.quantity);
   const subtotal = sum(lineSubtotals);
+  const discountTotal = sum(lineDiscounts);
   const shippingTotal = sum(shippingAmounts);
-  const taxTotal = sum([...lineSubtotals, ...shippingAmounts].map((a) => taxOf(a, tax)));
-  const total = subtotal + shippingTotal + (tax.inclusive ? 0 : taxTotal);
-  return { lineSubtotals, subtotal, shippingTotal, taxTotal, discountTotal: 0, total };
+  const taxed = [...lineSubtotals.map((s, i) => s - (lineDiscounts[i] ?? 0)), ...shippingAmounts];
+  const taxTotal = sum(taxed.map((a) => taxOf(a, tax)));
+  const total = subtotal - discountTotal + shippingTotal + (tax.inclusive ? 0 : taxTotal);
+  return { lineSubtotals, lineDiscounts, subtotal, shippingTotal, taxTotal, discountTotal, total };
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

@@ -6,6 +6,8 @@ import type {
   CommerceShippingOptionRow,
 } from '../commerce-tables.ts';
 import { majorUnits } from '../money/money-amounts.ts';
+import { discountsOfCart, type CartPromotionRules } from '../promotions/cart-promotion-rules.ts';
+import { promotionsOnCartView, type PromotionOnCartView } from '../promotions/promotion-view.ts';
 import type { RegionWithCountries } from '../regions/shop-regions-repository.ts';
 import { cartTotals, type CartTax, type CartTotals } from './cart-totals.ts';
 import type { CartLineRow } from './carts-repository.ts';
@@ -17,11 +19,13 @@ export interface LoadedCart {
   readonly region: RegionWithCountries | null;
   readonly lines: readonly CartLineRow[];
   readonly methods: readonly CommerceCartShippingMethodRow[];
+  /** Its promotions (promotions/cart-promotion-rules.ts); none when not read. */
+  readonly promotions?: CartPromotionRules;
 }
 
 export type LineItemView = JsonView<
   Omit<CommerceCartLineItemRow, 'cart_id' | 'unit_price' | 'created_at' | 'updated_at'>
-> & { unit_price: number; subtotal: number };
+> & { unit_price: number; subtotal: number; discount_total: number };
 
 export type ShippingMethodView = JsonView<Omit<CommerceCartShippingMethodRow, 'cart_id' | 'amount'>> & {
   amount: number;
@@ -36,6 +40,7 @@ export type CartView = JsonView<Omit<CommerceCartRow, 'org_id'>> & {
   tax_total: number;
   discount_total: number;
   total: number;
+  promotions: PromotionOnCartView[];
 };
 
 /** A shipping option offered to a cart, priced for it. */
@@ -52,11 +57,14 @@ export function taxOfCart(loaded: LoadedCart): CartTax {
     : { ratePercent: Number(loaded.region.tax_rate), inclusive: loaded.region.tax_inclusive };
 }
 
+/** The cart's money, its promotions' discounts taken off its lines before tax. */
 export function totalsOf(loaded: LoadedCart): CartTotals {
+  const discounts = discountsOfCart(loaded.promotions, loaded.lines, loaded.cart.currency_code);
   return cartTotals(
     loaded.lines.map((l) => ({ unit_price: Number(l.unit_price), quantity: l.quantity })),
     loaded.methods.map((m) => Number(m.amount)),
     taxOfCart(loaded),
+    discounts.lineDiscounts,
   );
 }
 
@@ -77,7 +85,9 @@ export function cartView(loaded: LoadedCart): CartView {
     shipping_address: cart.shipping_address,
     billing_address: cart.billing_address,
     metadata: cart.metadata,
-    items: loaded.lines.map((l, i) => lineItemView(l, money, totals.lineSubtotals[i]!)),
+    items: loaded.lines.map((l, i) =>
+      lineItemView(l, money, totals.lineSubtotals[i]!, totals.lineDiscounts[i]!),
+    ),
     shipping_methods: loaded.methods.map((m) => ({
       id: Number(m.id),
       shipping_option_id: m.shipping_option_id === null ? null : Number(m.shipping_option_id),
@@ -91,13 +101,22 @@ export function cartView(loaded: LoadedCart): CartView {
     tax_total: money(totals.taxTotal),
     discount_total: money(totals.discountTotal),
     total: money(totals.total),
+    promotions: promotionsOnCartView(
+      discountsOfCart(loaded.promotions, loaded.lines, cart.currency_code).applied,
+      cart.currency_code,
+    ),
     completed_at: iso(cart.completed_at),
     created_at: iso(cart.created_at)!,
     updated_at: iso(cart.updated_at)!,
   };
 }
 
-function lineItemView(l: CartLineRow, money: (minor: number) => number, subtotal: number): LineItemView {
+function lineItemView(
+  l: CartLineRow,
+  money: (minor: number) => number,
+  subtotal: number,
+  discount: number,
+): LineItemView {
   return {
     id: Number(l.id),
     variant_id: l.variant_id === null ? null : Number(l.variant_id),
@@ -108,6 +127,7 @@ function lineItemView(l: CartLineRow, money: (minor: number) => number, subtotal
     quantity: l.quantity,
     unit_price: money(Number(l.unit_price)),
     subtotal: money(subtotal),
+    discount_total: money(discount),
     metadata: l.metadata,
     shipping_profile_id: l.shipping_profile_id === null ? null : Number(l.shipping_profile_id),
     requires_shipping: l.requires_shipping,

@@ -5,6 +5,7 @@ import type { CommerceContext } from '../commerce-context.ts';
 import type { CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { majorUnits } from '../money/money-amounts.ts';
+import { loadCartPromotionRules } from '../promotions/cart-promotion-rules.ts';
 import { ShopRegionsRepository, type RegionWithCountries } from '../regions/shop-regions-repository.ts';
 import { ShippingSetupRepository } from '../shipping/shipping-setup-repository.ts';
 import { cartCompleted, cartNotFound, lineItemNotFound, storeWithoutRegion } from './cart-errors.ts';
@@ -114,7 +115,8 @@ export class CartsService {
         : await new ShopRegionsRepository(db).byId(scope.orgId, Number(cart.region_id));
     const lines = await repo.lines(id);
     const methods = await repo.methods(id);
-    return { cart, region, lines, methods };
+    const promotions = await loadCartPromotionRules(db, cart, lines, this.now());
+    return { cart, region, lines, methods, promotions };
   }
 
   async get(scope: CartScope, cartId: number): Promise<CartView> {

@@ -9,6 +9,8 @@ import type { Transaction } from 'kysely';
 import type { CommercePaymentSessionRow, CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { placedOrderView, type PlacedOrderView } from '../placed-orders/placed-order-view.ts';
+import { promotionUnavailable } from '../promotions/promotion-errors.ts';
+import { redeemCartPromotions } from '../promotions/promotion-redemption.ts';
 import type { PlacedOrdersFeature } from '../placed-orders/placed-orders-feature.ts';
 import {
   cartBeingCompleted,
@@ -182,6 +184,8 @@ export class CartCompletion {
             quantity: a.quantity,
           })),
         );
+        // Before the capture: a promotion used up meanwhile refuses the order with nothing taken.
+        await redeemCartPromotions(trx, scope.orgId, orderId, locked);
         if (payment !== null) await this.capture(orders, scope.orgId, orderId, cartId, payment);
         await this.carts.markCompleted(trx, cartId);
         if (key !== null) await this.completions.withTx(trx).setOrder(scope.orgId, key, orderId);
@@ -205,8 +209,12 @@ export class CartCompletion {
         };
       });
     } catch (error) {
-      // Refused after the payment was authorized (no stock left): its hold is released at once.
-      if (payment !== null && hasCode(error, insufficientInventory.code))
+      // Refused after the payment was authorized (no stock left, a promotion used up): its hold
+      // is released at once.
+      if (
+        payment !== null &&
+        (hasCode(error, insufficientInventory.code) || hasCode(error, promotionUnavailable.code))
+      )
         await payment.provider.cancel(payment.session.reference).catch(() => undefined);
       if (hasCode(error, cartCompleted.code)) {
         const placed = await this.completions.orderOfCart(scope.orgId, cartId);

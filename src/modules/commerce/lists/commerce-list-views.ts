@@ -1,15 +1,9 @@
 import type { JsonView } from '../../../kernel/http/view-schemas.ts';
-import type {
-  CommerceGiftCardRow,
-  CommerceOrderRow,
-  CommerceProductRow,
-  CommercePromotionRow,
-} from '../commerce-tables.ts';
+import type { CommerceGiftCardRow, CommerceOrderRow, CommerceProductRow } from '../commerce-tables.ts';
 
 /** The lists' rows as the Commerce API shows them: without their organization (the path's). */
 export type OrderView = JsonView<Omit<CommerceOrderRow, 'org_id'>>;
 export type ProductView = JsonView<Omit<CommerceProductRow, 'org_id'>>;
-export type PromotionView = JsonView<Omit<CommercePromotionRow, 'org_id'>>;
 export type GiftCardView = JsonView<Omit<CommerceGiftCardRow, 'org_id'>>;
 
 const iso = (d: Date): string => new Date(d).toISOString();

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
+import { promotionView } from '../promotions/promotion-view.ts';
+import type { PromotionRow } from '../promotions/promotions-repository.ts';
 import { listedView, orderView, productView } from './commerce-list-views.ts';
 import type { CommerceListsRepository } from './commerce-lists-repository.ts';
 import {
@@ -97,7 +99,9 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
       async (request): Promise<never> => {
         const { before_id, limit } = request.query;
         const page = await repo.beforeId(table, request.principal.orgId!, before_id, limit);
-        const items = page.rows.map((r) => listedView(r));
+        const items = page.rows.map((r) =>
+          table === 'commerce_promotions' ? promotionView(r as PromotionRow) : listedView(r),
+        );
         return { [name]: items, next_before_id: page.more ? items[items.length - 1]!.id : null } as never;
       },
     );

@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
 import { describes, Nullable } from '../../../kernel/http/view-schemas.ts';
 import { beforeIdQuery, limitOffsetQuery } from '../../../kernel/paging/paging.ts';
-import type { GiftCardView, OrderView, ProductView, PromotionView } from './commerce-list-views.ts';
+import type { GiftCardView, OrderView, ProductView } from './commerce-list-views.ts';
+
+/** Promotions are listed as the promotions feature shows one (its fields extend the list's). */
+export { PromotionResponse } from '../promotions/promotion-view.ts';
 
 export const OrgSlugParams = Type.Object({ org_slug: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -41,16 +44,6 @@ export const ProductResponse = describes<ProductView>()(
     status: Type.String(),
     created_at: Type.String(),
     updated_at: Type.String(),
-  }),
-);
-export const PromotionResponse = describes<PromotionView>()(
-  Type.Object({
-    id: Type.Integer(),
-    code: Type.String(),
-    kind: Type.String(),
-    value: Money,
-    status: Type.String(),
-    created_at: Type.String(),
   }),
 );
 export const GiftCardResponse = describes<GiftCardView>()(
