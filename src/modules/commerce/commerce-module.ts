@@ -23,8 +23,8 @@ import { registerOrderFulfillmentRoutes } from './fulfillment/order-fulfillment-
 import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
 import { placedOrdersFeature } from './placed-orders/placed-orders-feature.ts';
-import { CartPromotionsService } from './promotions/cart-promotions-service.ts';
-import { registerCartPromotionRoutes } from './promotions/cart-promotions-routes.ts';
+import { CartPromotionsService } from './carts/cart-promotions-service.ts';
+import { registerCartPromotionRoutes } from './carts/cart-promotions-routes.ts';
 import { registerPromotionRoutes } from './promotions/promotions-routes.ts';
 import { PromotionsService } from './promotions/promotions-service.ts';
 import { refuseNulCharacters } from './shared/nul-guard.ts';

@@ -9,6 +9,7 @@ import type { Transaction } from 'kysely';
 import type { CommercePaymentSessionRow, CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { placedOrderView, type PlacedOrderView } from '../placed-orders/placed-order-view.ts';
+import { discountsOfCart } from '../promotions/cart-promotion-rules.ts';
 import { promotionUnavailable } from '../promotions/promotion-errors.ts';
 import { redeemCartPromotions } from '../promotions/promotion-redemption.ts';
 import type { PlacedOrdersFeature } from '../placed-orders/placed-orders-feature.ts';
@@ -185,7 +186,8 @@ export class CartCompletion {
           })),
         );
         // Before the capture: a promotion used up meanwhile refuses the order with nothing taken.
-        await redeemCartPromotions(trx, scope.orgId, orderId, locked);
+        const { applied } = discountsOfCart(locked.promotions, locked.lines, currency);
+        await redeemCartPromotions(trx, scope.orgId, orderId, locked.cart.email!, applied);
         if (payment !== null) await this.capture(orders, scope.orgId, orderId, cartId, payment);
         await this.carts.markCompleted(trx, cartId);
         if (key !== null) await this.completions.withTx(trx).setOrder(scope.orgId, key, orderId);

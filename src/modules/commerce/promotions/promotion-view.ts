@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { describes, Nullable } from '../../../kernel/http/view-schemas.ts';
+import { describes, Nullable, type JsonView } from '../../../kernel/http/view-schemas.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import type { AppliedPromotion } from './promotion-discounts.ts';
 import type { PromotionRow } from './promotions-repository.ts';
@@ -10,28 +10,15 @@ export interface CurrencyAmount {
   amount: number;
 }
 
-/** A promotion as the Commerce API shows it (the list's fields first, as the list answered them). */
-export interface PromotionView {
-  id: number;
-  code: string;
-  kind: string;
-  /** Decimal text, as the list showed it: the percent of a percentage promotion, 0.00 for fixed. */
-  value: string;
-  status: string;
-  created_at: string;
+/**
+ * A promotion as the Commerce API shows it (the list's fields first, as the list answered them:
+ * `value` decimal text, the percent of a percentage promotion, 0.00 for a fixed one); its money
+ * per currency in major units.
+ */
+export type PromotionView = JsonView<Omit<PromotionRow, 'org_id' | 'amounts' | 'min_subtotals'>> & {
   amounts: CurrencyAmount[];
-  applies_to: 'order' | 'items';
-  product_ids: number[];
-  collection_ids: number[];
-  starts_at: string | null;
-  ends_at: string | null;
-  usage_limit: number | null;
-  used: number;
-  per_customer_limit: number | null;
   min_subtotals: CurrencyAmount[];
-  is_automatic: boolean;
-  updated_at: string;
-}
+};
 
 /** A promotion on a cart: a code applied, or an automatic promotion whose conditions hold. */
 export interface PromotionOnCartView {

@@ -32,7 +32,14 @@ export function registerPromotionRoutes(app: ModuleApp, service: PromotionsServi
   );
   app.get(
     `${base}/:promotion_id`,
-    { schema: { description: 'A promotion.', params, response: { 200: PromotionResponse } }, config: WRITE },
+    {
+      schema: {
+        description: 'A promotion; its money per currency sorted by currency code.',
+        params,
+        response: { 200: PromotionResponse },
+      },
+      config: WRITE,
+    },
     async (request) => service.get(request.principal.orgId!, request.params.promotion_id),
   );
   app.patch(

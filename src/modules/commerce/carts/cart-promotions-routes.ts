@@ -1,10 +1,10 @@
 import { errorResponses } from '../../../kernel/http/error-schemas.ts';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
-import { CartEnvelope } from '../carts/cart-schemas.ts';
+import { CartEnvelope } from './cart-schemas.ts';
 import { idParams } from '../shared/commerce-http-schemas.ts';
 import { STOREFRONT, storeKeyScopeOf } from '../storefront/storefront-info-routes.ts';
 import type { CartPromotionsService } from './cart-promotions-service.ts';
-import { CartCodeBody, CartCodeQuery } from './promotions-schemas.ts';
+import { CartCodeBody, CartCodeQuery } from '../promotions/promotions-schemas.ts';
 
 const ERRORS = errorResponses(401, 404, 409, 422, 429);
 

@@ -1,16 +1,16 @@
 import type { Transaction } from 'kysely';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import { cartView, totalsOf, type CartView, type LoadedCart } from '../carts/cart-view.ts';
-import { CartsRepository } from '../carts/carts-repository.ts';
-import type { CartScope, CartsService } from '../carts/carts-service.ts';
+import { cartView, totalsOf, type CartView, type LoadedCart } from './cart-view.ts';
+import { CartsRepository } from './carts-repository.ts';
+import type { CartScope, CartsService } from './carts-service.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import type { CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { majorUnits } from '../money/money-amounts.ts';
-import { ruleOf } from './cart-promotion-rules.ts';
-import { codeRefused } from './promotion-errors.ts';
-import { refusalOf } from './promotion-discounts.ts';
-import { PromotionsRepository, type PromotionRow } from './promotions-repository.ts';
+import { ruleOf } from '../promotions/cart-promotion-rules.ts';
+import { codeRefused } from '../promotions/promotion-errors.ts';
+import { refusalOf } from '../promotions/promotion-discounts.ts';
+import { PromotionsRepository, type PromotionRow } from '../promotions/promotions-repository.ts';
 
 /**
  * A shopper's codes on a cart (`POST`/`DELETE .../store/carts/{id}/promotions`): the cart locked
