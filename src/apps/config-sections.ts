@@ -1,6 +1,7 @@
 import type { ConfigSection } from '../kernel/config/config-section.ts';
 import { billingConfig } from '../modules/billing/billing-config.ts';
 import { computeConfig, pveProviderConfig } from '../modules/compute/compute-config.ts';
+import { commerceConfig } from '../modules/commerce/commerce-config.ts';
 import { certificatesConfig } from '../modules/certificates/certificates-config.ts';
 import { dnsConfig } from '../modules/dns/dns-config.ts';
 import { gameServerSourcesConfig, gameServersConfig } from '../modules/game-servers/game-servers-config.ts';
@@ -28,6 +29,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   gameServersConfig,
   gameServerSourcesConfig,
   computeConfig,
+  commerceConfig,
   pveProviderConfig,
   edgeConfig,
 ];

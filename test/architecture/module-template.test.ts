@@ -34,6 +34,8 @@ const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {
     'whether a name has a certificate (the one the choice rule picks, its view) and its rate limit',
   'modules/certificates/challenges/challenges-service.ts: ChallengeStartView':
     'what to do to answer a challenge by hand: the TXT records or the HTTP-01 file, with the certificate',
+  'modules/commerce/documents/document-view.ts: OrderDocumentView':
+    'an issued document: its stored JSON snapshot (seller, buyer, lines, totals), not its row',
   'modules/game-servers/servers/server-view.ts: LatestBuildView':
     'the newest build of the server software at its source (Paper), read from the source, not stored',
   'modules/gameproxy/routes/game-routes-service.ts: AvailabilityView':

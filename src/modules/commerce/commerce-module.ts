@@ -22,6 +22,7 @@ import { registerCommerceListRoutes } from './lists/commerce-lists-routes.ts';
 import { registerOrderFulfillmentRoutes } from './fulfillment/order-fulfillment-routes.ts';
 import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
+import { documentsFeature } from './documents/documents-feature.ts';
 import { placedOrdersFeature } from './placed-orders/placed-orders-feature.ts';
 import { CartPromotionsService } from './carts/cart-promotions-service.ts';
 import { registerCartPromotionRoutes } from './carts/cart-promotions-routes.ts';
@@ -72,8 +73,11 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const catalog = new ShopCatalogService(ctx, log);
   const shipping = new ShippingSetupService(ctx, log);
   const stock = new StockService(ctx, log);
-  const orders = new OrderEditsService(ctx, log);
   const placedOrders = placedOrdersFeature(ctx);
+  const documents = documentsFeature(ctx, log, deps.orgs, placedOrders.tokens);
+  const orders = new OrderEditsService(ctx, log, (orgId, slug, id) =>
+    documents.service.ofOrder(orgId, slug, id),
+  );
   const carts = new CartsService(ctx, log);
   const providers = new ShopPaymentProviders(deps.payments);
   const sessions = new PaymentSessionsService(ctx, carts, providers);
@@ -97,6 +101,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerStorefrontInfoRoutes(app, store);
       registerStorefrontCatalogRoutes(app, storefront);
       placedOrders.routes(app);
+      documents.routes(app);
       registerStoreCartRoutes(app, carts);
       registerCheckoutRoutes(app, sessions, completion);
       registerPromotionRoutes(app, promotions);

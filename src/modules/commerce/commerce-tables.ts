@@ -275,6 +275,8 @@ export interface CommerceStoreSettingsRow {
   name: string | null;
   default_currency_code: string;
   support_email: string | null;
+  /** Who invoices the shop's buyers under the `hybrid` billing mode (documents/document-parties.ts). */
+  seller_of_record: 'organization' | 'platform';
   updated_at: Date;
 }
 
@@ -369,6 +371,28 @@ export interface CommerceInventoryLevelRow {
   stocked_quantity: number;
   reserved_quantity: number;
   updated_at: Date;
+}
+
+/** The last document number given per seller, kind and year (migrations/*_commerce_documents.sql). */
+export interface CommerceDocumentCounterRow {
+  /** `platform`, or `org:<id>` for an organization selling itself. */
+  seller_key: string;
+  kind: 'invoice' | 'credit_note';
+  year: number;
+  last_number: number;
+}
+
+/** An issued order document: its snapshot (documents/order-document.ts), never changed. */
+export interface CommerceOrderDocumentRow {
+  id: Generated<number>;
+  org_id: number;
+  order_id: number;
+  kind: 'invoice' | 'credit_note';
+  refund_id: number | null;
+  seller_key: string;
+  number: string;
+  issued_at: Date;
+  snapshot: unknown;
 }
 
 export interface CommerceEventRow {
@@ -499,6 +523,8 @@ export interface CommerceTables {
   commerce_refunds: CommerceRefundRow;
   commerce_refund_allocations: CommerceRefundAllocationRow;
   commerce_refund_lines: CommerceRefundLineRow;
+  commerce_document_counters: CommerceDocumentCounterRow;
+  commerce_order_documents: CommerceOrderDocumentRow;
   commerce_order_items: CommerceOrderItemRow;
   commerce_inventory_reservations: CommerceInventoryReservationRow;
   commerce_payment_sessions: CommercePaymentSessionRow;

@@ -1,4 +1,5 @@
 /** What the organizations module offers other modules, and the registry entries it takes from them. */
+import type { Transaction } from 'kysely';
 import type { OrgRole } from '../../kernel/auth/principal.ts';
 import type { OrgRow } from './orgs-tables.ts';
 
@@ -21,6 +22,11 @@ export interface OrgSummary {
 export interface OrgDirectory {
   bySlug(slug: string): Promise<OrgSummary | null>;
   byId(id: number): Promise<OrgSummary | null>;
+  /**
+   * The same, read inside another module's transaction (the embedded database has one connection,
+   * which that transaction holds): an order document issued with its order names the seller.
+   */
+  byIdWithin(trx: Pick<Transaction<unknown>, 'isTransaction'>, id: number): Promise<OrgSummary | null>;
   /** The user's role in the organization, or null when not a member. */
   roleOf(orgId: number, userId: number): Promise<OrgRole | null>;
 }

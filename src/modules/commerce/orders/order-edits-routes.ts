@@ -27,10 +27,15 @@ export function registerOrderEditRoutes(app: ModuleApp, service: OrderEditsServi
   app.get(
     base,
     {
-      schema: { description: 'An order with its notes.', params, response: { 200: OrderDetailResponse } },
+      schema: {
+        description: 'An order with its notes and its documents.',
+        params,
+        response: { 200: OrderDetailResponse },
+      },
       config: READ,
     },
-    async (request) => service.get(request.principal.orgId!, request.params.order_id),
+    async (request) =>
+      service.get(request.principal.orgId!, request.params.org_slug, request.params.order_id),
   );
   app.patch(
     base,
@@ -43,7 +48,13 @@ export function registerOrderEditRoutes(app: ModuleApp, service: OrderEditsServi
       },
       config: WRITE,
     },
-    async (request) => service.update(request.principal.orgId!, request.params.order_id, request.body),
+    async (request) =>
+      service.update(
+        request.principal.orgId!,
+        request.params.org_slug,
+        request.params.order_id,
+        request.body,
+      ),
   );
   app.post(
     `${base}/notes`,

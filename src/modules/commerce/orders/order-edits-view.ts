@@ -1,19 +1,30 @@
 import { Type } from 'typebox';
 import { describes, Nullable, type JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { CommerceOrderNoteRow } from '../commerce-tables.ts';
+import { OrderDocumentResponse, type OrderDocumentView } from '../documents/document-view.ts';
 import type { OrderRow } from './order-edits-repository.ts';
 
 const iso = (d: Date): string => new Date(d).toISOString();
 
 export type OrderNoteView = JsonView<Omit<CommerceOrderNoteRow, 'org_id' | 'order_id'>>;
-/** An order with its notes, oldest first; `total` as the orders list shows it (decimal text). */
-export type OrderDetailView = JsonView<Omit<OrderRow, 'org_id'>> & { notes: OrderNoteView[] };
+/**
+ * An order with its notes, oldest first, and its documents (invoice, credit notes); `total` as the
+ * orders list shows it (decimal text).
+ */
+export type OrderDetailView = JsonView<Omit<OrderRow, 'org_id'>> & {
+  notes: OrderNoteView[];
+  documents: OrderDocumentView[];
+};
 
 export function orderNoteView(n: CommerceOrderNoteRow): OrderNoteView {
   return { id: Number(n.id), body: n.body, author: n.author, created_at: iso(n.created_at) };
 }
 
-export function orderDetailView(o: OrderRow, notes: readonly CommerceOrderNoteRow[]): OrderDetailView {
+export function orderDetailView(
+  o: OrderRow,
+  notes: readonly CommerceOrderNoteRow[],
+  documents: OrderDocumentView[],
+): OrderDetailView {
   return {
     id: Number(o.id),
     order_number: o.order_number,
@@ -29,6 +40,7 @@ export function orderDetailView(o: OrderRow, notes: readonly CommerceOrderNoteRo
     created_at: iso(o.created_at),
     updated_at: iso(o.updated_at),
     notes: notes.map(orderNoteView),
+    documents,
   };
 }
 
@@ -57,5 +69,8 @@ export const OrderDetailResponse = describes<OrderDetailView>()(
     created_at: Type.String(),
     updated_at: Type.String(),
     notes: Type.Array(OrderNoteResponse),
+    documents: Type.Array(OrderDocumentResponse, {
+      description: 'the invoice and credit notes, oldest first',
+    }),
   }),
 );

@@ -34,6 +34,7 @@ export class StoreRepository {
           name: row.name,
           default_currency_code: row.default_currency_code,
           support_email: row.support_email,
+          seller_of_record: row.seller_of_record,
           updated_at: row.updated_at,
         }),
       )

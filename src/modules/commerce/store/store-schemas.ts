@@ -8,11 +8,18 @@ import type {
   StoreSettingsView,
 } from './store-view.ts';
 
+const SellerOfRecord = Type.Union([Type.Literal('organization'), Type.Literal('platform')], {
+  description:
+    'who invoices the shop’s buyers when the organization’s billing mode is `hybrid`: the organization ' +
+    '(default) or the platform',
+});
+
 export const UpdateStoreBody = Type.Object(
   {
     name: Type.Optional(Nullable(Name)),
     default_currency_code: Type.Optional(CurrencyCode),
     support_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+    seller_of_record: Type.Optional(SellerOfRecord),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -22,6 +29,7 @@ export const StoreResponse = describes<StoreSettingsView>()(
     name: Nullable(Type.String()),
     default_currency_code: Type.String(),
     support_email: Nullable(Type.String()),
+    seller_of_record: SellerOfRecord,
     updated_at: Type.String(),
   }),
 );

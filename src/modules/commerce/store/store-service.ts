@@ -24,6 +24,7 @@ export interface StoreSettingsInput {
   name?: string | null;
   default_currency_code?: string;
   support_email?: string | null;
+  seller_of_record?: 'organization' | 'platform';
 }
 export interface SalesChannelInput {
   name: string;
@@ -53,6 +54,7 @@ export class StoreService {
       name: null,
       default_currency_code: 'EUR',
       support_email: null,
+      seller_of_record: 'organization',
       updated_at: this.now(),
     };
   }
@@ -74,6 +76,7 @@ export class StoreService {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(currency !== undefined ? { default_currency_code: currency } : {}),
         ...(input.support_email !== undefined ? { support_email: input.support_email } : {}),
+        ...(input.seller_of_record !== undefined ? { seller_of_record: input.seller_of_record } : {}),
         updated_at: this.now(),
       });
       return { result: storeSettingsView(saved), events: [['commerce.store.updated', {}]] };

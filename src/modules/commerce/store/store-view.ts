@@ -28,6 +28,7 @@ export function storeSettingsView(r: CommerceStoreSettingsRow): StoreSettingsVie
     name: r.name,
     default_currency_code: r.default_currency_code,
     support_email: r.support_email,
+    seller_of_record: r.seller_of_record,
     updated_at: iso(r.updated_at),
   };
 }

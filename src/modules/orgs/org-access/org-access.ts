@@ -2,12 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthLayer, AuthRequirement } from '../../../kernel/auth/auth-layer.ts';
 import type { MembershipSource } from '../../../kernel/auth/owner-scope.ts';
 import { roleAtLeast, type OrgRole, type Principal } from '../../../kernel/auth/principal.ts';
+import { joinTransaction } from '../../../kernel/db/unit-of-work.ts';
 import { forbiddenRole, notAuthenticated } from '../../../kernel/errors/kernel-errors.ts';
 import type { OrganizationsRepository } from '../organizations/organizations-repository.ts';
 import type { OrgMembersRepository } from '../org-members/org-members-repository.ts';
 import { orgNotFound } from '../orgs-errors.ts';
 import type { OrgDirectory, OrgSummary } from '../orgs-interfaces.ts';
-import type { OrgRow } from '../orgs-tables.ts';
+import type { OrgRow, OrgsTables } from '../orgs-tables.ts';
 
 function slugOf(request: FastifyRequest): string {
   const slug = (request.params as { org_slug?: unknown } | undefined)?.org_slug;
@@ -30,6 +31,8 @@ export class OrgAccess {
   readonly directory: OrgDirectory = {
     bySlug: async (slug) => summaryOf(await this.orgs.bySlug(slug)),
     byId: async (id) => summaryOf(await this.orgs.byId(id)),
+    byIdWithin: async (trx, id) =>
+      summaryOf(await this.orgs.withTx(joinTransaction<OrgsTables>(trx)).byId(id)),
     roleOf: (orgId, userId) => this.members.roleOf(orgId, userId),
   };
 
