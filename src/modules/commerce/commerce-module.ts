@@ -12,6 +12,13 @@ import { ShopPaymentProviders } from './checkout/shop-payment-providers.ts';
 import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
 import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
 import { commerceContext } from './commerce-context.ts';
+import { CartGiftCardsService } from './gift-cards/cart-gift-cards-service.ts';
+import { GiftCardCheckout } from './gift-cards/gift-card-checkout.ts';
+import { GiftCardCodes } from './gift-cards/gift-card-codes.ts';
+import { restoreGiftCardsOnRefund } from './gift-cards/gift-card-restore.ts';
+import { readAppliedGiftCards } from './gift-cards/gift-card-usable.ts';
+import { registerGiftCardRoutes } from './gift-cards/gift-cards-routes.ts';
+import { GiftCardsService } from './gift-cards/gift-cards-service.ts';
 import { ShopEventLog } from './events/shop-event-log.ts';
 import { ShopEventsRepository } from './events/shop-events-repository.ts';
 import { registerShopEventRoutes } from './events/shop-events-routes.ts';
@@ -70,10 +77,22 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const stock = new StockService(ctx, log);
   const orders = new OrderEditsService(ctx, log);
   const placedOrders = placedOrdersFeature(ctx);
-  const carts = new CartsService(ctx, log);
+  const carts = new CartsService(ctx, log, readAppliedGiftCards);
   const providers = new ShopPaymentProviders(deps.payments);
   const sessions = new PaymentSessionsService(ctx, carts, providers);
-  const completion = new CartCompletion(ctx, log, carts, sessions, providers, placedOrders);
+  const giftCodes = new GiftCardCodes(ctx.sealer);
+  const giftCards = new GiftCardsService(ctx, log, giftCodes);
+  const cartGiftCards = new CartGiftCardsService(ctx, log, carts, giftCodes);
+  restoreGiftCardsOnRefund(ctx, log);
+  const completion = new CartCompletion(
+    ctx,
+    log,
+    carts,
+    sessions,
+    providers,
+    placedOrders,
+    new GiftCardCheckout(ctx, log, giftCards),
+  );
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -93,6 +112,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       placedOrders.routes(app);
       registerStoreCartRoutes(app, carts);
       registerCheckoutRoutes(app, sessions, completion);
+      registerGiftCardRoutes(app, giftCards, cartGiftCards);
     },
     async start() {
       stopListening = await door.listen();

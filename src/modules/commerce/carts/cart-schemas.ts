@@ -119,6 +119,15 @@ export const CartResponse = describes<CartView>()(
     tax_total: Type.Number({ description: 'the tax included in, or added to, items and shipping' }),
     discount_total: Type.Number(),
     total: Type.Number(),
+    gift_cards: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        code_last4: Type.String(),
+        amount: Type.Number({ description: 'what this card pays of the total' }),
+      }),
+      { description: 'the gift cards applied, first applied first' },
+    ),
+    gift_card_total: Type.Number({ description: 'what the gift cards pay; the rest is the payment’s' }),
     completed_at: Nullable(Type.String()),
     created_at: Type.String(),
     updated_at: Type.String(),

@@ -5,6 +5,7 @@ import type {
   CommerceCartShippingMethodRow,
   CommerceShippingOptionRow,
 } from '../commerce-tables.ts';
+import { giftCardCover, type CartGiftCard } from './cart-gift-card-cover.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import type { RegionWithCountries } from '../regions/shop-regions-repository.ts';
 import { cartTotals, type CartTax, type CartTotals } from './cart-totals.ts';
@@ -17,6 +18,8 @@ export interface LoadedCart {
   readonly region: RegionWithCountries | null;
   readonly lines: readonly CartLineRow[];
   readonly methods: readonly CommerceCartShippingMethodRow[];
+  /** The gift cards applied, first applied first (docs/commerce.md, "Gift cards"). */
+  readonly giftCards: readonly CartGiftCard[];
 }
 
 export type LineItemView = JsonView<
@@ -36,6 +39,9 @@ export type CartView = JsonView<Omit<CommerceCartRow, 'org_id'>> & {
   tax_total: number;
   discount_total: number;
   total: number;
+  /** What each applied gift card pays of `total`, and their sum: the rest is the payment's. */
+  gift_cards: { id: number; code_last4: string; amount: number }[];
+  gift_card_total: number;
 };
 
 /** A shipping option offered to a cart, priced for it. */
@@ -64,6 +70,7 @@ export function cartView(loaded: LoadedCart): CartView {
   const { cart } = loaded;
   const money = (minor: number): number => majorUnits(minor, cart.currency_code);
   const totals = totalsOf(loaded);
+  const gifts = giftCardCover(loaded.giftCards, totals.total);
   return {
     id: Number(cart.id),
     sales_channel_id: Number(cart.sales_channel_id),
@@ -91,6 +98,12 @@ export function cartView(loaded: LoadedCart): CartView {
     tax_total: money(totals.taxTotal),
     discount_total: money(totals.discountTotal),
     total: money(totals.total),
+    gift_cards: gifts.cards.map((g) => ({
+      id: g.id,
+      code_last4: g.code_last4,
+      amount: money(g.amountMinor),
+    })),
+    gift_card_total: money(gifts.totalMinor),
     completed_at: iso(cart.completed_at),
     created_at: iso(cart.created_at)!,
     updated_at: iso(cart.updated_at)!,

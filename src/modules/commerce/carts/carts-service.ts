@@ -7,6 +7,7 @@ import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import { ShopRegionsRepository, type RegionWithCountries } from '../regions/shop-regions-repository.ts';
 import { ShippingSetupRepository } from '../shipping/shipping-setup-repository.ts';
+import { giftCardCover, type AppliedGiftCardsReader } from './cart-gift-card-cover.ts';
 import { cartCompleted, cartNotFound, lineItemNotFound, storeWithoutRegion } from './cart-errors.ts';
 import { CartPricing, type LineInput } from './cart-pricing.ts';
 import type { CartTotals } from './cart-totals.ts';
@@ -65,6 +66,8 @@ export class CartsService {
   constructor(
     private readonly ctx: CommerceContext,
     private readonly log: ShopEventLog,
+    /** The gift cards applied to a cart (the gift cards feature's reader); none without it. */
+    private readonly appliedGiftCards: AppliedGiftCardsReader = () => Promise.resolve([]),
   ) {
     this.repo = new CartsRepository(ctx.db);
   }
@@ -114,7 +117,8 @@ export class CartsService {
         : await new ShopRegionsRepository(db).byId(scope.orgId, Number(cart.region_id));
     const lines = await repo.lines(id);
     const methods = await repo.methods(id);
-    return { cart, region, lines, methods };
+    const giftCards = await this.appliedGiftCards(db, id, cart.currency_code, this.now());
+    return { cart, region, lines, methods, giftCards };
   }
 
   async get(scope: CartScope, cartId: number): Promise<CartView> {
@@ -382,14 +386,20 @@ export class CartsService {
     });
   }
 
-  /** The region's payment providers; no payment is needed when the cart's total is 0. */
+  /** What the shopper pays at a provider: the total less what the applied gift cards cover. */
+  amountDue(loaded: LoadedCart): number {
+    const total = totalsOf(loaded).total;
+    return total - giftCardCover(loaded.giftCards, total).totalMinor;
+  }
+
+  /** The region's payment providers; no payment is needed when nothing is left to pay. */
   async paymentProviders(
     scope: CartScope,
     cartId: number,
   ): Promise<{ providers: { id: string }[]; payment_required: boolean }> {
     const loaded = await this.load(scope, cartId);
     const providers = (loaded.region?.payment_providers ?? []).map((id) => ({ id }));
-    return { providers, payment_required: totalsOf(loaded).total > 0 };
+    return { providers, payment_required: this.amountDue(loaded) > 0 };
   }
 }
 
