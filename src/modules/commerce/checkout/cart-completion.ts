@@ -6,6 +6,7 @@ import type { LoadedCart } from '../carts/cart-view.ts';
 import type { CartScope, CartsService } from '../carts/carts-service.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import type { Transaction } from 'kysely';
+import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import type { CommercePaymentSessionRow, CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import type { GiftCardCheckout } from '../gift-cards/gift-card-checkout.ts';
@@ -188,6 +189,7 @@ export class CartCompletion {
           })),
         );
         if (payment !== null) await this.capture(orders, scope.orgId, orderId, cartId, payment);
+        else await this.releaseUnneeded(uow, cartId);
         await this.giftCards.settle(uow, gifts, {
           orgId: scope.orgId,
           orderId,
@@ -282,6 +284,17 @@ export class CartCompletion {
       captured_minor: captured.amountMinor,
       status: 'captured',
     });
+  }
+
+  /**
+   * A session started before gift cards came to pay the whole cart: nothing is taken from it, and
+   * its hold is released at its provider once the order is committed (best effort, as `drop`).
+   */
+  private async releaseUnneeded(uow: UnitOfWork<CommerceTables>, cartId: number): Promise<void> {
+    for (const session of await this.sessionsRepo.withTx(uow.trx).ofCart(cartId)) {
+      const provider = this.providers.get(session.provider);
+      if (provider !== null) uow.afterCommit(async () => void (await provider.cancel(session.reference)));
+    }
   }
 
   /** What the order takes from stock: lines of variants that manage inventory and allow no backorder. */

@@ -372,6 +372,30 @@ describe('Gift cards: issued, applied, spent at completion, restored by a refund
     expect((await admin('GET', `gift-cards/${card.id}`)).balance).toBe(50);
   });
 
+  it('releases a payment started before gift cards came to pay the whole cart', async () => {
+    const cartId = await readyCart();
+    const ip = nextIp();
+    const session = (
+      await store(
+        'POST',
+        `carts/${cartId}/payment-sessions`,
+        { provider: 'stripe', payment_method: 'pm_card_visa' },
+        ip,
+      )
+    ).body.payment_session;
+    expect(session.status).toBe('authorized');
+    const [intent] =
+      [...stripe.paymentIntents.entries()].find(
+        ([, v]) => v.amount === 2950 && v.status === 'requires_capture',
+      ) ?? [];
+    expect(intent).toBeDefined();
+    expect((await apply(cartId, (await issue(30)).code)).body.cart.gift_card_total).toBe(29.5);
+    const done = await store('POST', `carts/${cartId}/complete`, {}, ip);
+    expect(done.status, done.text).toBe(200);
+    expect((await paymentsOf(done.body.order.id)).map((p) => p.provider)).toEqual(['gift_card']);
+    expect(stripe.paymentIntents.get(intent!)).toMatchObject({ status: 'canceled' });
+  });
+
   it('issues the gift cards an order buys, mails their codes, and never shows them on the order', async () => {
     const mailDir = path.join(t.node.runtime.config.dataDir, 'mail');
     const mailsBefore = mails(mailDir).length;
