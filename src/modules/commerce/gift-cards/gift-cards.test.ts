@@ -372,6 +372,24 @@ describe('Gift cards: issued, applied, spent at completion, restored by a refund
     expect((await admin('GET', `gift-cards/${card.id}`)).balance).toBe(50);
   });
 
+  it('spends a card once when two carts holding it complete at the same time', async () => {
+    const card = await issue(20);
+    const carts = [await readyCart(), await readyCart()];
+    const ips = [nextIp(), nextIp()];
+    for (const [i, cartId] of carts.entries()) {
+      expect((await apply(cartId, card.code)).status).toBe(200);
+      const session = await store('POST', `carts/${cartId}/payment-sessions`, { provider: 'manual' }, ips[i]);
+      expect(session.body.payment_session.amount).toBe(9.5);
+    }
+    const answers = await Promise.all(
+      carts.map((cartId, i) => store('POST', `carts/${cartId}/complete`, {}, ips[i])),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const read = await admin('GET', `gift-cards/${card.id}`);
+    expect(read.balance).toBe(0);
+    expect(read.transactions.filter((x: { kind: string }) => x.kind === 'spent')).toHaveLength(1);
+  });
+
   it('releases a payment started before gift cards came to pay the whole cart', async () => {
     const cartId = await readyCart();
     const ip = nextIp();
