@@ -29,6 +29,18 @@ const CONTRACT_BUDGETS: Readonly<
     windowS: 600,
     scope: 'target',
   },
+  'store.gift_card_address': {
+    routes: ['POST /api/v1/orgs/:org_slug/store/carts/:cart_id/gift-cards'],
+    count: 10,
+    windowS: 600,
+    scope: 'client_ip',
+  },
+  'store.gift_card_cart': {
+    routes: ['POST /api/v1/orgs/:org_slug/store/carts/:cart_id/gift-cards'],
+    count: 10,
+    windowS: 600,
+    scope: 'target',
+  },
   'store.payment_address': {
     routes: [
       'POST /api/v1/orgs/:org_slug/store/carts/:cart_id/complete',

@@ -12,6 +12,13 @@ import { ShopPaymentProviders } from './checkout/shop-payment-providers.ts';
 import { registerShopCatalogRoutes } from './catalog/shop-catalog-routes.ts';
 import { ShopCatalogService } from './catalog/shop-catalog-service.ts';
 import { commerceContext } from './commerce-context.ts';
+import { CartGiftCardsService } from './gift-cards/cart-gift-cards-service.ts';
+import { GiftCardCheckout } from './gift-cards/gift-card-checkout.ts';
+import { GiftCardCodes } from './gift-cards/gift-card-codes.ts';
+import { restoreGiftCardsOnRefund } from './gift-cards/gift-card-restore.ts';
+import { readAppliedGiftCards } from './gift-cards/gift-card-usable.ts';
+import { registerGiftCardRoutes } from './gift-cards/gift-cards-routes.ts';
+import { GiftCardsService } from './gift-cards/gift-cards-service.ts';
 import { ShopEventLog } from './events/shop-event-log.ts';
 import { ShopEventsRepository } from './events/shop-events-repository.ts';
 import { registerShopEventRoutes } from './events/shop-events-routes.ts';
@@ -78,10 +85,22 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const orders = new OrderEditsService(ctx, log, (orgId, slug, id) =>
     documents.service.ofOrder(orgId, slug, id),
   );
-  const carts = new CartsService(ctx, log);
+  const carts = new CartsService(ctx, log, readAppliedGiftCards);
   const providers = new ShopPaymentProviders(deps.payments);
   const sessions = new PaymentSessionsService(ctx, carts, providers);
-  const completion = new CartCompletion(ctx, log, carts, sessions, providers, placedOrders);
+  const giftCodes = new GiftCardCodes(ctx.sealer);
+  const giftCards = new GiftCardsService(ctx, log, giftCodes);
+  const cartGiftCards = new CartGiftCardsService(ctx, log, carts, giftCodes);
+  restoreGiftCardsOnRefund(ctx, log);
+  const completion = new CartCompletion(
+    ctx,
+    log,
+    carts,
+    sessions,
+    providers,
+    placedOrders,
+    new GiftCardCheckout(ctx, log, giftCards),
+  );
   const promotions = new PromotionsService(ctx, log);
   const cartPromotions = new CartPromotionsService(ctx, log, carts);
   return {
@@ -106,6 +125,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerCheckoutRoutes(app, sessions, completion);
       registerPromotionRoutes(app, promotions);
       registerCartPromotionRoutes(app, cartPromotions);
+      registerGiftCardRoutes(app, giftCards, cartGiftCards);
     },
     async start() {
       stopListening = await door.listen();

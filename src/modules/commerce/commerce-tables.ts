@@ -213,6 +213,8 @@ export interface CommerceProductExtraRow {
   weight: number | null;
   collection_id: number | null;
   shipping_profile_id: number | null;
+  /** Its variants sell gift cards: completion issues one per unit (docs/commerce.md, "Gift cards"). */
+  is_gift_card: boolean;
 }
 
 export interface CommerceProductVariantRow {
@@ -463,6 +465,40 @@ export interface CommerceGiftCardRow {
   created_at: Date;
 }
 
+/** What gift cards carry beyond the list's columns (docs/commerce.md, "Gift cards"). */
+export interface CommerceGiftCardExtraRow {
+  /** A keyed hash of the code (the sealer's `mac`); null for cards from before codes were issued. */
+  code_hash: string | null;
+  value_minor: string | number;
+  balance_minor: string | number;
+  expires_at: Date | null;
+  note: string | null;
+  /** The order that bought it, when bought as a product. */
+  order_id: number | null;
+  updated_at: Date;
+}
+
+/** One change of a gift card's balance, signed, in minor units. */
+export interface CommerceGiftCardTransactionRow {
+  id: number;
+  org_id: number;
+  gift_card_id: number;
+  kind: 'issued' | 'adjusted' | 'spent' | 'restored';
+  amount_minor: string | number;
+  balance_after_minor: string | number;
+  order_id: number | null;
+  refund_id: number | null;
+  note: string | null;
+  created_at: Date;
+}
+
+/** A gift card a shopper applied to an open cart. */
+export interface CommerceCartGiftCardRow {
+  cart_id: number;
+  gift_card_id: number;
+  created_at: Date;
+}
+
 /** A Store API cart: in the mode and sales channel of the key that made it, in its region's currency. */
 export interface CommerceCartRow {
   id: number;
@@ -555,7 +591,9 @@ export interface CommerceTables {
   commerce_promotions: CommercePromotionRow & CommercePromotionExtraRow;
   commerce_cart_promotions: CommerceCartPromotionRow;
   commerce_order_promotions: CommerceOrderPromotionRow;
-  commerce_gift_cards: CommerceGiftCardRow;
+  commerce_gift_cards: CommerceGiftCardRow & CommerceGiftCardExtraRow;
+  commerce_gift_card_transactions: CommerceGiftCardTransactionRow;
+  commerce_cart_gift_cards: CommerceCartGiftCardRow;
   commerce_carts: CommerceCartRow;
   commerce_cart_line_items: CommerceCartLineItemRow;
   commerce_cart_shipping_methods: CommerceCartShippingMethodRow;

@@ -124,6 +124,15 @@ export const CartResponse = describes<CartView>()(
       description: 'subtotal − discount_total + shipping_total (+ tax_total when added)',
     }),
     promotions: Type.Array(PromotionOnCartResponse),
+    gift_cards: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        code_last4: Type.String(),
+        amount: Type.Number({ description: 'what this card pays of the total' }),
+      }),
+      { description: 'the gift cards applied, first applied first' },
+    ),
+    gift_card_total: Type.Number({ description: 'what the gift cards pay; the rest is the payment’s' }),
     completed_at: Nullable(Type.String()),
     created_at: Type.String(),
     updated_at: Type.String(),

@@ -5,6 +5,7 @@ import type {
   CommerceCartShippingMethodRow,
   CommerceShippingOptionRow,
 } from '../commerce-tables.ts';
+import { giftCardCover, type CartGiftCard } from './cart-gift-card-cover.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import { discountsOfCart, type CartPromotionRules } from '../promotions/cart-promotion-rules.ts';
 import { promotionsOnCartView, type PromotionOnCartView } from '../promotions/promotion-view.ts';
@@ -21,6 +22,8 @@ export interface LoadedCart {
   readonly methods: readonly CommerceCartShippingMethodRow[];
   /** Its promotions (promotions/cart-promotion-rules.ts); none when not read. */
   readonly promotions?: CartPromotionRules;
+  /** The gift cards applied, first applied first (docs/commerce.md, "Gift cards"). */
+  readonly giftCards: readonly CartGiftCard[];
 }
 
 export type LineItemView = JsonView<
@@ -41,6 +44,9 @@ export type CartView = JsonView<Omit<CommerceCartRow, 'org_id'>> & {
   discount_total: number;
   total: number;
   promotions: PromotionOnCartView[];
+  /** What each applied gift card pays of `total`, and their sum: the rest is the payment's. */
+  gift_cards: { id: number; code_last4: string; amount: number }[];
+  gift_card_total: number;
 };
 
 /** A shipping option offered to a cart, priced for it. */
@@ -72,6 +78,7 @@ export function cartView(loaded: LoadedCart): CartView {
   const { cart } = loaded;
   const money = (minor: number): number => majorUnits(minor, cart.currency_code);
   const totals = totalsOf(loaded);
+  const gifts = giftCardCover(loaded.giftCards, totals.total);
   return {
     id: Number(cart.id),
     sales_channel_id: Number(cart.sales_channel_id),
@@ -105,6 +112,12 @@ export function cartView(loaded: LoadedCart): CartView {
       discountsOfCart(loaded.promotions, loaded.lines, cart.currency_code).applied,
       cart.currency_code,
     ),
+    gift_cards: gifts.cards.map((g) => ({
+      id: g.id,
+      code_last4: g.code_last4,
+      amount: money(g.amountMinor),
+    })),
+    gift_card_total: money(gifts.totalMinor),
     completed_at: iso(cart.completed_at),
     created_at: iso(cart.created_at)!,
     updated_at: iso(cart.updated_at)!,

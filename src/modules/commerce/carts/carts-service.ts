@@ -8,6 +8,7 @@ import { majorUnits } from '../money/money-amounts.ts';
 import { loadCartPromotionRules } from '../promotions/cart-promotion-rules.ts';
 import { ShopRegionsRepository, type RegionWithCountries } from '../regions/shop-regions-repository.ts';
 import { ShippingSetupRepository } from '../shipping/shipping-setup-repository.ts';
+import { giftCardCover, type AppliedGiftCardsReader } from './cart-gift-card-cover.ts';
 import { cartCompleted, cartNotFound, lineItemNotFound, storeWithoutRegion } from './cart-errors.ts';
 import { CartPricing, type LineInput } from './cart-pricing.ts';
 import type { CartTotals } from './cart-totals.ts';
@@ -66,6 +67,8 @@ export class CartsService {
   constructor(
     private readonly ctx: CommerceContext,
     private readonly log: ShopEventLog,
+    /** The gift cards applied to a cart (the gift cards feature's reader); none without it. */
+    private readonly appliedGiftCards: AppliedGiftCardsReader = () => Promise.resolve([]),
   ) {
     this.repo = new CartsRepository(ctx.db);
   }
@@ -116,7 +119,8 @@ export class CartsService {
     const lines = await repo.lines(id);
     const methods = await repo.methods(id);
     const promotions = await loadCartPromotionRules(db, cart, lines, this.now());
-    return { cart, region, lines, methods, promotions };
+    const giftCards = await this.appliedGiftCards(db, id, cart.currency_code, this.now());
+    return { cart, region, lines, methods, promotions, giftCards };
   }
 
   async get(scope: CartScope, cartId: number): Promise<CartView> {
@@ -384,14 +388,20 @@ export class CartsService {
     });
   }
 
-  /** The region's payment providers; no payment is needed when the cart's total is 0. */
+  /** What the shopper pays at a provider: the total less what the applied gift cards cover. */
+  amountDue(loaded: LoadedCart): number {
+    const total = totalsOf(loaded).total;
+    return total - giftCardCover(loaded.giftCards, total).totalMinor;
+  }
+
+  /** The region's payment providers; no payment is needed when nothing is left to pay. */
   async paymentProviders(
     scope: CartScope,
     cartId: number,
   ): Promise<{ providers: { id: string }[]; payment_required: boolean }> {
     const loaded = await this.load(scope, cartId);
     const providers = (loaded.region?.payment_providers ?? []).map((id) => ({ id }));
-    return { providers, payment_required: totalsOf(loaded).total > 0 };
+    return { providers, payment_required: this.amountDue(loaded) > 0 };
   }
 }
 

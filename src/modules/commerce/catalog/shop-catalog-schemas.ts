@@ -57,6 +57,11 @@ const productFields = {
   weight: Type.Optional(Nullable(Grams)),
   collection_id: Type.Optional(Nullable(Id)),
   shipping_profile_id: Type.Optional(Nullable(Id)),
+  is_gift_card: Type.Optional(
+    Type.Boolean({
+      description: 'its variants sell gift cards of their price (docs/commerce.md, "Gift cards")',
+    }),
+  ),
   category_ids: Type.Optional(Ids),
   sales_channel_ids: Type.Optional(Ids),
 };
@@ -96,6 +101,7 @@ export const ProductDetailResponse = describes<ProductDetailView>()(
     weight: Nullable(Type.Integer()),
     collection_id: Nullable(Type.Integer()),
     shipping_profile_id: Nullable(Type.Integer()),
+    is_gift_card: Type.Boolean(),
     category_ids: Type.Array(Type.Integer()),
     sales_channel_ids: Type.Array(Type.Integer()),
     variants: Type.Array(VariantResponse),

@@ -50,6 +50,7 @@ export interface ProductInput {
   weight?: number | null;
   collection_id?: number | null;
   shipping_profile_id?: number | null;
+  is_gift_card?: boolean;
   category_ids?: number[];
   sales_channel_ids?: number[];
   variants?: VariantInput[];
@@ -134,6 +135,7 @@ export class ShopCatalogService {
           weight: input.weight ?? null,
           collection_id: input.collection_id ?? null,
           shipping_profile_id: input.shipping_profile_id ?? null,
+          is_gift_card: input.is_gift_card ?? false,
         },
         at,
       );

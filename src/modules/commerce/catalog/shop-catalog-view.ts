@@ -60,6 +60,7 @@ export function productDetailView(g: ProductGraph): ProductDetailView {
     weight: p.weight,
     collection_id: p.collection_id === null ? null : Number(p.collection_id),
     shipping_profile_id: p.shipping_profile_id === null ? null : Number(p.shipping_profile_id),
+    is_gift_card: p.is_gift_card,
     category_ids: [...g.categoryIds],
     sales_channel_ids: [...g.salesChannelIds],
     variants: g.variants.map((v) => variantView(v, g.prices)),

@@ -6,8 +6,10 @@ import type { LoadedCart } from '../carts/cart-view.ts';
 import type { CartScope, CartsService } from '../carts/carts-service.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import type { Transaction } from 'kysely';
+import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import type { CommercePaymentSessionRow, CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
+import type { GiftCardCheckout } from '../gift-cards/gift-card-checkout.ts';
 import { placedOrderView, type PlacedOrderView } from '../placed-orders/placed-order-view.ts';
 import { discountsOfCart } from '../promotions/cart-promotion-rules.ts';
 import { promotionUnavailable } from '../promotions/promotion-errors.ts';
@@ -65,6 +67,7 @@ export class CartCompletion {
     private readonly sessions: PaymentSessionsService,
     private readonly providers: ShopPaymentProviders,
     private readonly orders: PlacedOrdersFeature,
+    private readonly giftCards: GiftCardCheckout,
   ) {
     this.completions = new CompletionsRepository(ctx.db);
     this.sessionsRepo = new PaymentSessionsRepository(ctx.db);
@@ -124,11 +127,14 @@ export class CartCompletion {
   private async place(scope: CartScope, cartId: number, key: string | null): Promise<CompletionAnswer> {
     let payment = null as AuthorizedPayment | null;
     try {
-      return await this.log.change(scope.orgId, async ({ trx }) => {
+      return await this.log.change(scope.orgId, async (uow) => {
+        const { trx } = uow;
         const locked = await this.carts.lock(trx, scope, cartId);
         checkReady(locked);
         const totals = this.carts.totals(locked);
-        payment = totals.total > 0 ? await this.authorized(trx, locked, totals.total) : null;
+        // The applied gift cards, locked, pay their part; the session must be for the rest.
+        const gifts = await this.giftCards.lock(trx, cartId, locked.cart.currency_code, totals.total);
+        payment = gifts.dueMinor > 0 ? await this.authorized(trx, locked, gifts.dueMinor) : null;
         const now = new Date(this.ctx.clock.now());
         const reserved = await reserveStock(
           trx,
@@ -156,7 +162,7 @@ export class CartCompletion {
           tax_total_minor: totals.taxTotal,
           discount_total_minor: totals.discountTotal,
           total_minor: totals.total,
-          payment_status: payment === null ? 'not_required' : 'captured',
+          payment_status: payment === null && gifts.cover.totalMinor === 0 ? 'not_required' : 'captured',
           metadata: locked.cart.metadata,
         });
         const orderId = Number(order.id);
@@ -189,6 +195,19 @@ export class CartCompletion {
         const { applied } = discountsOfCart(locked.promotions, locked.lines, currency);
         await redeemCartPromotions(trx, scope.orgId, orderId, locked.cart.email!, applied);
         if (payment !== null) await this.capture(orders, scope.orgId, orderId, cartId, payment);
+        else await this.releaseUnneeded(uow, cartId);
+        await this.giftCards.settle(uow, gifts, {
+          orgId: scope.orgId,
+          orderId,
+          email: locked.cart.email!,
+          currency,
+          lines: locked.lines.map((l) => ({
+            productId: l.product_id === null ? null : Number(l.product_id),
+            unitPriceMinor: Number(l.unit_price),
+            quantity: l.quantity,
+          })),
+          insertPayment: (row) => orders.insertPayment(row),
+        });
         await this.carts.markCompleted(trx, cartId);
         if (key !== null) await this.completions.withTx(trx).setOrder(scope.orgId, key, orderId);
         return {
@@ -275,6 +294,17 @@ export class CartCompletion {
       captured_minor: captured.amountMinor,
       status: 'captured',
     });
+  }
+
+  /**
+   * A session started before gift cards came to pay the whole cart: nothing is taken from it, and
+   * its hold is released at its provider once the order is committed (best effort, as `drop`).
+   */
+  private async releaseUnneeded(uow: UnitOfWork<CommerceTables>, cartId: number): Promise<void> {
+    for (const session of await this.sessionsRepo.withTx(uow.trx).ofCart(cartId)) {
+      const provider = this.providers.get(session.provider);
+      if (provider !== null) uow.afterCommit(async () => void (await provider.cancel(session.reference)));
+    }
   }
 
   /** What the order takes from stock: lines of variants that manage inventory and allow no backorder. */

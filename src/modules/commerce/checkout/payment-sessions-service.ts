@@ -64,7 +64,8 @@ export class PaymentSessionsService {
       const provider = this.providers.get(input.provider);
       if (provider === null)
         throw invalidField(['body', 'provider'], 'This provider is not configured here', input.provider);
-      const total = this.carts.totals(loaded).total;
+      // The gift cards applied pay their part (docs/commerce.md, "Gift cards"): the rest is the session's.
+      const total = this.carts.amountDue(loaded);
       if (total === 0) throw paymentNotRequired();
       const currency = loaded.cart.currency_code.toLowerCase();
       const repo = this.repo.withTx(trx);

@@ -40,7 +40,9 @@ export type StoreVariantView = JsonView<
 };
 
 /** A product as a shopper sees it: no status (always published), no shipping profile. */
-export type StoreProductView = JsonView<Omit<ProductRow, 'org_id' | 'status' | 'shipping_profile_id'>> & {
+export type StoreProductView = JsonView<
+  Omit<ProductRow, 'org_id' | 'status' | 'shipping_profile_id' | 'is_gift_card'>
+> & {
   variants: StoreVariantView[];
 };
 
