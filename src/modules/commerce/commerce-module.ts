@@ -24,6 +24,7 @@ import { registerOrderEditRoutes } from './orders/order-edits-routes.ts';
 import { OrderEditsService } from './orders/order-edits-service.ts';
 import { placedOrdersFeature } from './placed-orders/placed-orders-feature.ts';
 import { refuseNulCharacters } from './shared/nul-guard.ts';
+import { returnsFeature } from './returns/returns-feature.ts';
 import { registerShopRegionRoutes } from './regions/shop-regions-routes.ts';
 import { ShopRegionsService } from './regions/shop-regions-service.ts';
 import { registerShippingSetupRoutes } from './shipping/shipping-setup-routes.ts';
@@ -74,6 +75,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const providers = new ShopPaymentProviders(deps.payments);
   const sessions = new PaymentSessionsService(ctx, carts, providers);
   const completion = new CartCompletion(ctx, log, carts, sessions, providers, placedOrders);
+  const returns = returnsFeature(ctx, log, providers, placedOrders.tokens);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -93,6 +95,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       placedOrders.routes(app);
       registerStoreCartRoutes(app, carts);
       registerCheckoutRoutes(app, sessions, completion);
+      returns.routes(app);
     },
     async start() {
       stopListening = await door.listen();
