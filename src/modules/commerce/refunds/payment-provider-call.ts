@@ -1,7 +1,7 @@
 import { PaymentProviderError, type PaymentProvider } from '../../../kernel/payments/payment-provider.ts';
 import type { ShopPaymentProviders } from '../checkout/shop-payment-providers.ts';
 import type { CommerceContext } from '../commerce-context.ts';
-import { paymentProviderFailed } from '../fulfillment/fulfillment-errors.ts';
+import { paymentProviderFailed } from './refund-errors.ts';
 
 /**
  * The answer of the payment's provider, or 502 `commerce.payment_provider_failed` naming it

@@ -1,21 +1,19 @@
 import { Type } from 'typebox';
-import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
+import { describes, IsoTime, Nullable, type JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { CommerceRefundRow } from '../commerce-tables.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import type { RefundWithParts } from './refunds-repository.ts';
 
 /** A refund as the Commerce API answers it: amounts in major units of the order's currency. */
-export interface RefundView {
+export type RefundView = JsonView<
+  Pick<CommerceRefundRow, 'order_id' | 'return_id' | 'currency_code' | 'reason' | 'note' | 'created_at'>
+> & {
   id: number;
-  order_id: number;
-  return_id: number | null;
+  /** Major units. */
   amount: number;
-  currency_code: string;
-  reason: string;
-  note: string | null;
   allocations: { payment_id: number; provider: string; amount: number; provider_reference: string | null }[];
   lines: { item_id: number; quantity: number; amount: number }[];
-  created_at: string;
-}
+};
 
 export function refundView({ refund: r, allocations, lines }: RefundWithParts): RefundView {
   const money = (minor: string | number): number => majorUnits(minor, r.currency_code);

@@ -24,6 +24,23 @@ export interface RefundWithParts {
   readonly lines: CommerceRefundLineRow[];
 }
 
+/** What a refund's rows hold (refund-record.ts's RefundFacts). */
+export interface NewRefundRows {
+  readonly orderId: number;
+  readonly returnId: number | null;
+  readonly currencyCode: string;
+  readonly reason: string;
+  readonly note: string | null;
+  readonly at: Date;
+  readonly allocations: readonly {
+    paymentId: number;
+    provider: string;
+    amountMinor: number;
+    providerReference: string | null;
+  }[];
+  readonly lines: readonly { orderItemId: number; quantity: number; amountMinor: number }[];
+}
+
 /** The payments a refund moves, the order's `payment_status`, and the refunds recorded. */
 export class RefundsRepository {
   constructor(private readonly db: Db) {}
@@ -69,6 +86,50 @@ export class RefundsRepository {
       .set({ payment_status: paymentStatus, updated_at: at })
       .where('id', '=', orderId)
       .execute();
+  }
+
+  /** A refund with its allocations and lines; its id. */
+  async insertRefund(orgId: number, amountMinor: number, facts: NewRefundRows): Promise<number> {
+    const refund = await this.db
+      .insertInto('commerce_refunds')
+      .values({
+        org_id: orgId,
+        order_id: facts.orderId,
+        return_id: facts.returnId,
+        amount_minor: amountMinor,
+        currency_code: facts.currencyCode,
+        reason: facts.reason,
+        note: facts.note,
+        created_at: facts.at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(refund.id);
+    await this.db
+      .insertInto('commerce_refund_allocations')
+      .values(
+        facts.allocations.map((a) => ({
+          refund_id: id,
+          payment_id: a.paymentId,
+          provider: a.provider,
+          amount_minor: a.amountMinor,
+          provider_reference: a.providerReference,
+        })),
+      )
+      .execute();
+    if (facts.lines.length > 0)
+      await this.db
+        .insertInto('commerce_refund_lines')
+        .values(
+          facts.lines.map((l) => ({
+            refund_id: id,
+            order_item_id: l.orderItemId,
+            quantity: l.quantity,
+            amount_minor: l.amountMinor,
+          })),
+        )
+        .execute();
+    return id;
   }
 
   /** How many refunds the order has: the sequence number of its next one is this plus one. */

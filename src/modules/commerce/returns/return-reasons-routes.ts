@@ -26,7 +26,7 @@ export function registerReturnReasonRoutes(app: ModuleApp, service: ReturnReason
     {
       config: STOREFRONT,
       schema: {
-        summary: 'The shop’s return reasons',
+        summary: 'The shop’s return reasons, oldest first',
         params: StoreOrgParams,
         response: { 200: listOf('return_reasons', ReturnReasonResponse) },
       },
@@ -37,7 +37,7 @@ export function registerReturnReasonRoutes(app: ModuleApp, service: ReturnReason
     base,
     {
       schema: {
-        description: 'The shop’s return reasons.',
+        description: 'The shop’s return reasons, oldest first.',
         params: OrgSlugParams,
         response: { 200: listOf('return_reasons', ReturnReasonResponse) },
       },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
+import { describes, IsoTime, Nullable, type JsonView } from '../../../kernel/http/view-schemas.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import { stillInUse } from '../commerce-errors.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
@@ -11,14 +11,7 @@ import {
   type ReturnReasonFields,
 } from './return-reasons-repository.ts';
 
-export interface ReturnReasonView {
-  id: number;
-  value: string;
-  label: string;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type ReturnReasonView = JsonView<Omit<ReturnReason, 'org_id'>>;
 
 export const returnReasonView = (r: ReturnReason): ReturnReasonView => ({
   id: Number(r.id),

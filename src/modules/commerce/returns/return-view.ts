@@ -1,31 +1,16 @@
 import { Type } from 'typebox';
-import { describes, IsoTime, Nullable } from '../../../kernel/http/view-schemas.ts';
-import type { ReturnStatus } from '../commerce-tables.ts';
+import { describes, IsoTime, Nullable, type JsonView } from '../../../kernel/http/view-schemas.ts';
+import type { Selectable } from 'kysely';
+import type { CommerceReturnRow } from '../commerce-tables.ts';
 import type { ReturnWithItems } from './returns-repository.ts';
 
 const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 /** A return with its items and its reason. */
-export interface ReturnView {
-  id: number;
-  order_id: number;
-  status: ReturnStatus;
-  reason_id: number | null;
+export type ReturnView = JsonView<Omit<Selectable<CommerceReturnRow>, 'org_id'>> & {
   reason: { id: number; value: string; label: string } | null;
-  note: string | null;
-  shipping_option_id: number | null;
-  requested_by: string;
-  rejection_reason: string | null;
-  location_id: number | null;
-  refund_id: number | null;
   items: { item_id: number; quantity: number; received_quantity: number | null }[];
-  created_at: string;
-  approved_at: string | null;
-  rejected_at: string | null;
-  received_at: string | null;
-  refunded_at: string | null;
-  canceled_at: string | null;
-}
+};
 
 const idOrNull = (n: number | string | null): number | null => (n === null ? null : Number(n));
 
@@ -53,6 +38,7 @@ export function returnView({ ret: r, items, reason }: ReturnWithItems): ReturnVi
     received_at: iso(r.received_at),
     refunded_at: iso(r.refunded_at),
     canceled_at: iso(r.canceled_at),
+    updated_at: iso(r.updated_at)!,
   };
 }
 
@@ -89,5 +75,6 @@ export const ReturnResponse = describes<ReturnView>()(
     received_at: Nullable(IsoTime),
     refunded_at: Nullable(IsoTime),
     canceled_at: Nullable(IsoTime),
+    updated_at: IsoTime,
   }),
 );

@@ -108,7 +108,14 @@ export function registerReturnRoutes(
   );
   app.get(
     '/:org_slug/commerce/returns/:return_id',
-    { schema: { description: 'One return.', params: one, response: { 200: ReturnResponse } }, config: READ },
+    {
+      schema: {
+        description: 'One return, its items in order item order.',
+        params: one,
+        response: { 200: ReturnResponse },
+      },
+      config: READ,
+    },
     async (request) => service.one(request.principal.orgId!, request.params.return_id),
   );
   app.get(
