@@ -444,4 +444,47 @@ describe('Returns and refunds', () => {
       [...stripe.refunds.values()].filter((r) => r.payment_intent === intent.id).map((r) => r.amount),
     ).toEqual([1000, totalMinor - 1000]);
   });
+
+  it('allocates a refund over provider payments first, then gift card payments (no provider call)', async () => {
+    const order = await place([{ variant_id: ids.mug!, quantity: 1 }]);
+    const now = new Date();
+    const card = await db()
+      .insertInto('commerce_payments')
+      .values({
+        org_id: shop.orgId,
+        order_id: order.id,
+        provider: 'gift_card',
+        reference: 'gift_card:1',
+        currency_code: 'EUR',
+        amount_minor: 500,
+        captured_minor: 500,
+        refunded_minor: 0,
+        status: 'captured',
+        created_at: now,
+        updated_at: now,
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const amount = Math.round((order.total + 3) * 100) / 100;
+    const refund = await ok('POST', `orders/${order.id}/refunds`, { amount }, 201);
+    expect(refund.allocations).toEqual([
+      expect.objectContaining({
+        provider: 'manual',
+        amount: order.total,
+        provider_reference: expect.any(String),
+      }),
+      { payment_id: Number(card.id), provider: 'gift_card', amount: 3, provider_reference: null },
+    ]);
+    expect((await shopperView(order)).payment_status).toBe('partially_refunded');
+    const rows = await db()
+      .selectFrom('commerce_payments')
+      .select(['provider', 'status', 'refunded_minor'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.provider, r.status, Number(r.refunded_minor)])).toEqual([
+      ['manual', 'refunded', Math.round(order.total * 100)],
+      ['gift_card', 'captured', 300],
+    ]);
+  });
 });
