@@ -36,6 +36,7 @@ import { registerCartPromotionRoutes } from './carts/cart-promotions-routes.ts';
 import { registerPromotionRoutes } from './promotions/promotions-routes.ts';
 import { PromotionsService } from './promotions/promotions-service.ts';
 import { refuseNulCharacters } from './shared/nul-guard.ts';
+import { returnsFeature } from './returns/returns-feature.ts';
 import { registerShopRegionRoutes } from './regions/shop-regions-routes.ts';
 import { ShopRegionsService } from './regions/shop-regions-service.ts';
 import { registerShippingSetupRoutes } from './shipping/shipping-setup-routes.ts';
@@ -103,6 +104,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   );
   const promotions = new PromotionsService(ctx, log);
   const cartPromotions = new CartPromotionsService(ctx, log, carts);
+  const returns = returnsFeature(ctx, log, providers, placedOrders.tokens);
   return {
     name: 'commerce',
     prefix: '/orgs',
@@ -126,6 +128,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
       registerPromotionRoutes(app, promotions);
       registerCartPromotionRoutes(app, cartPromotions);
       registerGiftCardRoutes(app, giftCards, cartGiftCards);
+      returns.routes(app);
     },
     async start() {
       stopListening = await door.listen();

@@ -104,6 +104,49 @@ export interface CommerceRefundLineRow {
   amount_minor: string | number;
 }
 
+/** `requested` → `approved` → `received` → `refunded`; or `rejected` / `canceled` (migrations/*_commerce_returns.sql). */
+export type ReturnStatus = 'requested' | 'approved' | 'received' | 'refunded' | 'rejected' | 'canceled';
+
+export interface CommerceReturnReasonRow {
+  id: Generated<number>;
+  org_id: number;
+  value: string;
+  label: string;
+  description: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CommerceReturnRow {
+  id: Generated<number>;
+  org_id: number;
+  order_id: number;
+  status: ReturnStatus;
+  reason_id: number | null;
+  note: string | null;
+  shipping_option_id: number | null;
+  /** `shopper` (Store API) or `merchant` (Commerce API). */
+  requested_by: string;
+  rejection_reason: string | null;
+  location_id: number | null;
+  refund_id: number | null;
+  created_at: Date;
+  approved_at: Date | null;
+  rejected_at: Date | null;
+  received_at: Date | null;
+  refunded_at: Date | null;
+  canceled_at: Date | null;
+  updated_at: Date;
+}
+
+export interface CommerceReturnItemRow {
+  return_id: number;
+  order_item_id: number;
+  quantity: number;
+  /** Set when the return is received. */
+  received_quantity: number | null;
+}
+
 export interface CommerceOrderCounterRow {
   org_id: number;
   last_display_id: number;
@@ -561,6 +604,9 @@ export interface CommerceTables {
   commerce_refund_lines: CommerceRefundLineRow;
   commerce_document_counters: CommerceDocumentCounterRow;
   commerce_order_documents: CommerceOrderDocumentRow;
+  commerce_return_reasons: CommerceReturnReasonRow;
+  commerce_returns: CommerceReturnRow;
+  commerce_return_items: CommerceReturnItemRow;
   commerce_order_items: CommerceOrderItemRow;
   commerce_inventory_reservations: CommerceInventoryReservationRow;
   commerce_payment_sessions: CommercePaymentSessionRow;

@@ -17,8 +17,3 @@ export const orderHasFulfillments = defineError(
   409,
   'Order has fulfillments that are not canceled: cancel them first',
 );
-export const paymentProviderFailed = defineError(
-  'commerce.payment_provider_failed',
-  502,
-  (provider: string) => `The payment provider ${provider} refused or failed: nothing was changed`,
-);

@@ -1,22 +1,19 @@
-import type { Transaction } from 'kysely';
-import { PaymentProviderError } from '../../../kernel/payments/payment-provider.ts';
 import type { ShopPaymentProviders } from '../checkout/shop-payment-providers.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import { orderNotFound } from '../commerce-errors.ts';
-import type { CommercePaymentRow, CommerceTables } from '../commerce-tables.ts';
+import type { CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
-import { orderCanceled, orderHasFulfillments, paymentProviderFailed } from './fulfillment-errors.ts';
+import { orderCanceled, orderHasFulfillments } from './fulfillment-errors.ts';
 import { FulfillmentStockRepository } from './fulfillment-stock-repository.ts';
 import { canceledOrderView, type CanceledOrderView } from './fulfillment-view.ts';
-import { FulfillmentsRepository } from './fulfillments-repository.ts';
-import { GIFT_CARD, recordRefund, type RefundAllocation } from '../refunds/refund-record.ts';
+import { FulfillmentsRepository, type LockedOrder } from './fulfillments-repository.ts';
+import { OrderRefunds } from '../refunds/order-refunds.ts';
+import { callProvider } from '../refunds/payment-provider-call.ts';
 import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 
 /** What the payments of a canceled order became. */
 interface Settled {
   readonly refundedMinor: number;
-  /** What went back through each captured payment (the refund recorded with the cancel). */
-  readonly allocations: RefundAllocation[];
   /** The order's new payment_status; null: as it was (nothing was paid). */
   readonly paymentStatus: string | null;
 }
@@ -24,13 +21,15 @@ interface Settled {
 /**
  * `POST .../orders/{order_id}/cancel` (docs/commerce.md, "Fulfilment and cancel"): before any
  * fulfilment that is not canceled, in one transaction under the order row's lock: the order's
- * reservations are released, a captured payment is refunded in full at its provider (an
- * authorization is released), and the order turns `canceled`. The provider is called last, so a
- * refusal before it costs nothing; its idempotency key is the payment's, so a retry after a lost
- * commit refunds once.
+ * reservations are released, what the payments captured is refunded in full through the
+ * refund core (refunds/order-refunds.ts: providers first, then gift cards; `commerce.refund.created`
+ * with reason `cancel`), an authorization is released, and the order turns `canceled`. Providers
+ * are called last, so a refusal before them costs nothing; the refund's idempotency key is the
+ * payment's, so a retry after a lost commit refunds once.
  */
 export class OrderCancelService {
   private readonly repo: FulfillmentsRepository;
+  private readonly refunds: OrderRefunds;
 
   constructor(
     private readonly ctx: CommerceContext,
@@ -38,6 +37,7 @@ export class OrderCancelService {
     private readonly providers: ShopPaymentProviders,
   ) {
     this.repo = new FulfillmentsRepository(ctx.db);
+    this.refunds = new OrderRefunds(ctx, log, providers);
   }
 
   async cancel(orgId: number, orderId: number): Promise<CanceledOrderView> {
@@ -51,9 +51,7 @@ export class OrderCancelService {
       const now = new Date(this.ctx.clock.now());
       const items = [...(await repo.itemQuantities(orderId)).keys()];
       await new FulfillmentStockRepository(trx, orgId).release(items, now);
-      const settled = await this.settle(trx, orderId, now);
-      if (settled.allocations.length > 0)
-        await this.recordRefund(uow, orgId, orderId, order.currency, settled, now);
+      const settled = await this.settle(uow, orgId, order, now);
       const paymentStatus = settled.paymentStatus ?? order.payment_status;
       await repo.setOrder(
         orderId,
@@ -72,86 +70,40 @@ export class OrderCancelService {
     });
   }
 
-  /** Refunds what each payment captured and has not refunded; releases what was only authorized. */
-  private async settle(trx: Transaction<CommerceTables>, orderId: number, now: Date): Promise<Settled> {
-    const repo = this.repo.withTx(trx);
-    const payments = await repo.lockPayments(orderId);
-    let refundedMinor = 0;
-    let paymentStatus: string | null = null;
-    const allocations: RefundAllocation[] = [];
-    for (const p of payments) {
-      const left = Number(p.captured_minor) - Number(p.refunded_minor);
-      if (p.status === 'captured' && left > 0 && p.provider === GIFT_CARD) {
-        // Given back in the shop itself: the gift card's balance (restored by the refund's reaction).
-        await repo.setPayment(p.id, { status: 'refunded', refunded_minor: Number(p.captured_minor) }, now);
-        refundedMinor += left;
-        allocations.push({
-          paymentId: Number(p.id),
-          provider: p.provider,
-          amountMinor: left,
-          providerReference: null,
-        });
-        paymentStatus = 'refunded';
-      } else if (p.status === 'captured' && left > 0) {
-        const refund = await this.call(p, (provider) =>
-          provider.refund({
-            reference: p.reference,
-            amountMinor: left,
-            idempotencyKey: `commerce-payment-${p.id}-cancel-refund`,
-          }),
-        );
-        await repo.setPayment(p.id, { status: 'refunded', refunded_minor: Number(p.captured_minor) }, now);
-        refundedMinor += left;
-        allocations.push({
-          paymentId: Number(p.id),
-          provider: p.provider,
-          amountMinor: left,
-          providerReference: refund.reference,
-        });
-        paymentStatus = 'refunded';
-      } else if (p.status === 'authorized') {
-        await this.call(p, (provider) => provider.cancel(p.reference));
-        await repo.setPayment(p.id, { status: 'canceled' }, now);
-        paymentStatus ??= 'canceled';
-      }
-    }
-    return { refundedMinor, allocations, paymentStatus };
-  }
-
-  /** The cancel's refund: its rows and `commerce.refund.created`, in the cancel's transaction. */
-  private async recordRefund(
+  /**
+   * Refunds what the payments captured and have not refunded, through the one refund core (so the
+   * cancel's refund is allocated and recorded as every other), then releases what was only authorized.
+   */
+  private async settle(
     uow: UnitOfWork<CommerceTables>,
     orgId: number,
-    orderId: number,
-    currency: string,
-    settled: Settled,
-    at: Date,
-  ): Promise<void> {
-    await recordRefund(uow, this.log, orgId, {
-      orderId,
-      returnId: null,
-      currencyCode: currency,
-      reason: 'cancel',
-      note: null,
-      allocations: settled.allocations,
-      lines: [],
-      at,
-    });
-  }
-
-  /** The provider's answer, or 502 naming it (unreachable, refused, or no longer configured). */
-  private async call<T>(
-    payment: CommercePaymentRow,
-    work: (provider: NonNullable<ReturnType<ShopPaymentProviders['get']>>) => Promise<T>,
-  ): Promise<T> {
-    const provider = this.providers.get(payment.provider);
-    if (provider === null) throw paymentProviderFailed(payment.provider);
-    try {
-      return await work(provider);
-    } catch (error) {
-      if (!(error instanceof PaymentProviderError)) throw error;
-      this.ctx.log.warn({ err: error, provider: payment.provider }, 'order cancel: payment provider failed');
-      throw paymentProviderFailed(payment.provider);
+    order: LockedOrder,
+    now: Date,
+  ): Promise<Settled> {
+    let refundedMinor = 0;
+    let paymentStatus: string | null = null;
+    const refundable = await this.refunds.refundable(uow, order.id);
+    if (refundable > 0) {
+      const { refund } = await this.refunds.refund(uow, orgId, order, {
+        amountMinor: refundable,
+        reason: 'cancel',
+        note: null,
+        returnId: null,
+        lines: [],
+        amountLoc: ['path', 'order_id'],
+        // The payment's key, as before the refund core: a retry after a lost commit refunds once.
+        keyOf: (paymentId) => `commerce-payment-${paymentId}-cancel-refund`,
+      });
+      refundedMinor = refund.amount;
+      paymentStatus = 'refunded';
     }
+    const repo = this.repo.withTx(uow.trx);
+    for (const p of await repo.lockPayments(order.id)) {
+      if (p.status !== 'authorized') continue;
+      await callProvider(this.ctx, this.providers, p.provider, (provider) => provider.cancel(p.reference));
+      await repo.setPayment(p.id, { status: 'canceled' }, now);
+      paymentStatus ??= 'canceled';
+    }
+    return { refundedMinor, paymentStatus };
   }
 }

@@ -1,6 +1,7 @@
 import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import type { CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
+import { RefundsRepository } from './refunds-repository.ts';
 
 /**
  * The provider of a payment the shop takes itself: a gift card's balance spent at completion
@@ -67,46 +68,7 @@ export async function recordRefund(
   facts: RefundFacts,
 ): Promise<RefundCreatedData> {
   const amount = facts.allocations.reduce((a, x) => a + x.amountMinor, 0);
-  const refund = await uow.trx
-    .insertInto('commerce_refunds')
-    .values({
-      org_id: orgId,
-      order_id: facts.orderId,
-      return_id: facts.returnId,
-      amount_minor: amount,
-      currency_code: facts.currencyCode,
-      reason: facts.reason,
-      note: facts.note,
-      created_at: facts.at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const id = Number(refund.id);
-  await uow.trx
-    .insertInto('commerce_refund_allocations')
-    .values(
-      facts.allocations.map((a) => ({
-        refund_id: id,
-        payment_id: a.paymentId,
-        provider: a.provider,
-        amount_minor: a.amountMinor,
-        provider_reference: a.providerReference,
-      })),
-    )
-    .execute();
-  if (facts.lines.length > 0) {
-    await uow.trx
-      .insertInto('commerce_refund_lines')
-      .values(
-        facts.lines.map((l) => ({
-          refund_id: id,
-          order_item_id: l.orderItemId,
-          quantity: l.quantity,
-          amount_minor: l.amountMinor,
-        })),
-      )
-      .execute();
-  }
+  const id = await new RefundsRepository(uow.trx).insertRefund(orgId, amount, facts);
   const data: RefundCreatedData = {
     id,
     order_id: facts.orderId,
