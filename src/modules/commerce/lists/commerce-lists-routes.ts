@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { listedView, orderView, productView } from './commerce-list-views.ts';
 import type { CommerceListsRepository } from './commerce-lists-repository.ts';
@@ -102,19 +101,4 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
       },
     );
   }
-
-  app.get(
-    '/:org_slug/commerce/merchant-profile',
-    {
-      schema: {
-        description: 'The merchant profile: people only (an owner or admin signed in), never a key.',
-        params: OrgSlugParams,
-        response: {
-          200: Type.Object({ org_id: Type.Integer(), profile: Type.Union([Type.Object({}), Type.Null()]) }),
-        },
-      },
-      config: { auth: { scope: 'commerce.store:read', peopleOnly: true } },
-    },
-    async (request) => ({ org_id: request.principal.orgId!, profile: null }),
-  );
 }
