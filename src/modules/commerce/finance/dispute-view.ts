@@ -1,24 +1,9 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import type { DisputeRow } from './disputes-repository.ts';
 
 /** A dispute as the Commerce API shows it; `amount` in major units. */
-export interface DisputeView {
-  id: number;
-  order_id: number;
-  payment_id: number;
-  provider: string;
-  provider_dispute_id: string;
-  amount: number;
-  currency_code: string;
-  reason: string;
-  status: string;
-  evidence: Record<string, string>;
-  evidence_due_by: string | null;
-  submitted_at: string | null;
-  closed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type DisputeView = JsonView<Omit<DisputeRow, 'amount_minor' | 'org_id'>> & { amount: number };
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 

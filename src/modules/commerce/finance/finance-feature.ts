@@ -9,7 +9,7 @@ import { FeeTermsCache } from './fee-terms.ts';
 import { FinanceReadService } from './finance-read-service.ts';
 import { registerFinanceRoutes } from './finance-routes.ts';
 import { registerLedgerReactions } from './ledger-reactions.ts';
-import { MerchantProfileService } from './merchant-profile.ts';
+import { MerchantProfileService } from './merchant-profile-service.ts';
 import { PayoutsService } from './payouts-service.ts';
 import { registerStripeWebhookRoute } from './stripe-webhook-routes.ts';
 

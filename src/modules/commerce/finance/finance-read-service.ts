@@ -1,7 +1,7 @@
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import { beforeIdCursor } from './finance-paging.ts';
-import { balanceView, ledgerTransactionView, type BalanceView } from './finance-view.ts';
+import { balanceView, ledgerTransactionView, type Balance } from './finance-view.ts';
 import { LedgerRepository } from './ledger-repository.ts';
 import { TaxReportRepository } from './tax-report-repository.ts';
 import { taxReportRows } from './tax-report.ts';
@@ -16,7 +16,7 @@ export class FinanceReadService {
     this.taxes = new TaxReportRepository(ctx.db);
   }
 
-  async balance(orgId: number): Promise<BalanceView> {
+  async balance(orgId: number): Promise<Balance> {
     return balanceView(await this.ledger.sums(orgId, new Date(this.ctx.clock.now())));
   }
 

@@ -15,7 +15,7 @@ import {
   TaxReportQuery,
   TaxReportResponse,
 } from './finance-schemas.ts';
-import type { MerchantProfileService } from './merchant-profile.ts';
+import type { MerchantProfileService } from './merchant-profile-service.ts';
 import type { PayoutsService } from './payouts-service.ts';
 
 /** The scope table's "balance, ledger, disputes, payouts, tax reports". */
@@ -44,7 +44,8 @@ export function registerFinanceRoutes(app: ModuleApp, s: FinanceServices): void 
     `${base}/balance`,
     {
       schema: {
-        description: 'The balance per currency, derived from the ledger: available, pending, held.',
+        description:
+          'The balance per currency (ordered by currency code), derived from the ledger: available, pending, held.',
         params: OrgSlugParams,
         response: { 200: BalanceResponse },
       },
@@ -69,7 +70,8 @@ export function registerFinanceRoutes(app: ModuleApp, s: FinanceServices): void 
     `${base}/tax-report`,
     {
       schema: {
-        description: 'A month’s sales and tax per country and currency, less the month’s refunds.',
+        description:
+          'A month’s sales and tax per country and currency (ordered by country, then currency), less the month’s refunds.',
         params: OrgSlugParams,
         querystring: TaxReportQuery,
         response: { 200: TaxReportResponse },

@@ -1,3 +1,4 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import type { AccountSum, LedgerEntryRow, LedgerTransaction } from './ledger-repository.ts';
 
@@ -7,7 +8,7 @@ export interface Amount {
 }
 
 /** `GET .../commerce/balance`: derived from the ledger's entries at the time asked. */
-export interface BalanceView {
+export interface Balance {
   available: Amount[];
   pending: Amount[];
   held: Amount[];
@@ -18,7 +19,7 @@ export interface BalanceView {
  * pending entries whose date has passed; `pending` the pending entries still to mature; `held` the
  * disputed amounts. One row per currency the shop has entries in, in all three lists.
  */
-export function balanceView(sums: readonly AccountSum[]): BalanceView {
+export function balanceView(sums: readonly AccountSum[]): Balance {
   const currencies = [...new Set(sums.map((s) => s.currency))].sort();
   const total = (currency: string, keep: (s: AccountSum) => boolean): Amount => ({
     currency,
@@ -45,24 +46,13 @@ export function availableMinor(sums: readonly AccountSum[], currency: string): n
     .reduce((a, s) => a + s.amountMinor, 0);
 }
 
-export interface LedgerEntryView {
-  account: string;
-  amount: number;
-  available_on: string | null;
-}
+/** An entry as the ledger shows it; `amount` in major units. */
+export type LedgerEntryView = JsonView<Pick<LedgerEntryRow, 'account' | 'available_on'>> & { amount: number };
 
-export interface LedgerTransactionView {
-  id: number;
-  type: string;
-  currency_code: string;
-  order_id: number | null;
-  payment_id: number | null;
-  refund_id: number | null;
-  dispute_id: number | null;
-  payout_id: number | null;
-  created_at: string;
+/** A transaction with its entries. */
+export type LedgerTransactionView = JsonView<Omit<LedgerTransaction, 'org_id'>> & {
   entries: LedgerEntryView[];
-}
+};
 
 const idOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
 

@@ -1,6 +1,4 @@
-import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import type { CommerceContext } from '../commerce-context.ts';
-import type { CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { GIFT_CARD, type RefundCreatedData } from '../refunds/refund-record.ts';
 import type { FeeTermsCache } from './fee-terms.ts';
@@ -21,7 +19,7 @@ import { LedgerRepository } from './ledger-repository.ts';
 export function registerLedgerReactions(ctx: CommerceContext, log: ShopEventLog, fees: FeeTermsCache): void {
   const repo = new LedgerRepository(ctx.db);
   log.react('commerce.order.placed', async (uow, orgId, data) => {
-    await ledgerCaptures(uow, repo.withTx(uow.trx), orgId, Number(data.id), fees, ctx.clock.now());
+    await ledgerCaptures(repo.withTx(uow.trx), orgId, Number(data.id), fees, ctx.clock.now());
   });
   log.react('commerce.refund.created', async (uow, orgId, data) => {
     await ledgerRefund(repo.withTx(uow.trx), orgId, data as unknown as RefundCreatedData, fees, ctx);
@@ -29,21 +27,13 @@ export function registerLedgerReactions(ctx: CommerceContext, log: ShopEventLog,
 }
 
 async function ledgerCaptures(
-  uow: UnitOfWork<CommerceTables>,
   ledger: LedgerRepository,
   orgId: number,
   orderId: number,
   fees: FeeTermsCache,
   nowMs: number,
 ): Promise<void> {
-  const payments = await uow.trx
-    .selectFrom('commerce_payments')
-    .select(['id', 'provider', 'currency_code', 'captured_minor'])
-    .where('org_id', '=', orgId)
-    .where('order_id', '=', orderId)
-    .where('provider', '<>', GIFT_CARD)
-    .orderBy('id')
-    .execute();
+  const payments = await ledger.capturedPayments(orgId, orderId, GIFT_CARD);
   const at = new Date(nowMs);
   const on = availableOn(at);
   for (const p of payments) {

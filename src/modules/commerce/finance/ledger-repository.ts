@@ -90,6 +90,18 @@ export class LedgerRepository {
     return row !== undefined;
   }
 
+  /** The order's payments with money captured, but those of `except` (gift cards). */
+  async capturedPayments(orgId: number, orderId: number, except: string) {
+    return this.db
+      .selectFrom('commerce_payments')
+      .select(['id', 'provider', 'currency_code', 'captured_minor'])
+      .where('org_id', '=', orgId)
+      .where('order_id', '=', orderId)
+      .where('provider', '<>', except)
+      .orderBy('id')
+      .execute();
+  }
+
   /** What the `fees` account holds of one payment: its fee less the fee already given back. */
   async feesOfPayment(paymentId: number): Promise<number> {
     const row = await this.db

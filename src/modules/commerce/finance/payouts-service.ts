@@ -1,3 +1,4 @@
+import type { JsonView } from '../../../kernel/http/view-schemas.ts';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
@@ -9,16 +10,7 @@ import { LedgerRepository } from './ledger-repository.ts';
 import { PayoutsRepository, type PayoutRow } from './payouts-repository.ts';
 
 /** A payout as the Commerce API shows it; `amount` in major units. */
-export interface PayoutView {
-  id: number;
-  amount: number;
-  currency_code: string;
-  status: string;
-  period_start: string;
-  period_end: string;
-  requested_by: number;
-  created_at: string;
-}
+export type PayoutView = JsonView<Omit<PayoutRow, 'amount_minor' | 'org_id'>> & { amount: number };
 
 export function payoutView(p: PayoutRow): PayoutView {
   return {

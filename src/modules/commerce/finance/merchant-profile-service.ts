@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { CommerceContext } from '../commerce-context.ts';
-import type { CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import type { MerchantProfileBody } from './finance-schemas.ts';
+import { MerchantProfileRepository } from './merchant-profile-repository.ts';
 
 /**
  * The merchant profile (docs/commerce.md, "Merchant profile"): the business and the people behind
@@ -12,14 +11,17 @@ import type { MerchantProfileBody } from './finance-schemas.ts';
  * 403 `people_only`); an owner or admin does, signed in. Its event carries no identity.
  */
 export class MerchantProfileService {
+  private readonly repo: MerchantProfileRepository;
+
   constructor(
     private readonly ctx: CommerceContext,
     private readonly log: ShopEventLog,
-  ) {}
+  ) {
+    this.repo = new MerchantProfileRepository(ctx.db);
+  }
 
   async get(orgId: number) {
-    const row = await profileOf(this.ctx.db, orgId);
-    return { org_id: orgId, profile: row };
+    return { org_id: orgId, profile: await profileOf(this.repo, orgId) };
   }
 
   async put(orgId: number, userId: number, body: MerchantProfileBody) {
@@ -32,24 +34,16 @@ export class MerchantProfileService {
     if (share > 100) throw invalidField(['body', 'owners'], 'Owners hold more than 100 percent', share);
     return this.log.change(orgId, async (uow) => {
       const now = new Date(this.ctx.clock.now());
-      const profile = JSON.stringify(body) as never;
-      await uow.trx
-        .insertInto('commerce_merchant_profiles')
-        .values({ org_id: orgId, profile, updated_by: userId, updated_at: now })
-        .onConflict((oc) => oc.column('org_id').doUpdateSet({ profile, updated_by: userId, updated_at: now }))
-        .execute();
-      const result = { org_id: orgId, profile: await profileOf(uow.trx, orgId) };
+      const repo = this.repo.withTx(uow.trx);
+      await repo.put(orgId, body, userId, now);
+      const result = { org_id: orgId, profile: await profileOf(repo, orgId) };
       return { result, events: [['commerce.merchant_profile.updated', { org_id: orgId }]] };
     });
   }
 }
 
-async function profileOf(db: Kysely<CommerceTables>, orgId: number) {
-  const row = await db
-    .selectFrom('commerce_merchant_profiles')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+async function profileOf(repo: MerchantProfileRepository, orgId: number) {
+  const row = await repo.get(orgId);
   if (row === undefined) return null;
   return {
     ...(row.profile as MerchantProfileBody),
