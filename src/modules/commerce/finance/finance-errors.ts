@@ -20,6 +20,6 @@ export const webhookSignatureInvalid = defineError(
 );
 export const webhookNotConfigured = defineError(
   'commerce.webhook_not_configured',
-  503,
+  404,
   'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)',
 );

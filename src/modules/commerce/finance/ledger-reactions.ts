@@ -13,8 +13,8 @@ import { LedgerRepository } from './ledger-repository.ts';
  *   is money the shop already had) is a `capture` (customer → pending, available 7 days later),
  *   then the platform's `fee` on it (pending → fees, same date) where the billing mode takes one;
  * - `commerce.refund.created`: each allocation but gift cards is a `refund` (available →
- *   customer), then a `fee_refund` (fees → available): the fee follows the money, so the platform
- *   keeps its share only of what the shop keeps.
+ *   customer), then a `fee_refund` (fees → available) of the capture's fee in proportion: the fee
+ *   follows the money, so the platform keeps its share only of what the shop keeps.
  */
 export function registerLedgerReactions(ctx: CommerceContext, log: ShopEventLog, fees: FeeTermsCache): void {
   const repo = new LedgerRepository(ctx.db);
@@ -22,7 +22,7 @@ export function registerLedgerReactions(ctx: CommerceContext, log: ShopEventLog,
     await ledgerCaptures(repo.withTx(uow.trx), orgId, Number(data.id), fees, ctx.clock.now());
   });
   log.react('commerce.refund.created', async (uow, orgId, data) => {
-    await ledgerRefund(repo.withTx(uow.trx), orgId, data as unknown as RefundCreatedData, fees, ctx);
+    await ledgerRefund(repo.withTx(uow.trx), orgId, data as unknown as RefundCreatedData, ctx);
   });
 }
 
@@ -52,7 +52,6 @@ async function ledgerRefund(
   ledger: LedgerRepository,
   orgId: number,
   refund: RefundCreatedData,
-  fees: FeeTermsCache,
   ctx: CommerceContext,
 ): Promise<void> {
   const at = new Date(ctx.clock.now());
@@ -61,9 +60,12 @@ async function ledgerRefund(
     if (a.provider === GIFT_CARD || a.amount <= 0) continue;
     const subject = { orderId: refund.order_id, paymentId: a.payment_id, refundId: refund.id };
     await ledger.write(orgId, 'refund', currency, subject, move('available', 'customer', a.amount), at);
-    // The fee returned is the fee of the amount refunded, never more than the payment's fee left.
-    const feeLeft = await ledger.feesOfPayment(a.payment_id);
-    const back = Math.min(feeOf(a.amount, fees.percentOf(orgId)), feeLeft);
+    // The fee returned is the capture's fee in proportion of the amount refunded (the terms of the
+    // capture, rounded half up), never more than the payment's fee left.
+    const paid = await ledger.feeOfPayment(a.payment_id);
+    const share =
+      paid.captured <= 0 ? 0 : Math.floor((2 * a.amount * paid.fee + paid.captured) / (2 * paid.captured));
+    const back = Math.min(share, paid.feeLeft);
     if (back > 0)
       await ledger.write(orgId, 'fee_refund', currency, subject, move('fees', 'available', back), at);
   }

@@ -102,16 +102,30 @@ export class LedgerRepository {
       .execute();
   }
 
-  /** What the `fees` account holds of one payment: its fee less the fee already given back. */
-  async feesOfPayment(paymentId: number): Promise<number> {
+  /**
+   * A payment's capture and fee as ledgered, and the fee not yet given back (minor units): what a
+   * refund's share of the fee is computed from, on the terms of the capture.
+   */
+  async feeOfPayment(paymentId: number): Promise<{ captured: number; fee: number; feeLeft: number }> {
     const row = await this.db
       .selectFrom('commerce_ledger_entries as e')
       .innerJoin('commerce_ledger_transactions as t', 't.id', 'e.transaction_id')
-      .select(sql<string>`COALESCE(SUM(e.amount_minor), 0)`.as('total'))
+      .select([
+        sql<string>`COALESCE(SUM(CASE WHEN t.type = 'capture' AND e.account = 'pending' THEN e.amount_minor END), 0)`.as(
+          'captured',
+        ),
+        sql<string>`COALESCE(SUM(CASE WHEN t.type = 'fee' AND e.account = 'fees' THEN e.amount_minor END), 0)`.as(
+          'fee',
+        ),
+        sql<string>`COALESCE(SUM(CASE WHEN e.account = 'fees' THEN e.amount_minor END), 0)`.as('fee_left'),
+      ])
       .where('t.payment_id', '=', paymentId)
-      .where('e.account', '=', 'fees')
       .executeTakeFirst();
-    return Number(row?.total ?? 0);
+    return {
+      captured: Number(row?.captured ?? 0),
+      fee: Number(row?.fee ?? 0),
+      feeLeft: Number(row?.fee_left ?? 0),
+    };
   }
 
   /** The transactions of a shop, newest first, from before `beforeId`; one more than `limit`. */
