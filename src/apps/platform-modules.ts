@@ -111,6 +111,7 @@ export function platformModules(
       stripeSecretKey: runtime.config.stripeSecretKey,
       stripeApiBaseUrl: runtime.config.stripeApiBaseUrl,
     }),
+    stripeWebhookSecret: runtime.config.stripeWebhookSecret,
   });
   const webhooks = createWebhooksModule(runtime, { runEngine: true });
   const certificates = createCertificatesModule(runtime, { dns: dns.managedRecords });
@@ -153,6 +154,7 @@ export function platformModules(
     orgs,
     keys,
     commerce,
+    commerce.providerWebhooks,
     webhooks,
     locations,
     catalog,

@@ -11,9 +11,14 @@
  * PaymentIntents with `capture_method=manual` stop at `requires_capture` and are captured or
  * canceled later (`/v1/payment_intents/{id}/confirm|capture|cancel`); `completeAuthentication`
  * does what the shopper's 3-D Secure challenge would.
+ * Disputes: `createDispute` opens one on a captured PaymentIntent as a cardholder's bank would,
+ * `closeDispute` decides it; `POST /v1/disputes/{id}` saves evidence (and `submit=true` submits it,
+ * once), `POST /v1/disputes/{id}/close` accepts it. `sendEvent` POSTs an event to a webhook URL signed
+ * as Stripe signs them (`Stripe-Signature: t=<unix>,v1=<HMAC-SHA256(secret, "<t>.<body>")>`,
+ * https://docs.stripe.com/webhooks#verify-manually), with a chosen time or secret to forge one.
  * The contract test (stripe-provider-contract.test.ts) runs the same cases against Stripe itself.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -42,6 +47,24 @@ export interface StripeServer {
   /** PaymentIntents by id, as the API would return them. */
   readonly paymentIntents: Map<string, Json>;
   readonly refunds: Map<string, Json>;
+  readonly disputes: Map<string, Json>;
+  /** `whsec_…`: what `sendEvent` signs with (STRIPE_WEBHOOK_SECRET). */
+  readonly webhookSecret: string;
+  /** A dispute of a captured PaymentIntent (`needs_response`), as the bank opens one. */
+  createDispute(paymentIntentId: string, options?: { amount?: number; reason?: string }): Json;
+  /** The bank's decision: the dispute `won` or `lost`. */
+  closeDispute(disputeId: string, status: 'won' | 'lost'): Json;
+  /**
+   * POSTs the event `type` about `object` to `url` as Stripe delivers it, signed with the webhook
+   * secret at `timestampS` (default now); `secret` signs with another (a forgery). Answers the
+   * receiver's status and the event's id.
+   */
+  sendEvent(
+    url: string,
+    type: string,
+    object: Json,
+    options?: { timestampS?: number; secret?: string; eventId?: string },
+  ): Promise<{ status: number; eventId: string; body: string }>;
   /** Every PaymentIntent's id, status and amounts, in creation order ("nothing was captured"). */
   intentStatuses(): { id: string; status: string; amount: number; amountReceived: number }[];
   /**
@@ -131,9 +154,11 @@ function maskKey(key: string): string {
 }
 
 export async function startStripeServer(
-  options: { secretKey?: string; now?: () => number } = {},
+  options: { secretKey?: string; now?: () => number; webhookSecret?: string } = {},
 ): Promise<StripeServer> {
   const secretKey = options.secretKey ?? `sk_test_${randomBytes(12).toString('hex')}`;
+  const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(16).toString('hex')}`;
+  const disputes = new Map<string, Json>();
   const now = options.now ?? Date.now;
   const requests: StripeRequest[] = [];
   const paymentIntents = new Map<string, Json>();
@@ -422,7 +447,121 @@ export async function startStripeServer(
     intent.payment_method = null;
   }
 
+  function createDispute(paymentIntentId: string, o: { amount?: number; reason?: string } = {}): Json {
+    const intent = paymentIntents.get(paymentIntentId);
+    if (intent?.status !== 'succeeded') throw new Error(`PaymentIntent ${paymentIntentId} is not captured`);
+    const dispute: Json = {
+      id: id('dp'),
+      object: 'dispute',
+      amount: o.amount ?? intent.amount_received,
+      charge: intent.latest_charge,
+      created: created(),
+      currency: intent.currency,
+      evidence: {},
+      evidence_details: {
+        due_by: created() + 7 * 86_400,
+        has_evidence: false,
+        past_due: false,
+        submission_count: 0,
+      },
+      is_charge_refundable: false,
+      livemode: false,
+      metadata: {},
+      payment_intent: paymentIntentId,
+      reason: o.reason ?? 'fraudulent',
+      status: 'needs_response',
+    };
+    disputes.set(dispute.id as string, dispute);
+    return dispute;
+  }
+
+  function closeDispute(disputeId: string, status: 'won' | 'lost'): Json {
+    const dispute = disputes.get(disputeId);
+    if (dispute === undefined) throw new Error(`no dispute ${disputeId}`);
+    dispute.status = status;
+    return dispute;
+  }
+
+  function noSuchDispute(disputeId: string): Outcome {
+    return error(404, {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'dispute',
+      message: `No such dispute: '${disputeId}'`,
+    });
+  }
+
+  /** https://docs.stripe.com/api/disputes/update: evidence saved; `submit=true` sends it, once. */
+  function updateDispute(dispute: Json, p: StripeParams): Outcome {
+    if (dispute.status !== 'needs_response' && dispute.status !== 'warning_needs_response')
+      return error(400, {
+        type: 'invalid_request_error',
+        message: `This dispute is already ${String(dispute.status)} and can no longer be updated.`,
+      });
+    const evidence = typeof p.evidence === 'object' && !Array.isArray(p.evidence) ? p.evidence : {};
+    dispute.evidence = { ...(dispute.evidence as Json), ...evidence };
+    if (p.submit === 'true') {
+      dispute.status = 'under_review';
+      const details = dispute.evidence_details as Json;
+      details.submission_count = (details.submission_count as number) + 1;
+      details.has_evidence = true;
+    }
+    return { status: 200, body: dispute };
+  }
+
+  /** https://docs.stripe.com/api/disputes/close: the merchant accepts; the dispute is lost. */
+  function closeDisputeByMerchant(dispute: Json): Outcome {
+    if (dispute.status !== 'needs_response' && dispute.status !== 'warning_needs_response')
+      return error(400, {
+        type: 'invalid_request_error',
+        message: `This dispute is already ${String(dispute.status)} and cannot be closed.`,
+      });
+    dispute.status = 'lost';
+    return { status: 200, body: dispute };
+  }
+
+  async function sendEvent(
+    url: string,
+    type: string,
+    object: Json,
+    o: { timestampS?: number; secret?: string; eventId?: string } = {},
+  ): Promise<{ status: number; eventId: string; body: string }> {
+    const eventId = o.eventId ?? id('evt');
+    const body = JSON.stringify({
+      id: eventId,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: created(),
+      data: { object: structuredClone(object) },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    });
+    const t = o.timestampS ?? created();
+    const v1 = createHmac('sha256', o.secret ?? webhookSecret)
+      .update(`${t}.${body}`)
+      .digest('hex');
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': `t=${t},v1=${v1}` },
+      body,
+    });
+    return { status: res.status, eventId, body: await res.text() };
+  }
+
   function route(method: string, path: string, params: StripeParams): Outcome | null {
+    const disputeAction = /^\/v1\/disputes\/([^/]+)(\/close)?$/.exec(path);
+    if (disputeAction !== null) {
+      const disputeId = decodeURIComponent(disputeAction[1]!);
+      const dispute = disputes.get(disputeId);
+      if (dispute === undefined) return noSuchDispute(disputeId);
+      if (method === 'GET' && disputeAction[2] === undefined) return { status: 200, body: dispute };
+      if (method === 'POST')
+        return disputeAction[2] === undefined
+          ? updateDispute(dispute, params)
+          : closeDisputeByMerchant(dispute);
+    }
     if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(params);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
     const action = /^\/v1\/payment_intents\/([^/]+)\/(confirm|capture|cancel)$/.exec(path);
@@ -550,6 +689,11 @@ export async function startStripeServer(
     requests,
     paymentIntents,
     refunds,
+    disputes,
+    webhookSecret,
+    createDispute,
+    closeDispute,
+    sendEvent,
     intentStatuses: () =>
       [...paymentIntents.values()].map((pi) => ({
         id: pi.id as string,

@@ -54,6 +54,8 @@ export interface CoreConfig {
   readonly publicWebUrl: string | null;
   /** Stripe secret (`sk_…`) or restricted (`rk_…`) key of the `stripe` payment adapter; null: none. */
   readonly stripeSecretKey: string | null;
+  /** `whsec_…`: the signing secret of Stripe's webhook endpoint (`Stripe-Signature`); null: none. */
+  readonly stripeWebhookSecret: string | null;
   /** Base URL of Stripe's API (a local server in tests); null: https://api.stripe.com. */
   readonly stripeApiBaseUrl: string | null;
 }

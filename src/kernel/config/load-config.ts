@@ -71,6 +71,7 @@ function readCore(env: EnvReader): CoreConfig {
     publicWebUrl: env.url('PUBLIC_WEB_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
     stripeApiBaseUrl: env.url('STRIPE_API_BASE_URL', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
     stripeSecretKey: stripeSecretKey(env),
+    stripeWebhookSecret: env.optional('STRIPE_WEBHOOK_SECRET'),
   };
 }
 
@@ -89,7 +90,9 @@ export function loadConfig(
   if (env.problems.length > 0) throw new ConfigError(env.problems);
   // DNS workers get these settings; they need neither key.
   const seen = Object.fromEntries(
-    [...env.seen].filter(([name]) => name !== 'AUTH_SECRET' && name !== 'STRIPE_SECRET_KEY'),
+    [...env.seen].filter(
+      ([name]) => name !== 'AUTH_SECRET' && name !== 'STRIPE_SECRET_KEY' && name !== 'STRIPE_WEBHOOK_SECRET',
+    ),
   );
   const config: Config = {
     ...core,

@@ -20,6 +20,7 @@ const REDACT = [
   'redisUrl',
   'authSecret',
   'stripeSecretKey',
+  'stripeWebhookSecret',
 ];
 
 /** The product's logger: JSON lines on stdout, or into `destination` (tests read what was logged). */

@@ -1,5 +1,6 @@
 import { ManualPaymentProvider } from './manual-provider.ts';
 import type { PaymentProvider } from './payment-provider.ts';
+import { createStripeDisputes, type DisputeDesk } from './stripe-disputes.ts';
 import { createStripeProvider } from './stripe-provider.ts';
 
 export interface PaymentProviderSettings {
@@ -31,6 +32,8 @@ export interface PaymentProviders {
   readonly manual: PaymentProvider;
   /** Stripe, when a Stripe key is set. */
   readonly stripe: PaymentProvider | null;
+  /** Stripe's disputes (evidence, accepting), when a Stripe key is set. */
+  readonly stripeDisputes?: DisputeDesk | null;
 }
 
 /** The shop's adapters (a region names `manual`, `stripe` or both): the same settings as above. */
@@ -41,6 +44,13 @@ export function createPaymentProviders(settings: PaymentProviderSettings = {}): 
       settings.stripeSecretKey == null
         ? null
         : createStripeProvider({
+            secretKey: settings.stripeSecretKey,
+            apiBaseUrl: settings.stripeApiBaseUrl ?? null,
+          }),
+    stripeDisputes:
+      settings.stripeSecretKey == null
+        ? null
+        : createStripeDisputes({
             secretKey: settings.stripeSecretKey,
             apiBaseUrl: settings.stripeApiBaseUrl ?? null,
           }),

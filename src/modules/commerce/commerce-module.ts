@@ -48,6 +48,7 @@ import { registerStorefrontInfoRoutes } from './storefront/storefront-info-route
 import { registerStorefrontCatalogRoutes } from './storefront/storefront-catalog-routes.ts';
 import { StorefrontCatalogService } from './storefront/storefront-catalog-service.ts';
 import { keepProductPagesCurrent } from './storefront/product-pages-invalidation.ts';
+import { financeFeature } from './finance/finance-feature.ts';
 
 export interface CommerceModuleDeps {
   readonly auth: AuthLayer;
@@ -55,6 +56,14 @@ export interface CommerceModuleDeps {
   readonly orgs: OrgDirectory;
   /** The payment adapters a region may name (`manual`, `stripe`): the kernel's one port. */
   readonly payments: PaymentProviders;
+  /** `STRIPE_WEBHOOK_SECRET` (`whsec_…`): Stripe's events are refused without it. */
+  readonly stripeWebhookSecret?: string | null;
+}
+
+/** The Commerce module, and the payment providers' webhooks it answers outside /orgs. */
+export interface CommerceModule extends PlatformModule {
+  /** `POST /api/v1/payments/stripe/webhook` (disputes): registered as a module of its own prefix. */
+  readonly providerWebhooks: PlatformModule;
 }
 
 /**
@@ -65,7 +74,7 @@ export interface CommerceModuleDeps {
  * admin's token. Every change announces `commerce.<object>.<verb>` in its own transaction. And the
  * Store API (base /api/v1/orgs/{org_slug}/store), a shopper's client with a publishable key.
  */
-export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps): PlatformModule {
+export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps): CommerceModule {
   const ctx = commerceContext(runtime);
   const door = new PublishableKeyCheck(ctx, deps.orgs);
   door.install(deps.auth);
@@ -105,11 +114,18 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
   const promotions = new PromotionsService(ctx, log);
   const cartPromotions = new CartPromotionsService(ctx, log, carts);
   const returns = returnsFeature(ctx, log, providers, placedOrders.tokens);
+  const finance = financeFeature(ctx, log, {
+    orgs: deps.orgs,
+    payments: deps.payments,
+    stripeWebhookSecret: deps.stripeWebhookSecret ?? null,
+  });
   return {
     name: 'commerce',
     prefix: '/orgs',
+    providerWebhooks: finance.providerWebhooks,
     routes: (app) => {
       app.addHook('preHandler', refuseNulCharacters);
+      finance.routes(app);
       registerCommerceListRoutes(app, lists);
       registerShopEventRoutes(app, events);
       registerStoreRoutes(app, store);

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { FinanceTables } from './finance/finance-tables.ts';
 
 /**
  * The Commerce module's tables as Kysely sees them (migrations/*_commerce_*.sql). Money of the
@@ -596,7 +597,8 @@ export interface CommerceCartShippingMethodRow {
   created_at: Date;
 }
 
-export interface CommerceTables {
+/** The money side's tables join the module's (finance/finance-tables.ts). */
+export interface CommerceTables extends FinanceTables {
   commerce_orders: CommerceOrderRow & CommerceOrderExtraRow & CommerceOrderCheckoutRow;
   commerce_order_counters: CommerceOrderCounterRow;
   commerce_refunds: CommerceRefundRow;

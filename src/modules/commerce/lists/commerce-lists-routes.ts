@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import type { ModuleApp } from '../../../kernel/module/platform-module.ts';
 import { promotionView } from '../promotions/promotion-view.ts';
 import type { PromotionRow } from '../promotions/promotions-repository.ts';
@@ -106,19 +105,4 @@ export function registerCommerceListRoutes(app: ModuleApp, repo: CommerceListsRe
       },
     );
   }
-
-  app.get(
-    '/:org_slug/commerce/merchant-profile',
-    {
-      schema: {
-        description: 'The merchant profile: people only (an owner or admin signed in), never a key.',
-        params: OrgSlugParams,
-        response: {
-          200: Type.Object({ org_id: Type.Integer(), profile: Type.Union([Type.Object({}), Type.Null()]) }),
-        },
-      },
-      config: { auth: { scope: 'commerce.store:read', peopleOnly: true } },
-    },
-    async (request) => ({ org_id: request.principal.orgId!, profile: null }),
-  );
 }
