@@ -22,6 +22,8 @@ export interface CartTotals {
   readonly lineSubtotals: readonly number[];
   /** Each line's discount (promotions/promotion-discounts.ts), in the order given. */
   readonly lineDiscounts: readonly number[];
+  /** Each line's tax, on what is left of it once discounted (an order item's `tax_minor`). */
+  readonly lineTaxes: readonly number[];
   /** The lines' sum, at their prices (tax included when the region's prices include it). */
   readonly subtotal: number;
   /** The shipping methods' sum, at their prices (likewise). */
@@ -62,10 +64,10 @@ export function cartTotals(
   const subtotal = sum(lineSubtotals);
   const discountTotal = sum(lineDiscounts);
   const shippingTotal = sum(shippingAmounts);
-  const taxed = [...lineSubtotals.map((s, i) => s - (lineDiscounts[i] ?? 0)), ...shippingAmounts];
-  const taxTotal = sum(taxed.map((a) => taxOf(a, tax)));
+  const lineTaxes = lineSubtotals.map((s, i) => taxOf(s - (lineDiscounts[i] ?? 0), tax));
+  const taxTotal = sum(lineTaxes) + sum(shippingAmounts.map((a) => taxOf(a, tax)));
   const total = subtotal - discountTotal + shippingTotal + (tax.inclusive ? 0 : taxTotal);
-  return { lineSubtotals, lineDiscounts, subtotal, shippingTotal, taxTotal, discountTotal, total };
+  return { lineSubtotals, lineDiscounts, lineTaxes, subtotal, shippingTotal, taxTotal, discountTotal, total };
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

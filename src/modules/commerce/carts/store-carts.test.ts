@@ -28,6 +28,7 @@ describe('cart totals in minor units', () => {
     expect(t).toEqual({
       lineSubtotals: [5000, 600],
       lineDiscounts: [0, 0],
+      lineTaxes: [500, 60],
       subtotal: 5600,
       shippingTotal: 800,
       taxTotal: 640,

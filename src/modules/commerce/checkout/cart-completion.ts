@@ -177,6 +177,7 @@ export class CartCompletion {
             quantity: l.quantity,
             unit_price_minor: Number(l.unit_price),
             subtotal_minor: totals.lineSubtotals[i]!,
+            tax_minor: totals.lineTaxes[i]!,
             requires_shipping: l.requires_shipping,
             metadata: l.metadata,
           })),
