@@ -16,8 +16,12 @@ import { startTestApp, type TestApp } from '../../src/testing/test-app.ts';
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 0x33a);
 const MARKER = 'fz-marker-5e1c0d9b';
-/** Fields whose values are secrets: the one list the kernel masks in answers and logs. */
-const isSecret = (name: string): boolean => SECRET_FIELDS.has(name);
+/**
+ * Fields whose values are secrets: the one list the kernel masks in answers and logs, but for a
+ * field whose schema says its value is public (`x-public`: a promotion's code is printed on flyers).
+ */
+const isSecret = (name: string, schema?: Schema): boolean =>
+  SECRET_FIELDS.has(name) && schema?.['x-public'] !== true;
 /** Stands for a number JSON can carry and no column can: replaced in the text after stringify. */
 const HUGE = '__fz_huge__';
 const HUGE_NUMBER = '99999999999999999999';
@@ -114,7 +118,7 @@ function valid(schema: Schema | undefined, name = ''): unknown {
       return out;
     }
     case 'string': {
-      if (isSecret(name)) return `${MARKER}-valid`;
+      if (isSecret(name, schema)) return `${MARKER}-valid`;
       if (NAME_HINTS[name] !== undefined) return NAME_HINTS[name];
       switch (schema.format) {
         case 'email':
@@ -149,7 +153,7 @@ function valid(schema: Schema | undefined, name = ''): unknown {
 }
 
 /** Wrong kinds for a field: each differs from what the schema wants in one way. */
-function wrongKinds(name: string, random: SeededRandom): unknown[] {
+function wrongKinds(name: string, random: SeededRandom, schema?: Schema): unknown[] {
   const kinds: unknown[] = [
     'text',
     123,
@@ -169,9 +173,9 @@ function wrongKinds(name: string, random: SeededRandom): unknown[] {
     'x'.repeat(300_000),
     '',
   ];
-  if (isSecret(name)) kinds.push(MARKER, { value: MARKER }, [MARKER]);
+  if (isSecret(name, schema)) kinds.push(MARKER, { value: MARKER }, [MARKER]);
   // Every kind for ids and secret fields; a seeded half of them for the rest.
-  if (/(^|_)id$/.test(name) || isSecret(name)) return kinds;
+  if (/(^|_)id$/.test(name) || isSecret(name, schema)) return kinds;
   return kinds.filter(() => random.next() < 0.6);
 }
 
@@ -207,11 +211,15 @@ function toJson(value: unknown): string {
 }
 
 /** Object schemas of the body a field at most two levels down belongs to, with their paths. */
-function fieldsOf(schema: Schema, base: unknown, prefix: string[] = []): { path: string[]; name: string }[] {
-  const out: { path: string[]; name: string }[] = [];
+function fieldsOf(
+  schema: Schema,
+  base: unknown,
+  prefix: string[] = [],
+): { path: string[]; name: string; schema: Schema }[] {
+  const out: { path: string[]; name: string; schema: Schema }[] = [];
   const props = (schema.properties ?? {}) as Record<string, Schema>;
   for (const [name, child] of Object.entries(props)) {
-    out.push({ path: [...prefix, name], name });
+    out.push({ path: [...prefix, name], name, schema: child });
     if (prefix.length < 1 && typesOf(child).includes('object') && child.properties !== undefined)
       out.push(...fieldsOf(child, base, [...prefix, name]));
   }
@@ -325,7 +333,7 @@ describe('the API under a schema-driven fuzzer', () => {
       if (bodySchema !== undefined) {
         add('valid body', { headers: json(), body: toJson(base) });
         for (const field of fieldsOf(bodySchema, base)) {
-          for (const kind of wrongKinds(field.name, random)) {
+          for (const kind of wrongKinds(field.name, random, field.schema)) {
             const body = withField(base, field.path, kind);
             add(`body ${field.path.join('.')}=${String(JSON.stringify(kind)).slice(0, 20)}`, {
               headers: json(),
@@ -338,7 +346,12 @@ describe('the API under a schema-driven fuzzer', () => {
       }
       if (method !== 'GET') {
         // Secret-named fields the route does not take: refused as extra, never echoed.
-        const secrets = Object.fromEntries(['password', 'token', 'secret', 'code'].map((k) => [k, MARKER]));
+        const taken = (bodySchema?.properties ?? {}) as Record<string, Schema>;
+        const secrets = Object.fromEntries(
+          ['password', 'token', 'secret', 'code']
+            .filter((k) => isSecret(k, taken[k]))
+            .map((k) => [k, MARKER]),
+        );
         add('secret extras', { headers: json(), body: toJson({ ...(base as object), ...secrets }) });
         for (const depth of [100, 5000]) {
           add(`objects nested ${depth}`, {

@@ -9,7 +9,7 @@ import type { Transaction } from 'kysely';
 import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import type { CommercePaymentSessionRow, CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
-import type { GiftCardCheckout } from '../gift-cards/gift-card-checkout.ts';
+import type { CompletionGiftCards } from './completion-gift-cards.ts';
 import { placedOrderView, type PlacedOrderView } from '../placed-orders/placed-order-view.ts';
 import { discountsOfCart } from '../promotions/cart-promotion-rules.ts';
 import { promotionUnavailable } from '../promotions/promotion-errors.ts';
@@ -67,7 +67,7 @@ export class CartCompletion {
     private readonly sessions: PaymentSessionsService,
     private readonly providers: ShopPaymentProviders,
     private readonly orders: PlacedOrdersFeature,
-    private readonly giftCards: GiftCardCheckout,
+    private readonly giftCards: CompletionGiftCards,
   ) {
     this.completions = new CompletionsRepository(ctx.db);
     this.sessionsRepo = new PaymentSessionsRepository(ctx.db);

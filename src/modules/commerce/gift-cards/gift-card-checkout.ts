@@ -1,43 +1,20 @@
 import type { Transaction } from 'kysely';
 import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import type { CommerceContext } from '../commerce-context.ts';
-import type { CommercePaymentRow, CommerceTables } from '../commerce-tables.ts';
+import type { CommerceTables } from '../commerce-tables.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { majorUnits } from '../money/money-amounts.ts';
 import { GIFT_CARD } from '../refunds/refund-record.ts';
 import { moveBalance } from './gift-card-balance.ts';
-import { giftCardCover, type GiftCardCover } from '../carts/cart-gift-card-cover.ts';
+import { giftCardCover } from '../carts/cart-gift-card-cover.ts';
 import { cartGiftCards } from './gift-card-usable.ts';
 import { GiftCardsRepository } from './gift-cards-repository.ts';
 import type { GiftCardsService } from './gift-cards-service.ts';
-
-/** The gift cards of a cart being completed, their rows locked, and what they pay. */
-export interface LockedGiftCards {
-  readonly cover: GiftCardCover;
-  /** What is left for the payment session. */
-  readonly dueMinor: number;
-}
-
-/** What completion tells the gift cards once the order is written. */
-export interface PlacedForGiftCards {
-  readonly orgId: number;
-  readonly orderId: number;
-  readonly email: string;
-  readonly currency: string;
-  /** The order's lines: those of gift card products issue one card per unit, of the unit price. */
-  readonly lines: readonly { productId: number | null; unitPriceMinor: number; quantity: number }[];
-  /** Writes a payment of the order (the placed orders' repository, in the same transaction). */
-  readonly insertPayment: (row: {
-    org_id: number;
-    order_id: number;
-    provider: string;
-    reference: string;
-    currency_code: string;
-    amount_minor: number;
-    captured_minor: number;
-    status: string;
-  }) => Promise<CommercePaymentRow>;
-}
+import type {
+  CompletionGiftCards,
+  LockedGiftCards,
+  PlacedForGiftCards,
+} from '../checkout/completion-gift-cards.ts';
 
 /**
  * The gift cards' part of a cart's completion (docs/commerce.md, "Gift cards"), in its one
@@ -46,7 +23,7 @@ export interface PlacedForGiftCards {
  * `commerce_payments` row `gift_card`, `gift_card:<id>`, captured — and the gift cards the order
  * bought issued, their codes mailed to the order's e-mail once the order is committed.
  */
-export class GiftCardCheckout {
+export class GiftCardCheckout implements CompletionGiftCards {
   constructor(
     private readonly ctx: CommerceContext,
     private readonly log: ShopEventLog,
