@@ -1,11 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import type { PlatformModule, ModuleApp } from '../../../kernel/module/platform-module.ts';
 import type { PaymentProviders } from '../../../kernel/payments/create-payment-provider.ts';
 import type { OrgDirectory } from '../../orgs/index.ts';
 import type { CommerceContext } from '../commerce-context.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { DisputesService } from './disputes-service.ts';
-import { FeeTermsCache } from './fee-terms.ts';
 import { FinanceReadService } from './finance-read-service.ts';
 import { registerFinanceRoutes } from './finance-routes.ts';
 import { registerLedgerReactions } from './ledger-reactions.ts';
@@ -34,8 +32,7 @@ export function financeFeature(
     readonly stripeWebhookSecret: string | null;
   },
 ): FinanceFeature {
-  const fees = new FeeTermsCache(deps.orgs, () => ctx.clock.now());
-  registerLedgerReactions(ctx, log, fees);
+  registerLedgerReactions(ctx, log, deps.orgs);
   const disputes = new DisputesService(ctx, log, deps.payments.stripeDisputes ?? null);
   const services = {
     reads: new FinanceReadService(ctx),
@@ -45,12 +42,6 @@ export function financeFeature(
   };
   return {
     routes(app) {
-      // The ledger's reactions run inside a checkout's or a refund's transaction: the fee terms
-      // they need are read before it, on every request naming the shop.
-      app.addHook('preHandler', async (request: FastifyRequest) => {
-        const slug = (request.params as { org_slug?: unknown } | undefined)?.org_slug;
-        if (typeof slug === 'string' && request.method !== 'GET') await fees.warm(slug);
-      });
       registerFinanceRoutes(app, services);
     },
     providerWebhooks: {

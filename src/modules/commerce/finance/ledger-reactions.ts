@@ -1,7 +1,8 @@
 import type { CommerceContext } from '../commerce-context.ts';
 import type { ShopEventLog } from '../events/shop-event-log.ts';
 import { GIFT_CARD, type RefundCreatedData } from '../refunds/refund-record.ts';
-import type { FeeTermsCache } from './fee-terms.ts';
+import type { OrgDirectory } from '../../orgs/index.ts';
+import { feePercentWithin } from './fee-terms.ts';
 import { availableOn, feeOf, move } from './ledger-book.ts';
 import { LedgerRepository } from './ledger-repository.ts';
 
@@ -16,10 +17,11 @@ import { LedgerRepository } from './ledger-repository.ts';
  *   customer), then a `fee_refund` (fees → available) of the capture's fee in proportion: the fee
  *   follows the money, so the platform keeps its share only of what the shop keeps.
  */
-export function registerLedgerReactions(ctx: CommerceContext, log: ShopEventLog, fees: FeeTermsCache): void {
+export function registerLedgerReactions(ctx: CommerceContext, log: ShopEventLog, orgs: OrgDirectory): void {
   const repo = new LedgerRepository(ctx.db);
   log.react('commerce.order.placed', async (uow, orgId, data) => {
-    await ledgerCaptures(repo.withTx(uow.trx), orgId, Number(data.id), fees, ctx.clock.now());
+    const percent = await feePercentWithin(orgs, uow.trx, orgId);
+    await ledgerCaptures(repo.withTx(uow.trx), orgId, Number(data.id), percent, ctx.clock.now());
   });
   log.react('commerce.refund.created', async (uow, orgId, data) => {
     await ledgerRefund(repo.withTx(uow.trx), orgId, data as unknown as RefundCreatedData, ctx);
@@ -30,7 +32,7 @@ async function ledgerCaptures(
   ledger: LedgerRepository,
   orgId: number,
   orderId: number,
-  fees: FeeTermsCache,
+  feePercent: string,
   nowMs: number,
 ): Promise<void> {
   const payments = await ledger.capturedPayments(orgId, orderId, GIFT_CARD);
@@ -43,7 +45,7 @@ async function ledgerCaptures(
     const currency = p.currency_code.toUpperCase();
     const subject = { orderId, paymentId };
     await ledger.write(orgId, 'capture', currency, subject, move('customer', 'pending', amount, on), at);
-    const fee = feeOf(amount, fees.percentOf(orgId));
+    const fee = feeOf(amount, feePercent);
     if (fee > 0) await ledger.write(orgId, 'fee', currency, subject, move('pending', 'fees', fee, on), at);
   }
 }
