@@ -1,0 +1,43 @@
+/**
+ * Gathers length-prefixed DNS answers (RFC 1035 §4.2.2) for one socket write. Answers are copied
+ * into one reused scratch buffer; flush() hands the socket a single Buffer of exactly the bytes
+ * gathered (the socket keeps it until written, so the scratch itself is never handed out).
+ * Synchronous use only: fill and flush within one 'data' event.
+ */
+import { MAX_TCP_MESSAGE_SIZE } from './listener-options.ts';
+
+const LENGTH_PREFIX = 2;
+/** Room for the largest answer with its prefix, and a read's worth of small ones. */
+const SCRATCH_BYTES = 2 * (MAX_TCP_MESSAGE_SIZE + LENGTH_PREFIX);
+
+export class AnswerBatch {
+  private readonly scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  private used = 0;
+
+  /** Adds one answer (at most MAX_TCP_MESSAGE_SIZE bytes); flushes first through `write` if full. */
+  add(answer: Uint8Array, write: (bytes: Buffer) => void): void {
+    const need = answer.length + LENGTH_PREFIX;
+    if (this.used + need > SCRATCH_BYTES) this.flush(write);
+    const s = this.scratch;
+    const at = this.used;
+    s[at] = answer.length >>> 8;
+    s[at + 1] = answer.length & 0xff;
+    s.set(answer, at + LENGTH_PREFIX);
+    this.used = at + need;
+  }
+
+  /** Writes what was gathered, if anything, as one Buffer of its own. */
+  flush(write: (bytes: Buffer) => void): void {
+    const n = this.used;
+    if (n === 0) return;
+    this.used = 0;
+    const bytes = Buffer.allocUnsafe(n);
+    this.scratch.copy(bytes, 0, 0, n);
+    write(bytes);
+  }
+
+  /** Drops what was gathered (the socket went away meanwhile). */
+  clear(): void {
+    this.used = 0;
+  }
+}
