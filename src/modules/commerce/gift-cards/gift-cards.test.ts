@@ -85,7 +85,13 @@ describe('Gift cards: issued, applied, spent at completion, restored by a refund
       expect(made.status, made.text).toBe(201);
       return made.body.raw_key as string;
     };
-    staff = await keyWith(['commerce.promotions:write', 'commerce.customers:read', 'commerce.refunds:write']);
+    staff = await keyWith([
+      'commerce.promotions:write',
+      'commerce.customers:read',
+      'commerce.refunds:write',
+      'commerce.orders:read',
+      'commerce.finance:read',
+    ]);
     reader = await keyWith(['commerce.customers:read']);
     const a = shop.admin;
     ids.eu = (
@@ -324,6 +330,43 @@ describe('Gift cards: issued, applied, spent at completion, restored by a refund
       ['restored', 10],
     ]);
     expect(back.transactions[2].refund_id).toEqual(expect.any(Number));
+  });
+
+  it('refunds part of an order through the card first, then the gift card; credit note and ledger follow', async () => {
+    const cartId = await readyCart();
+    const card = await issue(10);
+    expect((await apply(cartId, card.code)).status).toBe(200);
+    await store('POST', `carts/${cartId}/payment-sessions`, {
+      provider: 'stripe',
+      payment_method: 'pm_card_visa',
+    });
+    const done = await store('POST', `carts/${cartId}/complete`, {}, nextIp());
+    expect(done.status, done.text).toBe(200);
+    const orderId = done.body.order.id as number;
+    const [paid] = await paymentsOf(orderId);
+
+    const refund = await api('POST', `orders/${orderId}/refunds`, { amount: 25, reason: 'damaged' });
+    expect(refund.status, refund.text).toBe(201);
+    // 19.50 back to the card at Stripe, the other 5.50 to the gift card; 4.50 left to refund.
+    const atStripe = [...stripe.refunds.values()].filter((r) => r.payment_intent === paid!.reference);
+    expect(atStripe.map((r) => r.amount)).toEqual([1950]);
+    expect((await admin('GET', `gift-cards/${card.id}`)).balance).toBe(5.5);
+    const order = await admin('GET', `orders/${orderId}`);
+    expect(order.payment_status).toBe('partially_refunded');
+    const notes = order.documents.filter((d: { type: string }) => d.type === 'credit_note');
+    expect(notes).toHaveLength(1);
+    expect(notes[0].totals.total).toBe(25);
+    const too = await api('POST', `orders/${orderId}/refunds`, { amount: 4.51 });
+    expect(too.status).toBe(422);
+    // The ledger gives back only what went back through the provider: the gift card is the shop's.
+    const ledger = await admin('GET', 'ledger?limit=200');
+    const refunds = ledger.transactions.filter(
+      (x: { type: string; order_id: number }) => x.type === 'refund' && x.order_id === orderId,
+    );
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0].entries).toEqual(
+      expect.arrayContaining([expect.objectContaining({ account: 'customer', amount: 19.5 })]),
+    );
   });
 
   it('refuses a payment session made stale by a balance change, like a changed total', async () => {

@@ -2,13 +2,16 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type {
   CommerceOrderExtraRow,
   CommerceOrderNoteRow,
+  CommerceOrderCheckoutRow,
   CommerceOrderRow,
   CommerceTables,
 } from '../commerce-tables.ts';
 
 type Db = Kysely<CommerceTables> | Transaction<CommerceTables>;
 
-export type OrderRow = CommerceOrderRow & CommerceOrderExtraRow;
+export type OrderRow = CommerceOrderRow &
+  CommerceOrderExtraRow &
+  Pick<CommerceOrderCheckoutRow, 'display_id' | 'payment_status' | 'fulfillment_status' | 'canceled_at'>;
 
 /** One order of an organization, its edits and notes. */
 export class OrderEditsRepository {

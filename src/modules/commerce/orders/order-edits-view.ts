@@ -31,6 +31,10 @@ export function orderDetailView(
     email: o.email,
     customer_id: o.customer_id === null ? null : Number(o.customer_id),
     status: o.status,
+    display_id: o.display_id === null ? null : Number(o.display_id),
+    payment_status: o.payment_status,
+    fulfillment_status: o.fulfillment_status,
+    canceled_at: o.canceled_at === null ? null : iso(o.canceled_at),
     currency: o.currency,
     total: o.total,
     region_id: o.region_id === null ? null : Number(o.region_id),
@@ -60,6 +64,15 @@ export const OrderDetailResponse = describes<OrderDetailView>()(
     email: Nullable(Type.String()),
     customer_id: Nullable(Type.Integer()),
     status: Type.String(),
+    display_id: Nullable(Type.Integer({ description: 'the shopper’s order number (Store API orders)' })),
+    payment_status: Type.String({
+      description:
+        '`not_paid`, `authorized`, `captured`, `partially_refunded`, `refunded`, `canceled`, `not_required`',
+    }),
+    fulfillment_status: Type.String({
+      description: '`not_fulfilled`, `partially_fulfilled`, `fulfilled`, `shipped`, `delivered`, `canceled`',
+    }),
+    canceled_at: Nullable(Type.String()),
     currency: Type.String(),
     total: Type.String({ description: 'decimal, as text (as the orders list shows it)' }),
     region_id: Nullable(Type.Integer()),
