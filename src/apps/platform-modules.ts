@@ -29,6 +29,7 @@ import { createGameproxyModule } from '../modules/gameproxy/index.ts';
 import { createWebhooksModule } from '../modules/webhooks/index.ts';
 import { createGameServersModule } from '../modules/game-servers/index.ts';
 import { createComputeModule } from '../modules/compute/index.ts';
+import { createStaffModule } from '../modules/staff/index.ts';
 
 export { CONFIG_SECTIONS } from './config-sections.ts';
 
@@ -149,6 +150,11 @@ export function platformModules(
     osTemplates: catalog.osTemplates,
     provisioners,
   });
+  const staff = createStaffModule(runtime, {
+    orgs: orgs.directory,
+    accounts: identity.accounts,
+    realms: identity.realms,
+  });
   return [
     identity,
     orgs,
@@ -171,5 +177,6 @@ export function platformModules(
     gameproxy,
     gameServers,
     compute,
+    staff,
   ];
 }
