@@ -6,17 +6,9 @@ import type {
   CommerceTables,
   FulfillmentStatus,
 } from '../commerce-tables.ts';
+import { lockOrderRow, type LockedOrder } from '../shared/order-lock-repository.ts';
 
 type Db = Kysely<CommerceTables> | Transaction<CommerceTables>;
-
-/** What a fulfilment or a cancel needs of its order, read under the order row's lock. */
-export interface LockedOrder {
-  readonly id: number;
-  readonly order_number: string;
-  readonly status: string;
-  readonly payment_status: string;
-  readonly currency: string;
-}
 
 export interface FulfillmentWithItems {
   readonly fulfillment: CommerceFulfillmentRow;
@@ -45,15 +37,8 @@ export class FulfillmentsRepository {
   }
 
   /** The order, its row locked: fulfilments and cancels of one order run one after another. */
-  async lockOrder(orgId: number, orderId: number): Promise<LockedOrder | null> {
-    const row = await this.db
-      .selectFrom('commerce_orders')
-      .select(['id', 'order_number', 'status', 'payment_status', 'currency'])
-      .where('org_id', '=', orgId)
-      .where('id', '=', orderId)
-      .forUpdate()
-      .executeTakeFirst();
-    return row === undefined ? null : { ...row, id: Number(row.id) };
+  lockOrder(orgId: number, orderId: number): Promise<LockedOrder | null> {
+    return lockOrderRow(this.db, orgId, orderId);
   }
 
   async orderExists(orgId: number, orderId: number): Promise<boolean> {

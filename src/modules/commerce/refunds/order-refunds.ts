@@ -13,7 +13,8 @@ import {
   type RefundCreatedData,
   type RefundLine,
 } from './refund-record.ts';
-import { RefundsRepository, type RefundOrder } from './refunds-repository.ts';
+import type { LockedOrder } from '../shared/order-lock-repository.ts';
+import { RefundsRepository } from './refunds-repository.ts';
 
 type Loc = readonly (string | number)[];
 
@@ -72,7 +73,7 @@ export class OrderRefunds {
   async refund(
     uow: UnitOfWork<CommerceTables>,
     orgId: number,
-    order: RefundOrder,
+    order: LockedOrder,
     request: RefundRequest,
   ): Promise<RefundOutcome> {
     const repo = new RefundsRepository(uow.trx);

@@ -6,17 +6,9 @@ import type {
   CommerceRefundRow,
   CommerceTables,
 } from '../commerce-tables.ts';
+import { lockOrderRow, type LockedOrder } from '../shared/order-lock-repository.ts';
 
 type Db = Kysely<CommerceTables> | Transaction<CommerceTables>;
-
-/** What a refund needs of its order, read under the order row's lock. */
-export interface RefundOrder {
-  readonly id: number;
-  readonly order_number: string;
-  readonly status: string;
-  readonly payment_status: string;
-  readonly currency: string;
-}
 
 export interface RefundWithParts {
   readonly refund: Selectable<CommerceRefundRow>;
@@ -50,15 +42,8 @@ export class RefundsRepository {
   }
 
   /** The order, its row locked: refunds, returns, fulfilments and the cancel of one order queue. */
-  async lockOrder(orgId: number, orderId: number): Promise<RefundOrder | null> {
-    const row = await this.db
-      .selectFrom('commerce_orders')
-      .select(['id', 'order_number', 'status', 'payment_status', 'currency'])
-      .where('org_id', '=', orgId)
-      .where('id', '=', orderId)
-      .forUpdate()
-      .executeTakeFirst();
-    return row === undefined ? null : { ...row, id: Number(row.id) };
+  lockOrder(orgId: number, orderId: number): Promise<LockedOrder | null> {
+    return lockOrderRow(this.db, orgId, orderId);
   }
 
   /** The order's payments, locked, oldest first. */
