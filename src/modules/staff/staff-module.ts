@@ -7,6 +7,8 @@ import { staffContext } from './staff-context.ts';
 import { registerTeamRoutes } from './team/team-routes.ts';
 import { TeamService } from './team/team-service.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { registerNoticeRoutes } from './notices/notices-routes.ts';
+import { NoticesService } from './notices/notices-service.ts';
 
 export interface StaffModuleDeps {
   readonly orgs: OrgDirectory;
@@ -23,11 +25,15 @@ export function createStaffModule(runtime: Runtime, deps: StaffModuleDeps): Plat
   const members = new StaffMembersRepository(ctx.db);
   const access = new StaffAccess(members);
   const team = new TeamService(ctx, members, deps.orgs);
+  // Notices and coupons.
+  const notices = new NoticesService(ctx, deps.orgs);
   return {
     name: 'staff',
     prefix: '/orgs',
     routes: (app) => {
       registerTeamRoutes(app, access, team);
+      // Notices and coupons.
+      registerNoticeRoutes(app, access, notices);
     },
   };
 }
