@@ -43,7 +43,7 @@ describe('staff notices', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ clock });
+    t = await startTestApp({ clock, env: { LIMITS_EXEMPT: '127.0.0.0/8,::1' } });
     const owner = await t.signUp();
     const mate = await t.signUp();
     await createOrg(t, owner.token, 'notices-one');
