@@ -128,9 +128,9 @@ describe('staff coupons', () => {
       ).toBe(404);
       // A console role other than admin manages no coupon.
       expect((await t.request('GET', base, { token: notAdmin })).status).toBe(403);
-      expect((await t.request('POST', base, { token: notAdmin, body: { code: 'X1', value: 1 } })).status).toBe(
-        403,
-      );
+      expect(
+        (await t.request('POST', base, { token: notAdmin, body: { code: 'X1', value: 1 } })).status,
+      ).toBe(403);
       expect(
         (await t.request('POST', `${base}/feature`, { token: notAdmin, body: { enabled: false } })).status,
       ).toBe(403);

@@ -20,10 +20,16 @@ const Value = Type.Union([Type.Number(), Type.String({ minLength: 1, maxLength: 
 });
 const ProductIds = Type.Array(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }), { maxItems: 500 });
 const Description = Type.String({ maxLength: 500 });
+/** A coupon's code is handed out to customers, not a secret: answers show it (the API fuzzer reads this mark). */
+const Code = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'letters, digits, `_` and `-`; unique in the organization in any case (save10 is SAVE10)',
+  'x-public': true,
+});
 
 const CouponOut = Type.Object({
   id: Type.Integer(),
-  code: Type.String(),
+  code: Type.String({ 'x-public': true }),
   description: Type.String(),
   kind: Type.String(),
   value: Type.String(),
@@ -77,7 +83,7 @@ export function registerCouponRoutes(app: ModuleApp, access: StaffAccess, coupon
         params: SlugParams,
         body: Type.Object(
           {
-            code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+            code: Code,
             value: Value,
             description: Type.Optional(Description),
             kind: Type.Optional(Type.Enum(['percent', 'fixed'])),
