@@ -9,6 +9,7 @@ import { createResellersModule } from '../modules/resellers/index.ts';
 import { createCatalogModule } from '../modules/catalog/index.ts';
 import {
   createServicesModule,
+  type CouponRedeemer,
   type Invoicer,
   type ServiceProvisioner,
   type ServiceTagLookup,
@@ -48,6 +49,7 @@ export function platformModules(
   const serviceTags = new Registry<ServiceTagLookup>('service tags');
   const nameClaims = new Registry<NameClaimSource>('name claims');
   const invoicers = new Registry<Invoicer>('invoicers');
+  const couponRedeemers = new Registry<CouponRedeemer>('coupon redeemers');
   const identity = createIdentityModule(runtime, kernel);
   const orgs = createOrgsModule(runtime, {
     auth: kernel.auth,
@@ -64,6 +66,7 @@ export function platformModules(
     serviceTags,
     invoicers,
     customers: identity.realms,
+    coupons: couponRedeemers,
   });
   const billing = createBillingModule(runtime, {
     payments: createPaymentProvider({
@@ -154,6 +157,7 @@ export function platformModules(
     orgs: orgs.directory,
     accounts: identity.accounts,
     realms: identity.realms,
+    coupons: couponRedeemers,
   });
   return [
     identity,

@@ -102,8 +102,11 @@ export class BillingService implements Invoicer {
     const own = joinTransaction<BillingTables>(trx);
     const repo = this.repo.withTx(own);
     const lines = order.lines.map((l) => {
-      const unit = minorOf(l.unitPrice);
-      if (unit === null) throw new Error(`not a price: ${l.unitPrice}`);
+      // A negative line is a discount (a coupon's), never more than the lines before it.
+      const negative = l.unitPrice.startsWith('-');
+      const magnitude = minorOf(negative ? l.unitPrice.slice(1) : l.unitPrice);
+      if (magnitude === null) throw new Error(`not a price: ${l.unitPrice}`);
+      const unit = negative ? -magnitude : magnitude;
       return {
         description: l.description,
         quantity: l.quantity,

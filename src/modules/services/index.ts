@@ -2,6 +2,8 @@
 export { createServicesModule, type ServicesModule, type ServicesModuleDeps } from './services-module.ts';
 export {
   ProvisioningFailed,
+  type CouponOrder,
+  type CouponRedeemer,
   type CustomerOrder,
   type CustomerServices,
   type CustomerServicesQuery,

@@ -135,6 +135,33 @@ export interface Invoicer {
   ): Promise<{ readonly invoiceId: number }>;
 }
 
+/** A storefront customer's order giving a coupon code, as the coupon redeemer sees it. */
+export interface CouponOrder {
+  readonly orgId: number;
+  readonly customerId: number;
+  readonly productId: number;
+  readonly serviceId: number;
+  /** The code as the customer typed it. */
+  readonly code: string;
+  readonly currency: string;
+  /** The order's first-invoice lines before the discount. */
+  readonly lines: readonly OrderInvoiceLine[];
+}
+
+/**
+ * The staff console's coupons as a customer's order redeems one (the coupon redeemers registry's
+ * entry), inside the order's own transaction: the redemption and the service exist together or not
+ * at all. Refuses with 422 naming `coupon_code` (its detail's `type` says why); answers the
+ * discount as a negative invoice line (null when nothing is taken off). Without one, every code is
+ * refused as the feature being off.
+ */
+export interface CouponRedeemer {
+  redeem(
+    trx: Transaction<unknown>,
+    order: CouponOrder,
+  ): Promise<{ readonly discount: OrderInvoiceLine | null }>;
+}
+
 /** What billing tells the registry once an invoice is paid: its pending services are provisioned. */
 export interface ServiceFulfilment {
   provisionPaid(serviceIds: readonly number[]): Promise<void>;
@@ -218,6 +245,8 @@ export interface CustomerOrder {
   readonly location_id?: number;
   readonly config?: Readonly<Record<string, unknown>>;
   readonly label?: string;
+  /** A coupon of the organization's (the staff console's coupons). */
+  readonly coupon_code?: string;
 }
 
 /** A page of a customer's services, newest first; `status` one of the services' statuses. */

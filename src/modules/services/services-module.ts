@@ -6,6 +6,7 @@ import type { CatalogOffers } from '../catalog/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
 import { servicesContext } from './services-context.ts';
 import type {
+  CouponRedeemer,
   CustomerServices,
   Invoicer,
   ServiceDirectory,
@@ -41,6 +42,8 @@ export interface ServicesModuleDeps {
   readonly invoicers: Registry<Invoicer>;
   /** Identity's storefront realm: whether an order's `customer_id` is the organization's customer. */
   readonly customers: StorefrontCustomers;
+  /** The staff console adds its coupons here: a customer's order redeems its `coupon_code` through it. */
+  readonly coupons: Registry<CouponRedeemer>;
 }
 
 /**
@@ -57,6 +60,7 @@ export function createServicesModule(runtime: Runtime, deps: ServicesModuleDeps)
     deps.serviceTags,
     deps.invoicers,
     deps.customers,
+    deps.coupons,
   );
   const replies = idempotentReplies(runtime);
   return {

@@ -15,7 +15,19 @@ const ORDER_FIELDS = {
 };
 
 /** An order from the organization's portal: the customer orders for themself. */
-export const CustomerOrderBody = Type.Object(ORDER_FIELDS, { additionalProperties: false });
+export const CustomerOrderBody = Type.Object(
+  {
+    ...ORDER_FIELDS,
+    coupon_code: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'A coupon of the organization (any case); a refused code is 422 naming `coupon_code`',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const OrderBody = Type.Object(
   {

@@ -24,6 +24,7 @@ import {
 import {
   ProvisioningFailed,
   type BilledService,
+  type CouponRedeemer,
   type CustomerOrder,
   type CustomerServices,
   type CustomerServicesQuery,
@@ -106,6 +107,8 @@ export class ServicesService implements ServiceBilling, CustomerServices {
     private readonly invoicers: Registry<Invoicer>,
     /** The organizations' storefront customers, for an order naming `customer_id`. */
     private readonly customers: StorefrontCustomers,
+    /** The staff console's coupons, for a customer's `coupon_code` (none: every code is refused). */
+    private readonly coupons: Registry<CouponRedeemer>,
   ) {
     this.repo = new ServicesRepository(ctx.db);
   }
@@ -221,21 +224,43 @@ export class ServicesService implements ServiceBilling, CustomerServices {
       );
       await repo.addEvent(row.id, 'ordered', `Ordered ${offer.product.name} (${pricing.billing_cycle})`, at);
       let invoiceId: number | null = null;
+      const lines: OrderInvoiceLine[] = [
+        {
+          description: `${offer.product.name} (${pricing.billing_cycle})`,
+          quantity: 1,
+          unitPrice: pricing.price,
+        },
+      ];
+      lines.push(...optionLines);
+      if (!isZero(pricing.setup_fee))
+        lines.push({
+          description: `${offer.product.name}: setup fee`,
+          quantity: 1,
+          unitPrice: pricing.setup_fee,
+        });
+      // A customer's coupon is redeemed in the order's transaction; its discount is a line of the first invoice.
+      const couponCode = body.coupon_code;
+      if (couponCode !== undefined) {
+        const redeemer = this.coupons.one();
+        if (redeemer === null || orgId === null || customerId === null)
+          throw invalidField(
+            ['body', 'coupon_code'],
+            'Coupons are not offered',
+            couponCode,
+            'coupon_feature_off',
+          );
+        const { discount } = await redeemer.redeem(uow.trx as unknown as Transaction<unknown>, {
+          orgId,
+          customerId,
+          productId: offer.product.id,
+          serviceId: Number(row.id),
+          code: couponCode,
+          currency: pricing.currency,
+          lines: inArrears || invoicer === undefined ? [] : lines,
+        });
+        if (discount !== null) lines.push(discount);
+      }
       if (invoicer !== undefined && !inArrears) {
-        const lines: OrderInvoiceLine[] = [
-          {
-            description: `${offer.product.name} (${pricing.billing_cycle})`,
-            quantity: 1,
-            unitPrice: pricing.price,
-          },
-        ];
-        lines.push(...optionLines);
-        if (!isZero(pricing.setup_fee))
-          lines.push({
-            description: `${offer.product.name}: setup fee`,
-            quantity: 1,
-            unitPrice: pricing.setup_fee,
-          });
         ({ invoiceId } = await invoicer.invoiceOrder(
           uow.trx as unknown as Transaction<unknown>,
           {

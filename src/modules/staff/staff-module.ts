@@ -7,11 +7,19 @@ import { staffContext } from './staff-context.ts';
 import { registerTeamRoutes } from './team/team-routes.ts';
 import { TeamService } from './team/team-service.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { registerNoticeRoutes } from './notices/notices-routes.ts';
+import { registerCouponRoutes } from './coupons/coupons-routes.ts';
+import { CouponsService } from './coupons/coupons-service.ts';
+import type { Registry } from '../../kernel/module/registry.ts';
+import type { CouponRedeemer } from '../services/index.ts';
+import { NoticesService } from './notices/notices-service.ts';
 
 export interface StaffModuleDeps {
   readonly orgs: OrgDirectory;
   readonly accounts: AccountsDirectory;
   readonly realms: RealmSignIn;
+  /** Where the console's coupons are offered to customers' orders (the services module reads it). */
+  readonly coupons: Registry<CouponRedeemer>;
 }
 
 /**
@@ -23,11 +31,18 @@ export function createStaffModule(runtime: Runtime, deps: StaffModuleDeps): Plat
   const members = new StaffMembersRepository(ctx.db);
   const access = new StaffAccess(members);
   const team = new TeamService(ctx, members, deps.orgs);
+  // Notices and coupons.
+  const notices = new NoticesService(ctx, deps.orgs);
+  const coupons = new CouponsService(ctx);
+  deps.coupons.add(coupons);
   return {
     name: 'staff',
     prefix: '/orgs',
     routes: (app) => {
       registerTeamRoutes(app, access, team);
+      // Notices and coupons.
+      registerNoticeRoutes(app, access, notices);
+      registerCouponRoutes(app, access, coupons);
     },
   };
 }
