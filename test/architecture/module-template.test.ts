@@ -26,6 +26,10 @@ const SQL_ALLOWED: Readonly<Record<string, string>> = {};
 
 /** Hand-written `*View` types (src-relative file: type name) that show no row, and what they show. */
 const VIEWS_NOT_OF_ROWS: Readonly<Record<string, string>> = {
+  'modules/staff/team/team-service.ts: TeammateView':
+    'a teammate gathered from three modules: membership (orgs), account facts (identity), console row',
+  'modules/staff/team/team-service.ts: CustomerLinkView':
+    'a teammate’s customer link, null parts included when there is no console row at all',
   'modules/commerce/promotions/promotion-view.ts: PromotionOnCartView':
     'a promotion’s share of one cart’s discount, computed with the cart, never stored',
   'modules/certificates/certificates/certificates-service.ts: RateLimitView':

@@ -13,12 +13,55 @@ export interface AccountsDirectory {
   usersByIds(ids: readonly number[]): Promise<AccountView[]>;
 }
 
+/** What a staff console's team knows of a teammate's account. */
+export interface TeammateAccount {
+  readonly email: string;
+  /** false while an invited account has no password yet. */
+  readonly hasPassword: boolean;
+  readonly mfaEnabled: boolean;
+  /** The last sign-in to this organization's staff console. */
+  readonly lastStaffSignInAt: Date | null;
+}
+
+/**
+ * The accounts of an organization's staff, as its console's team manages them (staff module).
+ * Staff are main-site users: these act on their main-site account.
+ */
+export interface StaffAccounts {
+  /** The address's account, or a new one (with `password`, or waiting for an invite link). */
+  provisionUser(
+    email: string,
+    password: string | null,
+  ): Promise<{ id: number; email: string; created: boolean }>;
+  /** Mails a single-use link that sets the user's password (invite: 72 hours; reset: 1 hour). */
+  mailPasswordLink(
+    userId: number,
+    kind: 'invite' | 'reset',
+    org: { readonly name: string; readonly slug: string },
+  ): Promise<void>;
+  /** Sets the password; every session of the account ends. */
+  setPassword(userId: number, password: string): Promise<void>;
+  teammates(orgId: number, userIds: readonly number[]): Promise<Map<number, TeammateAccount>>;
+  mfaEnabled(userId: number): Promise<boolean>;
+  /** Removes the second factor; every main-site and staff session of the account ends. */
+  resetMfa(userId: number): Promise<void>;
+  /** A step-up: the user's password, or a second-factor code (TOTP or recovery code). */
+  confirmIdentity(
+    userId: number,
+    proof: { readonly password?: string; readonly code?: string },
+  ): Promise<boolean>;
+  /** When a standing session started (null when unknown or ended). */
+  sessionStartedAt(sessionId: string): Promise<Date | null>;
+  /** Ends every storefront session of a customer account. */
+  endCustomerSessions(customerId: number): Promise<void>;
+}
+
 /**
  * Sign-in of an organization's storefront customers and staff, served under
  * /orgs/{org_slug}/auth/ and /orgs/{org_slug}/staff/auth/ by the organizations module, which
  * resolves the organization first.
  */
-export interface RealmSignIn {
+export interface RealmSignIn extends StaffAccounts {
   registerCustomer(orgId: number, email: string, password: string): Promise<PublicCustomer>;
   loginCustomer(orgId: number, email: string, password: string): Promise<TokenPair>;
   /** The signed-in customer (storefront realm). */

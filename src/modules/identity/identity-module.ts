@@ -10,8 +10,8 @@ import { MfaService } from './mfa/mfa-service.ts';
 import { API_PREFIX } from '../../kernel/http/api-prefix.ts';
 import { registerPasswordResetPages, resetLinks } from './password-reset/password-reset-page.ts';
 import { PasswordResetService } from './password-reset/password-reset-service.ts';
-import type { AccountsDirectory, RealmSignIn } from './identity-interfaces.ts';
-import { SessionsService } from './sessions/sessions-service.ts';
+import type { AccountsDirectory, RealmSignIn, TeammateAccount } from './identity-interfaces.ts';
+import { SessionsService, USER_REALMS } from './sessions/sessions-service.ts';
 import { registerSignInRoutes } from './sign-in/sign-in-routes.ts';
 import { SignInService } from './sign-in/sign-in-service.ts';
 
@@ -76,6 +76,56 @@ export function createIdentityModule(
     resetCustomerPassword: (orgId, token, password) => resets.reset('storefront', orgId, token, password),
     endOrgSessions: (orgId) => sessions.endOrg(orgId),
     endStaffSessions: (orgId, userId) => sessions.endStaff(orgId, userId),
+    provisionUser: (email, password) => signIn.provisionUser(email, password),
+    mailPasswordLink: async (userId, kind, org) => {
+      const console = `${ctx.config.publicWebUrl ?? ''}/orgs/${org.slug}/staff/auth/login`;
+      await resets.mailUserLink(
+        userId,
+        kind === 'invite'
+          ? {
+              subject: `You are invited to the staff console of ${org.name}`,
+              intro: [
+                `You were added to the staff console of ${org.name} (${org.slug}).`,
+                `Choose your password, then sign in at ${console}.`,
+              ],
+              ttlMs: 72 * 3_600_000,
+            }
+          : {
+              subject: 'Reset your password',
+              intro: [`An admin of ${org.name} (${org.slug}) asked to reset the password of this account.`],
+              ttlMs: 3_600_000,
+            },
+        links.main,
+      );
+    },
+    setPassword: (userId, password) => signIn.setPassword(userId, password),
+    teammates: async (orgId, userIds) => {
+      const [facts, mfaOn, last] = await Promise.all([
+        signIn.signInFacts(userIds),
+        mfa.activeAmong(userIds),
+        sessions.lastStaffSignIns(orgId, userIds),
+      ]);
+      const out = new Map<number, TeammateAccount>();
+      for (const [id, f] of facts)
+        out.set(id, {
+          email: f.email,
+          hasPassword: f.hasPassword,
+          mfaEnabled: mfaOn.has(id),
+          lastStaffSignInAt: last.get(id) ?? null,
+        });
+      return out;
+    },
+    mfaEnabled: (userId) => mfa.isActive(userId),
+    resetMfa: async (userId) => {
+      await mfa.remove(userId);
+      await sessions.endFor(USER_REALMS, userId);
+    },
+    confirmIdentity: async (userId, proof) =>
+      proof.code !== undefined
+        ? mfa.confirm(userId, proof.code)
+        : proof.password !== undefined && signIn.checkPassword(userId, proof.password),
+    sessionStartedAt: (sessionId) => sessions.startedAt(sessionId),
+    endCustomerSessions: (customerId) => sessions.endFor(['storefront'], customerId),
   };
   return {
     name: 'identity',

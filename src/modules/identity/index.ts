@@ -6,6 +6,8 @@ export type {
   MfaChallenge,
   PublicCustomer,
   RealmSignIn,
+  StaffAccounts,
+  TeammateAccount,
   TokenPair,
 } from './identity-interfaces.ts';
 export { customerCreated, type CustomerCreated } from './identity-events.ts';

@@ -29,6 +29,15 @@ export interface OrgDirectory {
   byIdWithin(trx: Pick<Transaction<unknown>, 'isTransaction'>, id: number): Promise<OrgSummary | null>;
   /** The user's role in the organization, or null when not a member. */
   roleOf(orgId: number, userId: number): Promise<OrgRole | null>;
+  /** The organization's members, oldest first (the staff console's team). */
+  membersOf(orgId: number): Promise<{ userId: number; role: OrgRole; joinedAt: Date }[]>;
+  /** Adds a user as a member with `role`; false when already a member (staff console's team). */
+  addMember(orgId: number, userId: number, role: Exclude<OrgRole, 'owner'>, at: Date): Promise<boolean>;
+  /**
+   * Removes a member who is not the owner; false when not a member (or the owner). Their staff
+   * sessions are the caller's to end.
+   */
+  removeMember(orgId: number, userId: number): Promise<boolean>;
 }
 
 /**

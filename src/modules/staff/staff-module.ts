@@ -4,6 +4,8 @@ import type { OrgDirectory } from '../orgs/index.ts';
 import { StaffAccess } from './access/staff-access.ts';
 import { StaffMembersRepository } from './access/staff-members-repository.ts';
 import { staffContext } from './staff-context.ts';
+import { StaffPolicyRepository } from './access/staff-policy-repository.ts';
+import { TeamRepository } from './team/team-repository.ts';
 import { registerTeamRoutes } from './team/team-routes.ts';
 import { TeamService } from './team/team-service.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
@@ -29,8 +31,10 @@ export interface StaffModuleDeps {
 export function createStaffModule(runtime: Runtime, deps: StaffModuleDeps): PlatformModule {
   const ctx = staffContext(runtime);
   const members = new StaffMembersRepository(ctx.db);
-  const access = new StaffAccess(members);
-  const team = new TeamService(ctx, members, deps.orgs);
+  // The team (team/): its sign-in policy holds for every console route.
+  const policies = new StaffPolicyRepository(ctx.db);
+  const access = new StaffAccess(members, { policies, accounts: deps.realms });
+  const team = new TeamService(ctx, members, deps.orgs, new TeamRepository(ctx.db), policies, deps.realms);
   // Notices and coupons.
   const notices = new NoticesService(ctx, deps.orgs);
   const coupons = new CouponsService(ctx);

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** The staff module's tables as Kysely sees them (migrations/*_staff*.sql). */
 export interface StaffMemberRow {
   org_id: number;
@@ -7,22 +9,29 @@ export interface StaffMemberRow {
   /** `same_login`, `separate`, or null for a console-only teammate. */
   customer_link_mode: string | null;
   customer_id: number | null;
+  /** The teammate's display name (team routes). */
+  name: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export interface StaffTables {
-  staff_members: StaffMemberRow;
-  staff_notices: NoticeRow;
-  staff_notice_updates: NoticeUpdateRow;
-  staff_coupons: CouponRow;
-  staff_coupon_redemptions: CouponRedemptionRow;
-  staff_coupon_settings: CouponSettingsRow;
+/** The console's sign-in policy (team/). */
+export interface StaffPolicyRow {
+  org_id: number;
+  require_mfa: boolean;
+  require_mfa_since: Date | null;
+  updated_at: Date;
+}
+
+/** A password or second factor confirmed again inside a staff session (team/). */
+export interface StaffStepUpRow {
+  session_id: string;
+  org_id: number;
+  user_id: number;
+  at: Date;
 }
 
 // Notices and coupons (migrations/202611300640_staff_notices.sql, 202611300641_staff_coupons.sql).
-import type { Generated } from 'kysely';
-
 export interface NoticeRow {
   id: Generated<number>;
   org_id: number;
@@ -95,4 +104,15 @@ export interface CouponSettingsRow {
   org_id: number;
   enabled: boolean;
   updated_at: Date;
+}
+
+export interface StaffTables {
+  staff_members: StaffMemberRow;
+  staff_policies: StaffPolicyRow;
+  staff_step_ups: StaffStepUpRow;
+  staff_notices: NoticeRow;
+  staff_notice_updates: NoticeUpdateRow;
+  staff_coupons: CouponRow;
+  staff_coupon_redemptions: CouponRedemptionRow;
+  staff_coupon_settings: CouponSettingsRow;
 }

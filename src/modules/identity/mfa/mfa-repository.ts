@@ -17,6 +17,17 @@ export class MfaRepository {
     return (await q.executeTakeFirst()) ?? null;
   }
 
+  async activeAmong(userIds: readonly number[]): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('identity_mfa')
+      .select('user_id')
+      .where('user_id', 'in', userIds)
+      .where('enabled_at', 'is not', null)
+      .execute();
+    return rows.map((r) => Number(r.user_id));
+  }
+
   /** Starts (or restarts) enrolment with a new sealed secret, not yet active. */
   async putPending(userId: number, secret: Uint8Array, now: Date): Promise<void> {
     await this.db

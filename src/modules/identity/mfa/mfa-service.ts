@@ -54,6 +54,29 @@ export class MfaService {
     return (await this.repo.find(userId))?.enabled_at != null;
   }
 
+  /** Which of these users hold an active second factor. */
+  async activeAmong(userIds: readonly number[]): Promise<Set<number>> {
+    return new Set(await this.repo.activeAmong(userIds));
+  }
+
+  /** An admin's reset: the second factor and its recovery codes go, whatever state they were in. */
+  async remove(userId: number): Promise<void> {
+    await this.ctx.transaction(async ({ trx }) => this.repo.withTx(trx).remove(userId));
+  }
+
+  /** A step-up check: a TOTP code not used before or an unused recovery code (used up). */
+  async confirm(userId: number, code: string): Promise<boolean> {
+    return this.ctx.transaction(async ({ trx }) => {
+      try {
+        await this.checkCode(this.repo.withTx(trx), userId, code);
+        return true;
+      } catch (error) {
+        if (error instanceof AppError && error.status < 500) return false;
+        throw error;
+      }
+    });
+  }
+
   async startEnrolment(userId: number): Promise<{ secret: string; otpauth_uri: string }> {
     if (await this.isActive(userId)) throw mfaAlreadyEnabled();
     const user = await this.accounts.findUser(userId);

@@ -88,6 +88,46 @@ export class PasswordResetService {
     });
   }
 
+  /**
+   * A single-use link that sets a user's password, mailed on a staff console's behalf: an invite
+   * (a new teammate chooses their first password; valid `ttlMs`) or a reset asked by an admin.
+   * Using it is the main site's reset (POST /auth/reset-password), which ends every session.
+   */
+  async mailUserLink(
+    userId: number,
+    mail: { readonly subject: string; readonly intro: readonly string[]; readonly ttlMs: number },
+    link: (token: string) => string,
+  ): Promise<boolean> {
+    const user = await this.accounts.findUser(userId);
+    if (user === null) return false;
+    const token = randomBytes(32).toString('base64url');
+    await this.resets.insert({
+      token_hash: digestToken(token),
+      realm: 'main',
+      subject_id: userId,
+      org_id: null,
+      expires_at: new Date(this.ctx.clock.now() + mail.ttlMs),
+    });
+    const hours = Math.round(mail.ttlMs / 3_600_000);
+    void this.ctx.mail
+      .send({
+        to: user.email,
+        subject: mail.subject,
+        text: [
+          ...mail.intro,
+          '',
+          `Open this link within ${hours} hour${hours === 1 ? '' : 's'} to choose your password (it works once):`,
+          link(token),
+          '',
+          `Or send this reset token with your new password: ${token}`,
+        ].join('\n'),
+      })
+      .catch((error: unknown) => {
+        this.ctx.log.error({ err: error }, 'password link mail not sent');
+      });
+    return true;
+  }
+
   async reset(realm: ResetRealm, orgId: number | null, token: string, password: string): Promise<void> {
     const now = new Date(this.ctx.clock.now());
     const hash = await hashPassword(password);

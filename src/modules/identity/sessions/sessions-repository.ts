@@ -62,19 +62,35 @@ export class SessionsRepository {
     );
   }
 
+  /** When each subject last started a session of the realm into the organization. */
+  async lastStarts(realm: Realm, orgId: number, subjectIds: readonly number[]): Promise<Map<number, Date>> {
+    if (subjectIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('identity_sessions')
+      .select(['subject_id', (eb) => eb.fn.max('created_at').as('last')])
+      .where('realm', '=', realm)
+      .where('org_id', '=', orgId)
+      .where('subject_id', 'in', subjectIds)
+      .groupBy('subject_id')
+      .execute();
+    return new Map(rows.map((r) => [Number(r.subject_id), new Date(r.last as unknown as string)]));
+  }
+
   /** Ends the sessions chosen and revokes their refresh tokens; answers the ids ended now. */
   async endSessions(
     where:
       | { id: string }
       | { realms: readonly Realm[]; subjectId: number }
-      | { orgId: number; realms: readonly Realm[] },
+      | { orgId: number; realms: readonly Realm[]; subjectId?: number },
     now: Date,
   ): Promise<string[]> {
     let q = this.db.updateTable('identity_sessions').set({ ended_at: now }).where('ended_at', 'is', null);
     if ('id' in where) q = q.where('id', '=', where.id);
-    else if ('subjectId' in where)
-      q = q.where('subject_id', '=', where.subjectId).where('realm', 'in', where.realms);
-    else q = q.where('org_id', '=', where.orgId).where('realm', 'in', where.realms);
+    else if ('orgId' in where) {
+      q = q.where('org_id', '=', where.orgId).where('realm', 'in', where.realms);
+      const subjectId = where.subjectId;
+      if (subjectId !== undefined) q = q.where('subject_id', '=', subjectId);
+    } else q = q.where('subject_id', '=', where.subjectId).where('realm', 'in', where.realms);
     const ended = (await q.returning('id').execute()).map((r) => r.id);
     if (ended.length > 0) {
       await this.db

@@ -132,9 +132,20 @@ export class SessionsService {
     await this.ctx.transaction(async (uow) => {
       const ids = await this.repo
         .withTx(uow.trx)
-        .endSessions({ realms: ['staff'], subjectId: userId }, new Date(this.ctx.clock.now()));
+        .endSessions({ orgId, realms: ['staff'], subjectId: userId }, new Date(this.ctx.clock.now()));
       this.announce(uow, ids);
     });
+  }
+
+  /** A session's start, while it stands (null when unknown or ended). */
+  async startedAt(sessionId: string): Promise<Date | null> {
+    const row = await this.repo.findSession(sessionId);
+    return row === null || row.ended_at !== null ? null : new Date(row.created_at);
+  }
+
+  /** When each user last signed in to the organization's staff console. */
+  lastStaffSignIns(orgId: number, userIds: readonly number[]): Promise<Map<number, Date>> {
+    return this.repo.lastStarts('staff', orgId, userIds);
   }
 
   private async end(where: Parameters<SessionsRepository['endSessions']>[0]): Promise<void> {

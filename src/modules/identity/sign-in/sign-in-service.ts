@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Realm } from '../../../kernel/auth/principal.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../kernel/auth/password-hash.ts';
 import { notAuthenticated } from '../../../kernel/errors/kernel-errors.ts';
@@ -6,7 +7,14 @@ import type { IdentityContext } from '../identity-context.ts';
 import { badCredentials, emailTaken } from '../identity-errors.ts';
 import { customerCreated } from '../identity-events.ts';
 import type { MfaChallenge, MfaService } from '../mfa/mfa-service.ts';
-import type { SessionsService, TokenPair } from '../sessions/sessions-service.ts';
+import { USER_REALMS, type SessionsService, type TokenPair } from '../sessions/sessions-service.ts';
+
+/**
+ * The password hash of an account made by a staff console's invite, before its first password is
+ * chosen: no password matches it (the scheme is not `scrypt`), and it tells that the account
+ * cannot sign in yet.
+ */
+const INVITE_PENDING = '!invite$';
 
 export interface PublicUser {
   id: number;
@@ -115,6 +123,53 @@ export class SignInService {
   async customerOf(orgId: number, customerId: number): Promise<PublicCustomer | null> {
     const row = await this.accounts.findCustomerOfOrg(orgId, customerId);
     return row === null ? null : view(row);
+  }
+
+  /**
+   * A main-site account for a new teammate of a staff console: the existing account of the
+   * address (left as it is), or a new one with `password` — or, without one, an account nobody
+   * can sign in to until the invite link sets its first password.
+   */
+  async provisionUser(
+    email: string,
+    password: string | null,
+  ): Promise<{ id: number; email: string; created: boolean }> {
+    const address = email.trim();
+    const existing = await this.accounts.findUserByEmail(address);
+    if (existing !== null) return { id: Number(existing.id), email: existing.email, created: false };
+    const hash =
+      password === null
+        ? INVITE_PENDING + (await hashPassword(randomBytes(18).toString('base64url')))
+        : await hashPassword(password);
+    const row = await this.accounts.insertUser(address, hash);
+    if (row !== null) return { id: Number(row.id), email: row.email, created: true };
+    const raced = await this.accounts.findUserByEmail(address);
+    if (raced === null) throw emailTaken();
+    return { id: Number(raced.id), email: raced.email, created: false };
+  }
+
+  /** Whether `password` is the user's (a step-up). */
+  async checkPassword(userId: number, password: string): Promise<boolean> {
+    const user = await this.accounts.findUser(userId);
+    return verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash));
+  }
+
+  /** Sets a user's password (an admin's reset): every session of the account ends. */
+  async setPassword(userId: number, password: string): Promise<void> {
+    await this.accounts.setUserPassword(userId, await hashPassword(password));
+    await this.sessions.endFor(USER_REALMS, userId);
+  }
+
+  /** Each user's address, and whether the account has a password to sign in with. */
+  async signInFacts(
+    userIds: readonly number[],
+  ): Promise<Map<number, { email: string; hasPassword: boolean }>> {
+    return new Map(
+      (await this.accounts.usersByIds(userIds)).map((u) => [
+        Number(u.id),
+        { email: u.email, hasPassword: !u.password_hash.startsWith(INVITE_PENDING) },
+      ]),
+    );
   }
 
   async me(userId: number): Promise<PublicUser> {

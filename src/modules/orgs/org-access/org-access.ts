@@ -34,6 +34,16 @@ export class OrgAccess {
     byIdWithin: async (trx, id) =>
       summaryOf(await this.orgs.withTx(joinTransaction<OrgsTables>(trx)).byId(id)),
     roleOf: (orgId, userId) => this.members.roleOf(orgId, userId),
+    membersOf: async (orgId) =>
+      (await this.members.list(orgId)).map((r) => ({
+        userId: Number(r.user_id),
+        role: r.role,
+        joinedAt: new Date(r.created_at),
+      })),
+    addMember: async (orgId, userId, role, at) =>
+      (await this.members.insert(orgId, userId, role, at)) !== null,
+    removeMember: async (orgId, userId) =>
+      (await this.members.roleOf(orgId, userId)) !== 'owner' && this.members.deleteUser(orgId, userId),
   };
 
   readonly memberships: MembershipSource = { rolesOf: (userId) => this.members.rolesOfUser(userId) };

@@ -77,4 +77,15 @@ export class OrgMembersRepository {
   async delete(memberId: number): Promise<void> {
     await this.db.deleteFrom('orgs_members').where('id', '=', memberId).execute();
   }
+
+  /** Removes a user's membership; false when they were not a member. */
+  async deleteUser(orgId: number, userId: number): Promise<boolean> {
+    const row = await this.db
+      .deleteFrom('orgs_members')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }

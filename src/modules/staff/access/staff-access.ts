@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { OrgRole } from '../../../kernel/auth/principal.ts';
-import { staffRoleForbidden } from '../staff-errors.ts';
+import type { StaffAccounts } from '../../identity/index.ts';
+import { mfaEnrolmentRequired, staffRoleForbidden } from '../staff-errors.ts';
+import type { StaffPolicyRepository } from './staff-policy-repository.ts';
 import type { StaffMembersRepository } from './staff-members-repository.ts';
 import { DEFAULT_STAFF_ROLE, isStaffRole, type StaffRole } from './staff-roles.ts';
 
@@ -21,13 +23,20 @@ export interface StaffCaller {
  * `:org_slug`, checked by the organizations module before the handler runs).
  */
 export class StaffAccess {
-  constructor(private readonly members: StaffMembersRepository) {}
+  constructor(
+    private readonly members: StaffMembersRepository,
+    private readonly policy?: {
+      readonly policies: StaffPolicyRepository;
+      readonly accounts: Pick<StaffAccounts, 'mfaEnabled' | 'sessionStartedAt'>;
+    },
+  ) {}
 
   async caller(request: FastifyRequest): Promise<StaffCaller> {
     const p = request.principal;
     const orgId = p.orgId!;
     const userId = p.userId!;
     const orgRole = p.role ?? 'member';
+    await this.checkPolicy(orgId, userId, p.sessionId);
     return {
       orgId,
       userId,
@@ -42,6 +51,22 @@ export class StaffAccess {
     const caller = await this.caller(request);
     if (!allowed.includes(caller.role)) throw staffRoleForbidden();
     return caller;
+  }
+
+  /**
+   * The console's `require_mfa`: a session started after the rule was turned on, by a member
+   * without a second factor, may only enrol (on the main site): every console route answers 403
+   * `staff.mfa_enrolment_required` until the account holds one. Sessions started before stand.
+   */
+  private async checkPolicy(orgId: number, userId: number, sessionId: string | undefined): Promise<void> {
+    if (this.policy === undefined) return;
+    const policy = await this.policy.policies.policyOf(orgId);
+    if (policy === null || !policy.require_mfa) return;
+    const since = policy.require_mfa_since === null ? 0 : new Date(policy.require_mfa_since).getTime();
+    const started = sessionId === undefined ? null : await this.policy.accounts.sessionStartedAt(sessionId);
+    if (started !== null && started.getTime() < since) return;
+    if (await this.policy.accounts.mfaEnabled(userId)) return;
+    throw mfaEnrolmentRequired();
   }
 
   /** A member's console role: owners and admins act as `admin`; else their row, else `tier1`. */
