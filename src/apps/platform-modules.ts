@@ -154,6 +154,12 @@ export function platformModules(
     orgs: orgs.directory,
     accounts: identity.accounts,
     realms: identity.realms,
+    insights: {
+      billing: billing.insights,
+      commerce: commerce.insights,
+      services: services.insights,
+      customers: identity.customerInsights,
+    },
   });
   return [
     identity,

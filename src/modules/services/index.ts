@@ -13,6 +13,7 @@ export {
   type OrderInvoiceLine,
   type OrderToInvoice,
   type ServiceFulfilment,
+  type ServiceInsights,
   type ServiceBilling,
   type BilledService,
   type HourlyService,

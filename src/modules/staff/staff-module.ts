@@ -7,11 +7,17 @@ import { staffContext } from './staff-context.ts';
 import { registerTeamRoutes } from './team/team-routes.ts';
 import { TeamService } from './team/team-service.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
+import { registerActivityRoutes } from './activity/activity-routes.ts';
+import { ActivityService } from './activity/activity-service.ts';
+import { registerInsightsRoutes } from './insights/insights-routes.ts';
+import { InsightsService, type InsightsSources } from './insights/insights-service.ts';
 
 export interface StaffModuleDeps {
   readonly orgs: OrgDirectory;
   readonly accounts: AccountsDirectory;
   readonly realms: RealmSignIn;
+  /** Activity and insights: what the insights read of billing, Commerce, services and customers. */
+  readonly insights: InsightsSources;
 }
 
 /**
@@ -28,6 +34,9 @@ export function createStaffModule(runtime: Runtime, deps: StaffModuleDeps): Plat
     prefix: '/orgs',
     routes: (app) => {
       registerTeamRoutes(app, access, team);
+      // Activity and insights.
+      registerActivityRoutes(app, access, new ActivityService(ctx.audit));
+      registerInsightsRoutes(app, access, new InsightsService(ctx.clock, deps.insights));
     },
   };
 }

@@ -127,3 +127,26 @@ export class AccountsRepository {
       .execute();
   }
 }
+
+/** Storefront customers counted by day for the staff console's insights (one aggregate query). */
+export class CustomerInsightsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Storefront customers registered with the organization in [from, before), by UTC day. */
+  async registrationsByDay(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<{ day: string; count: number }[]> {
+    const day = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const rows = await this.db
+      .selectFrom('identity_customers')
+      .select([day.as('day'), sql<string>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', before)
+      .groupBy(day)
+      .execute();
+    return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
+  }
+}
