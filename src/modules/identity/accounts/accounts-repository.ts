@@ -50,11 +50,21 @@ export class AccountsRepository {
       .execute();
   }
 
-  /** null when the organization already has a customer with this email. */
-  async insertCustomer(orgId: number, email: string, passwordHash: string): Promise<CustomerRow | null> {
+  /** null when the organization already has a customer with this email. `at`: when (the module clock). */
+  async insertCustomer(
+    orgId: number,
+    email: string,
+    passwordHash: string,
+    at?: Date,
+  ): Promise<CustomerRow | null> {
     const row = await this.db
       .insertInto('identity_customers')
-      .values({ org_id: orgId, email, password_hash: passwordHash } as never)
+      .values({
+        org_id: orgId,
+        email,
+        password_hash: passwordHash,
+        ...(at ? { created_at: at } : {}),
+      } as never)
       .onConflict((oc) => oc.expression(sql`org_id, lower(email)`).doNothing())
       .returningAll()
       .executeTakeFirst();
