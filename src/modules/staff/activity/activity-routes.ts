@@ -67,7 +67,8 @@ export function registerActivityRoutes(app: ModuleApp, access: StaffAccess, acti
     '/:org_slug/staff/activity/actions',
     {
       schema: {
-        summary: 'The action names that occurred in the audit log (below tier 3: the caller’s own)',
+        summary:
+          'The action names that occurred in the audit log, sorted by name (below tier 3: the caller’s own)',
         params: OrgParams,
         response: {
           200: Type.Object({ actions: Type.Array(Type.String()) }),
