@@ -158,6 +158,12 @@ export function platformModules(
     accounts: identity.accounts,
     realms: identity.realms,
     coupons: couponRedeemers,
+    insights: {
+      billing: billing.insights,
+      commerce: commerce.insights,
+      services: services.insights,
+      customers: identity.customerInsights,
+    },
   });
   return [
     identity,

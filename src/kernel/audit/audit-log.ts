@@ -13,6 +13,10 @@ export interface AuditRow {
   resource_id: string | null;
   ip: string | null;
   created_at: Date;
+  /** The subjects the route named (migrations/202611300630_staff_activity_audit_subjects.sql). */
+  customer_id: number | null;
+  service_id: number | null;
+  server_uuid: string | null;
 }
 
 export interface AuditTables {
@@ -28,6 +32,36 @@ export interface AuditEntry {
   readonly resourceType?: string;
   readonly resourceId: string | number | null;
   readonly ip: string | null;
+  /** The storefront customer, service and server the action touched, when the route knows them. */
+  readonly subjects?: AuditSubjects;
+}
+
+/** What an entry is about beyond its resource: filled from the route's note or its path parameters. */
+export interface AuditSubjects {
+  readonly customerId?: number | null;
+  readonly serviceId?: number | null;
+  readonly serverUuid?: string | null;
+}
+
+/** How an organization's entries are searched (AuditLog.search); every filter set must hold. */
+export interface AuditSearch {
+  readonly actorUserId?: number;
+  readonly action?: string;
+  readonly resourceType?: string;
+  /** Entries of the customer: those naming it as subject, and those whose resource is the customer. */
+  readonly customerId?: number;
+  /** Entries of the service: its subject, or the service as resource. */
+  readonly serviceId?: number;
+  /** Entries of the server: its subject, or a server or instance resource of that uuid. */
+  readonly serverUuid?: string;
+  /** From this instant (inclusive). */
+  readonly from?: Date;
+  /** Before this instant (exclusive). */
+  readonly before?: Date;
+  /** A piece of the action, resource type or resource id (case-insensitive). */
+  readonly text?: string;
+  readonly limit: number;
+  readonly offset: number;
 }
 
 export interface AuditView {
@@ -43,7 +77,7 @@ export interface AuditView {
 }
 
 /** What a route or its module tells the audit writer about the call (set during the request). */
-export interface AuditNote {
+export interface AuditNote extends AuditSubjects {
   /** The organization the touched object belongs to, when the principal does not say it. */
   orgId?: number | null;
   resourceId?: string | number | null;
@@ -96,6 +130,9 @@ export class AuditLog {
         resource_id: entry.resourceId === null ? null : String(entry.resourceId),
         ip: entry.ip,
         created_at: new Date(this.clock.now()),
+        customer_id: entry.subjects?.customerId ?? null,
+        service_id: entry.subjects?.serviceId ?? null,
+        server_uuid: entry.subjects?.serverUuid ?? null,
       } as never)
       .execute();
   }
@@ -104,19 +141,73 @@ export class AuditLog {
   async list(orgId: number, limit: number, offset: number): Promise<AuditView[]> {
     const rows = await this.db
       .selectFrom('audit_log')
-      .selectAll()
+      .select(VIEW_COLUMNS)
       .where('org_id', '=', orgId)
       .orderBy('id', 'desc')
       .limit(limit)
       .offset(offset)
       .execute();
+    return rows.map(viewOf);
+  }
+
+  /** An organization's entries that match `search`, newest first (ties by id), with their subjects. */
+  async search(orgId: number, search: AuditSearch): Promise<AuditSubjectView[]> {
+    let q = this.db
+      .selectFrom('audit_log')
+      .select([...VIEW_COLUMNS, 'customer_id', 'service_id', 'server_uuid'])
+      .where('org_id', '=', orgId);
+    if (search.actorUserId !== undefined) q = q.where('actor_user_id', '=', search.actorUserId);
+    if (search.action !== undefined) q = q.where('action', '=', search.action);
+    if (search.resourceType !== undefined) q = q.where('resource_type', '=', search.resourceType);
+    if (search.from !== undefined) q = q.where('created_at', '>=', search.from);
+    if (search.before !== undefined) q = q.where('created_at', '<', search.before);
+    const { customerId, serviceId, serverUuid, text } = search;
+    if (customerId !== undefined)
+      q = q.where((eb) =>
+        eb.or([
+          eb('customer_id', '=', customerId),
+          eb.and([eb('resource_type', '=', 'customer'), eb('resource_id', '=', String(customerId))]),
+        ]),
+      );
+    if (serviceId !== undefined)
+      q = q.where((eb) =>
+        eb.or([
+          eb('service_id', '=', serviceId),
+          eb.and([eb('resource_type', '=', 'service'), eb('resource_id', '=', String(serviceId))]),
+        ]),
+      );
+    if (serverUuid !== undefined)
+      q = q.where((eb) =>
+        eb.or([
+          eb('server_uuid', '=', serverUuid),
+          eb.and([eb('resource_type', 'in', ['server', 'instance']), eb('resource_id', '=', serverUuid)]),
+        ]),
+      );
+    if (text !== undefined && text !== '') {
+      const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or([
+          eb('action', 'ilike', like),
+          eb('resource_type', 'ilike', like),
+          eb('resource_id', 'ilike', like),
+        ]),
+      );
+    }
+    const rows = await q.orderBy('id', 'desc').limit(search.limit).offset(search.offset).execute();
     return rows.map((r) => ({
-      ...r,
-      id: Number(r.id),
-      org_id: r.org_id === null ? null : Number(r.org_id),
-      actor_user_id: r.actor_user_id === null ? null : Number(r.actor_user_id),
-      created_at: new Date(r.created_at).toISOString(),
+      ...viewOf(r),
+      customer_id: r.customer_id === null ? null : Number(r.customer_id),
+      service_id: r.service_id === null ? null : Number(r.service_id),
+      server_uuid: r.server_uuid,
     }));
+  }
+
+  /** The distinct actions of an organization's entries (of one actor when given), by name. */
+  async actionNames(orgId: number, actorUserId?: number): Promise<string[]> {
+    let q = this.db.selectFrom('audit_log').select('action').distinct().where('org_id', '=', orgId);
+    if (actorUserId !== undefined) q = q.where('actor_user_id', '=', actorUserId);
+    const rows = await q.orderBy('action').execute();
+    return rows.map((r) => r.action);
   }
 
   install(app: FastifyInstance): void {
@@ -142,8 +233,53 @@ export class AuditLog {
       action,
       resourceId: note.resourceId !== undefined ? note.resourceId : resourceIdOf(request, payload),
       ip: request.ip,
+      subjects: subjectsOf(request, note),
     };
   }
+}
+
+const VIEW_COLUMNS = [
+  'id',
+  'org_id',
+  'actor_user_id',
+  'actor_realm',
+  'action',
+  'resource_type',
+  'resource_id',
+  'ip',
+  'created_at',
+] as const;
+
+/** An entry with the subjects it names (the staff console's activity). */
+export interface AuditSubjectView extends AuditView {
+  customer_id: number | null;
+  service_id: number | null;
+  server_uuid: string | null;
+}
+
+function viewOf(r: Omit<AuditRow, 'customer_id' | 'service_id' | 'server_uuid'>): AuditView {
+  return {
+    ...r,
+    id: Number(r.id),
+    org_id: r.org_id === null ? null : Number(r.org_id),
+    actor_user_id: r.actor_user_id === null ? null : Number(r.actor_user_id),
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
+
+/** The note's subjects, else the path's `customer_id`, `service_id` and `server_uuid` parameters. */
+function subjectsOf(request: FastifyRequest, note: AuditNote): AuditSubjects {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const idParam = (key: string): number | null => {
+    const v = Number(params[key]);
+    return Number.isSafeInteger(v) && v > 0 ? v : null;
+  };
+  const uuid = params.server_uuid;
+  return {
+    customerId: note.customerId !== undefined ? note.customerId : idParam('customer_id'),
+    serviceId: note.serviceId !== undefined ? note.serviceId : idParam('service_id'),
+    serverUuid: note.serverUuid !== undefined ? note.serverUuid : typeof uuid === 'string' ? uuid : null,
+  };
 }
 
 /** The id of the touched object: the answer's `id`, else the last id-like path parameter. */

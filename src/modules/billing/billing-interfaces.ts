@@ -65,3 +65,16 @@ export interface CustomerBilling {
     mode: ProductModeName,
   ): Promise<{ product_id: number; mode: ProductModeName; updated_at: string }>;
 }
+
+/** The staff console's insights: an organization's hosting revenue by day. */
+export interface BillingInsights {
+  /**
+   * Paid invoices of the organization's storefront customers in [from, before), summed by the UTC
+   * day they were paid (`YYYY-MM-DD`) and currency, integer minor units.
+   */
+  paidCustomerInvoices(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<readonly { readonly day: string; readonly currency: string; readonly amountMinor: number }[]>;
+}

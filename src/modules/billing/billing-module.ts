@@ -5,13 +5,13 @@ import type { PaymentProvider } from '../../kernel/payments/payment-provider.ts'
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
 import type { OrgDirectory } from '../orgs/index.ts';
-import type { CustomerBilling } from './billing-interfaces.ts';
+import type { BillingInsights, CustomerBilling } from './billing-interfaces.ts';
 import { CustomerBillingService } from './customer-billing.ts';
 import { CustomerSales } from './customer-sales.ts';
 import { randomUUID } from 'node:crypto';
 import type { Invoicer, ServiceBilling, ServiceFulfilment } from '../services/index.ts';
 import { billingContext } from './billing-context.ts';
-import { BillingRepository } from './billing-repository.ts';
+import { BillingInsightsRepository, BillingRepository } from './billing-repository.ts';
 import { registerBillingRoutes } from './billing-routes.ts';
 import { billingConfig } from './billing-config.ts';
 import { BillingRun, type BillingRunResult } from './billing-run.ts';
@@ -42,6 +42,8 @@ export interface BillingModule extends PlatformModule {
   readonly customers: CustomerBilling;
   /** An operator's refund of a paid invoice (`npm run billing -- refund`); null amount: all that is left. */
   refund(invoiceId: number, amountMinor: number | null, to: RefundTarget): Promise<InvoiceView>;
+  /** The staff console's insights: hosting revenue by day. */
+  readonly insights: BillingInsights;
 }
 
 /** How often the scheduler looks whether today has been run. */
@@ -83,6 +85,7 @@ export function createBillingModule(runtime: Runtime, deps: BillingModuleDeps): 
     runDay: (asOf) => run.run(asOf),
     customers: new CustomerBillingService(ctx, billing),
     refund: (invoiceId, amountMinor, to) => billing.refund(invoiceId, amountMinor, to),
+    insights: new BillingInsightsRepository(ctx.db),
     start: async () => {
       await billing.catchUp();
       // The scheduler: every few minutes, today's run (a day already run does nothing).

@@ -545,3 +545,35 @@ export class CustomerBillingRepository {
     return new Map(rows.map((r) => [Number(r.org_id), Number(r.n)]));
   }
 }
+
+/** A day's sum of money in one currency (UTC day `YYYY-MM-DD`, integer minor units). */
+export interface DailyMoney {
+  readonly day: string;
+  readonly currency: string;
+  readonly amountMinor: number;
+}
+
+/** Totals by day for the staff console's insights: aggregate queries, one row per day and currency. */
+export class BillingInsightsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Paid invoices of the organization's storefront customers, by the UTC day of payment and currency. */
+  async paidCustomerInvoices(orgId: number, from: Date, before: Date): Promise<DailyMoney[]> {
+    const day = sql<string>`to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const rows = await this.db
+      .selectFrom('billing_invoices')
+      .select([day.as('day'), 'currency', sql<string>`sum(total_minor)`.as('amount')])
+      .where('org_id', '=', orgId)
+      .where('customer_id', 'is not', null)
+      .where('status', '=', 'paid')
+      .where('paid_at', '>=', from)
+      .where('paid_at', '<', before)
+      .groupBy([day, 'currency'])
+      .execute();
+    return rows.map((r) => ({
+      day: r.day,
+      currency: r.currency.toUpperCase(),
+      amountMinor: Number(r.amount),
+    }));
+  }
+}

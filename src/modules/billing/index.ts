@@ -3,6 +3,7 @@ export { createBillingModule, type BillingModule, type BillingModuleDeps } from 
 export { billingConfig } from './billing-config.ts';
 export type { BillingRunResult, BillingRunSettings } from './billing-run.ts';
 export type {
+  BillingInsights,
   CustomerBilling,
   CustomerListQuery,
   CustomerPaged,

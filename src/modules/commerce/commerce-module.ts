@@ -49,6 +49,7 @@ import { registerStorefrontCatalogRoutes } from './storefront/storefront-catalog
 import { StorefrontCatalogService } from './storefront/storefront-catalog-service.ts';
 import { keepProductPagesCurrent } from './storefront/product-pages-invalidation.ts';
 import { financeFeature } from './finance/finance-feature.ts';
+import { CommerceInsightsRepository } from './finance/ledger-repository.ts';
 
 export interface CommerceModuleDeps {
   readonly auth: AuthLayer;
@@ -64,6 +65,20 @@ export interface CommerceModuleDeps {
 export interface CommerceModule extends PlatformModule {
   /** `POST /api/v1/payments/stripe/webhook` (disputes): registered as a module of its own prefix. */
   readonly providerWebhooks: PlatformModule;
+  /** The staff console's insights: the shop's captures less refunds, and its orders, by day. */
+  readonly insights: CommerceInsights;
+}
+
+/** A shop's money and orders by UTC day (`YYYY-MM-DD`), in [from, before). */
+export interface CommerceInsights {
+  /** Captures less refunds, by day and currency, integer minor units. */
+  capturedLessRefunded(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<readonly { day: string; currency: string; amountMinor: number }[]>;
+  /** Orders placed, by day. */
+  ordersByDay(orgId: number, from: Date, before: Date): Promise<readonly { day: string; count: number }[]>;
 }
 
 /**
@@ -123,6 +138,7 @@ export function createCommerceModule(runtime: Runtime, deps: CommerceModuleDeps)
     name: 'commerce',
     prefix: '/orgs',
     providerWebhooks: finance.providerWebhooks,
+    insights: new CommerceInsightsRepository(ctx.db),
     routes: (app) => {
       app.addHook('preHandler', refuseNulCharacters);
       finance.routes(app);

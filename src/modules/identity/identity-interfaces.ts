@@ -96,3 +96,13 @@ export interface RealmSignIn extends StaffAccounts {
 }
 
 export type { MfaChallenge, PublicCustomer, TokenPair };
+
+/** The staff console's insights: an organization's storefront customers registered by UTC day. */
+export interface CustomerInsights {
+  /** Customers registered in [from, before), counted by UTC day (`YYYY-MM-DD`). */
+  registrationsByDay(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<readonly { day: string; count: number }[]>;
+}

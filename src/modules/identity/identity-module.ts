@@ -3,14 +3,19 @@ import type { AuthLayer } from '../../kernel/auth/auth-layer.ts';
 import { mfaVerifyBudget } from './mfa/mfa-budget.ts';
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
-import { AccountsRepository } from './accounts/accounts-repository.ts';
+import { AccountsRepository, CustomerInsightsRepository } from './accounts/accounts-repository.ts';
 import { identityContext } from './identity-context.ts';
 import { registerMfaRoutes } from './mfa/mfa-routes.ts';
 import { MfaService } from './mfa/mfa-service.ts';
 import { API_PREFIX } from '../../kernel/http/api-prefix.ts';
 import { registerPasswordResetPages, resetLinks } from './password-reset/password-reset-page.ts';
 import { PasswordResetService } from './password-reset/password-reset-service.ts';
-import type { AccountsDirectory, RealmSignIn, TeammateAccount } from './identity-interfaces.ts';
+import type {
+  AccountsDirectory,
+  CustomerInsights,
+  RealmSignIn,
+  TeammateAccount,
+} from './identity-interfaces.ts';
 import { SessionsService, USER_REALMS } from './sessions/sessions-service.ts';
 import { registerSignInRoutes } from './sign-in/sign-in-routes.ts';
 import { SignInService } from './sign-in/sign-in-service.ts';
@@ -20,6 +25,8 @@ export interface IdentityModule extends PlatformModule {
   readonly accounts: AccountsDirectory;
   /** Sign-in of the storefront and staff realms, for the routes the organizations module serves. */
   readonly realms: RealmSignIn;
+  /** The staff console's insights: storefront customers registered by day. */
+  readonly customerInsights: CustomerInsights;
 }
 
 /**
@@ -130,6 +137,7 @@ export function createIdentityModule(
   return {
     name: 'identity',
     prefix: '/auth',
+    customerInsights: new CustomerInsightsRepository(ctx.db),
     accounts: {
       findUserByEmail: async (email) => {
         const row = await accounts.findUserByEmail(email.trim());

@@ -3,6 +3,7 @@ export { accountByEmail, createIdentityModule, type IdentityModule } from './ide
 export type {
   AccountsDirectory,
   AccountView,
+  CustomerInsights,
   MfaChallenge,
   PublicCustomer,
   RealmSignIn,

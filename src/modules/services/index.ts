@@ -15,6 +15,7 @@ export {
   type OrderInvoiceLine,
   type OrderToInvoice,
   type ServiceFulfilment,
+  type ServiceInsights,
   type ServiceBilling,
   type BilledService,
   type HourlyService,

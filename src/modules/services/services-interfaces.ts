@@ -270,3 +270,22 @@ export interface CustomerServices {
   /** One service of the customer's, else null (another customer's too). */
   customerService(customer: PortalCustomer, serviceId: number): Promise<CustomerServiceView | null>;
 }
+
+/** The staff console's insights: an organization's orders and active services by UTC day (`YYYY-MM-DD`). */
+export interface ServiceInsights {
+  /** Services ordered for the organization (its own and its customers') in [from, before), by day. */
+  ordersByDay(orgId: number, from: Date, before: Date): Promise<readonly { day: string; count: number }[]>;
+  /**
+   * Active services at `from` (activated, not yet terminated), and activations and terminations by
+   * day in [from, before): the active count at the end of each day follows by addition.
+   */
+  activeChanges(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<{
+    readonly activeAtStart: number;
+    readonly activated: readonly { day: string; count: number }[];
+    readonly terminated: readonly { day: string; count: number }[];
+  }>;
+}

@@ -7,6 +7,7 @@ import type { OrgDirectory } from '../orgs/index.ts';
 import { servicesContext } from './services-context.ts';
 import type {
   CouponRedeemer,
+  ServiceInsights,
   CustomerServices,
   Invoicer,
   ServiceDirectory,
@@ -17,6 +18,7 @@ import type {
   ServiceTagLookup,
   StorefrontCustomers,
 } from './services-interfaces.ts';
+import { ServiceInsightsRepository } from './services-repository.ts';
 import { registerServiceRoutes } from './services-routes.ts';
 import { ServicesService } from './services-service.ts';
 
@@ -29,6 +31,8 @@ export interface ServicesModule extends PlatformModule {
   readonly billing: ServiceBilling;
   /** The organizations' portals: what their storefront customers order and hold. */
   readonly customerServices: CustomerServices;
+  /** The staff console's insights: orders and active services by day. */
+  readonly insights: ServiceInsights;
 }
 
 export interface ServicesModuleDeps {
@@ -71,6 +75,7 @@ export function createServicesModule(runtime: Runtime, deps: ServicesModuleDeps)
     fulfilment: service,
     billing: service,
     customerServices: service,
+    insights: new ServiceInsightsRepository(ctx.db),
     routes: (app) => registerServiceRoutes(app, service, replies),
   };
 }

@@ -209,3 +209,65 @@ export class ServicesRepository {
       .execute();
   }
 }
+
+/** A count by UTC day (`YYYY-MM-DD`). */
+export interface DailyCount {
+  readonly day: string;
+  readonly count: number;
+}
+
+/** Counts by day for the staff console's insights: aggregate queries grouped by day. */
+export class ServiceInsightsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Services ordered for the organization (its own and its customers'), by UTC day of the order. */
+  async ordersByDay(orgId: number, from: Date, before: Date): Promise<DailyCount[]> {
+    const day = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const rows = await this.db
+      .selectFrom('services')
+      .select([day.as('day'), sql<string>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', before)
+      .groupBy(day)
+      .execute();
+    return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
+  }
+
+  /**
+   * What makes the count of active services at the end of each day of [from, before): those active
+   * at `from` (activated before it, not terminated before it), then activations and terminations
+   * (of activated services) by UTC day.
+   */
+  async activeChanges(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<{ activeAtStart: number; activated: DailyCount[]; terminated: DailyCount[] }> {
+    const start = await this.db
+      .selectFrom('services')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('org_id', '=', orgId)
+      .where('activated_at', '<', from)
+      .where((eb) => eb.or([eb('terminated_at', 'is', null), eb('terminated_at', '>=', from)]))
+      .executeTakeFirst();
+    const byDay = async (column: 'activated_at' | 'terminated_at'): Promise<DailyCount[]> => {
+      const day = sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+      const rows = await this.db
+        .selectFrom('services')
+        .select([day.as('day'), sql<string>`count(*)`.as('n')])
+        .where('org_id', '=', orgId)
+        .where('activated_at', 'is not', null)
+        .where(column, '>=', from)
+        .where(column, '<', before)
+        .groupBy(day)
+        .execute();
+      return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
+    };
+    return {
+      activeAtStart: Number(start?.n ?? 0),
+      activated: await byDay('activated_at'),
+      terminated: await byDay('terminated_at'),
+    };
+  }
+}

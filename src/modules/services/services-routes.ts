@@ -48,9 +48,14 @@ export function registerServiceRoutes(
         request.body,
         async () => ({ status: 201, body: await service.order(owner, request.body) }),
       );
-      const ordered = answer.body as { id: number; org_id: number | null };
+      const ordered = answer.body as { id: number; org_id: number | null; customer_id?: number | null };
       // An order for an organization (org_slug) belongs in that organization's audit log.
-      request.auditNote = { orgId: ordered.org_id, resourceId: ordered.id };
+      request.auditNote = {
+        orgId: ordered.org_id,
+        resourceId: ordered.id,
+        serviceId: ordered.id,
+        customerId: ordered.customer_id ?? null,
+      };
       // Only a 201 is kept: an error releases the key.
       return reply.code(201).send(answer.body as OrderedService);
     },
@@ -92,7 +97,12 @@ export function registerServiceRoutes(
     },
     async (request) => {
       const cancelled = await service.cancel(await request.owner(), request.params.service_ref);
-      request.auditNote = { orgId: cancelled.org_id, resourceId: cancelled.id };
+      request.auditNote = {
+        orgId: cancelled.org_id,
+        resourceId: cancelled.id,
+        serviceId: cancelled.id,
+        customerId: cancelled.customer_id ?? null,
+      };
       return cancelled;
     },
   );

@@ -38,3 +38,15 @@ export const teammateProtected = defineError(
 );
 export const alreadyOnTeam = defineError('staff.already_on_team', 409, 'This person is already on the team');
 export const linkCustomerNotFound = defineError('staff.customer_not_found', 404, 'Customer not found');
+/** Activity (docs/staff-console.md, "Activity"): what tier 3 and billing must say they look at. */
+export const activitySubjectRequired = defineError(
+  'staff.activity_subject_required',
+  403,
+  'Name the customer, order or server you are looking at, or ask for your own actions',
+);
+/** Activity: tiers 1 and 2 read only their own actions. */
+export const activityOwnOnly = defineError(
+  'staff.activity_own_only',
+  403,
+  'Your console role shows only your own actions',
+);

@@ -15,6 +15,10 @@ import { CouponsService } from './coupons/coupons-service.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
 import type { CouponRedeemer } from '../services/index.ts';
 import { NoticesService } from './notices/notices-service.ts';
+import { registerActivityRoutes } from './activity/activity-routes.ts';
+import { ActivityService } from './activity/activity-service.ts';
+import { registerInsightsRoutes } from './insights/insights-routes.ts';
+import { InsightsService, type InsightsSources } from './insights/insights-service.ts';
 
 export interface StaffModuleDeps {
   readonly orgs: OrgDirectory;
@@ -22,6 +26,8 @@ export interface StaffModuleDeps {
   readonly realms: RealmSignIn;
   /** Where the console's coupons are offered to customers' orders (the services module reads it). */
   readonly coupons: Registry<CouponRedeemer>;
+  /** Activity and insights: what the insights read of billing, Commerce, services and customers. */
+  readonly insights: InsightsSources;
 }
 
 /**
@@ -47,6 +53,9 @@ export function createStaffModule(runtime: Runtime, deps: StaffModuleDeps): Plat
       // Notices and coupons.
       registerNoticeRoutes(app, access, notices);
       registerCouponRoutes(app, access, coupons);
+      // Activity and insights.
+      registerActivityRoutes(app, access, new ActivityService(ctx.audit));
+      registerInsightsRoutes(app, access, new InsightsService(ctx.clock, deps.insights));
     },
   };
 }

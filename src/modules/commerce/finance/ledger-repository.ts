@@ -175,3 +175,53 @@ export class LedgerRepository {
     }));
   }
 }
+
+/**
+ * The staff console's insights of a shop, by UTC day (`YYYY-MM-DD`): aggregate queries, one row per
+ * day (and currency).
+ */
+export class CommerceInsightsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Captures less refunds by day and currency (integer minor units): the ledger's `capture` and
+   * `refund` transactions seen from the `customer` account (what came in is negative there).
+   */
+  async capturedLessRefunded(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<{ day: string; currency: string; amountMinor: number }[]> {
+    const day = sql<string>`to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const rows = await this.db
+      .selectFrom('commerce_ledger_transactions as t')
+      .innerJoin('commerce_ledger_entries as e', 'e.transaction_id', 't.id')
+      .select([day.as('day'), 't.currency_code', sql<string>`-sum(e.amount_minor)`.as('amount')])
+      .where('t.org_id', '=', orgId)
+      .where('t.type', 'in', ['capture', 'refund'])
+      .where('e.account', '=', 'customer')
+      .where('t.created_at', '>=', from)
+      .where('t.created_at', '<', before)
+      .groupBy([day, 't.currency_code'])
+      .execute();
+    return rows.map((r) => ({
+      day: r.day,
+      currency: r.currency_code.toUpperCase(),
+      amountMinor: Number(r.amount),
+    }));
+  }
+
+  /** Orders placed by day. */
+  async ordersByDay(orgId: number, from: Date, before: Date): Promise<{ day: string; count: number }[]> {
+    const day = sql<string>`to_char(placed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const rows = await this.db
+      .selectFrom('commerce_orders')
+      .select([day.as('day'), sql<string>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('placed_at', '>=', from)
+      .where('placed_at', '<', before)
+      .groupBy(day)
+      .execute();
+    return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
+  }
+}

@@ -50,11 +50,21 @@ export class AccountsRepository {
       .execute();
   }
 
-  /** null when the organization already has a customer with this email. */
-  async insertCustomer(orgId: number, email: string, passwordHash: string): Promise<CustomerRow | null> {
+  /** null when the organization already has a customer with this email. `at`: when (the module clock). */
+  async insertCustomer(
+    orgId: number,
+    email: string,
+    passwordHash: string,
+    at?: Date,
+  ): Promise<CustomerRow | null> {
     const row = await this.db
       .insertInto('identity_customers')
-      .values({ org_id: orgId, email, password_hash: passwordHash } as never)
+      .values({
+        org_id: orgId,
+        email,
+        password_hash: passwordHash,
+        ...(at ? { created_at: at } : {}),
+      } as never)
       .onConflict((oc) => oc.expression(sql`org_id, lower(email)`).doNothing())
       .returningAll()
       .executeTakeFirst();
@@ -125,5 +135,28 @@ export class AccountsRepository {
       .set({ password_hash: passwordHash })
       .where('id', '=', id)
       .execute();
+  }
+}
+
+/** Storefront customers counted by day for the staff console's insights (one aggregate query). */
+export class CustomerInsightsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Storefront customers registered with the organization in [from, before), by UTC day. */
+  async registrationsByDay(
+    orgId: number,
+    from: Date,
+    before: Date,
+  ): Promise<{ day: string; count: number }[]> {
+    const day = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const rows = await this.db
+      .selectFrom('identity_customers')
+      .select([day.as('day'), sql<string>`count(*)`.as('n')])
+      .where('org_id', '=', orgId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', before)
+      .groupBy(day)
+      .execute();
+    return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
   }
 }

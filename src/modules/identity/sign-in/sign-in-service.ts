@@ -61,7 +61,9 @@ export class SignInService {
   async registerCustomer(orgId: number, email: string, password: string): Promise<PublicCustomer> {
     const hash = await hashPassword(password);
     return this.ctx.transaction(async (uow) => {
-      const row = await this.accounts.withTx(uow.trx).insertCustomer(orgId, email.trim(), hash);
+      const row = await this.accounts
+        .withTx(uow.trx)
+        .insertCustomer(orgId, email.trim(), hash, new Date(this.ctx.clock.now()));
       if (row === null) throw emailTaken();
       uow.emit(customerCreated, { orgId, customerId: Number(row.id), email: row.email });
       // The event `customer.created` for the organization's webhooks, in this very transaction.

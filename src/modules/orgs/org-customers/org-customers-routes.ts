@@ -81,16 +81,15 @@ export function registerOrgCustomerRoutes(app: ModuleApp, realms: RealmSignIn): 
       },
       config: { auth: 'org:admin', audit: 'org.customer.add' },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await realms.registerCustomer(
-            orgIdOf(request.principal),
-            request.body.email,
-            request.body.password,
-          ),
-        ),
+    async (request, reply) => {
+      const customer = await realms.registerCustomer(
+        orgIdOf(request.principal),
+        request.body.email,
+        request.body.password,
+      );
+      request.auditNote = { customerId: customer.id };
+      return reply.code(201).send(customer);
+    },
   );
 }
 

@@ -60,7 +60,13 @@ export function registerPortalServiceRoutes(
         request.body,
         async () => ({ status: 201, body: await portal.order(customer, request.body) }),
       );
-      request.auditNote = { orgId: customer.orgId, resourceId: (answer.body as OrderedService).id };
+      const serviceId = (answer.body as OrderedService).id;
+      request.auditNote = {
+        orgId: customer.orgId,
+        resourceId: serviceId,
+        serviceId,
+        customerId: customer.customerId,
+      };
       return reply.code(201).send(answer.body as OrderedService);
     },
   );
