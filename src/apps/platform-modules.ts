@@ -30,6 +30,7 @@ import { createWebhooksModule } from '../modules/webhooks/index.ts';
 import { createGameServersModule } from '../modules/game-servers/index.ts';
 import { createComputeModule } from '../modules/compute/index.ts';
 import { createStaffModule } from '../modules/staff/index.ts';
+import { createAnalyticsModule } from '../modules/analytics/index.ts';
 
 export { CONFIG_SECTIONS } from './config-sections.ts';
 
@@ -155,6 +156,9 @@ export function platformModules(
     accounts: identity.accounts,
     realms: identity.realms,
   });
+  // Storefront analytics; it hears storefront orders among the outbox events the engine fans out.
+  const analytics = createAnalyticsModule(runtime, { orgs: orgs.directory });
+  webhooks.engine.addFanOut(analytics.orders);
   return [
     identity,
     orgs,
@@ -178,5 +182,6 @@ export function platformModules(
     gameServers,
     compute,
     staff,
+    analytics,
   ];
 }
