@@ -10,10 +10,10 @@ import { IngestService } from './ingest/ingest-service.ts';
 import { SitesRepository } from './sites/sites-repository.ts';
 import { registerSitesRoutes } from './sites/sites-routes.ts';
 import { SitesService } from './sites/sites-service.ts';
-import { orderListener } from './stats/order-listener.ts';
-import { StatsRepository } from './stats/stats-repository.ts';
-import { registerStatsRoutes } from './stats/stats-routes.ts';
-import { StatsService } from './stats/stats-service.ts';
+import { orderListener } from './reports/order-listener.ts';
+import { StatsRepository } from './reports/reports-repository.ts';
+import { registerStatsRoutes } from './reports/reports-routes.ts';
+import { StatsService } from './reports/reports-service.ts';
 
 export interface AnalyticsModuleDeps {
   readonly orgs: OrgDirectory;

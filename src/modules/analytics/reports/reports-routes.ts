@@ -10,8 +10,8 @@ import {
   StatsQuery,
   StatsResponse,
   TodayResponse,
-} from './stats-schemas.ts';
-import type { StatsService } from './stats-service.ts';
+} from './reports-schemas.ts';
+import type { StatsService } from './reports-service.ts';
 
 const MEMBER = { auth: 'org:member' } as const;
 
@@ -22,7 +22,8 @@ export function registerStatsRoutes(app: ModuleApp, stats: StatsService): void {
     {
       config: MEMBER,
       schema: {
-        summary: 'Visitors, page views, visits, bounce rate, visit duration and events by bucket',
+        summary:
+          'Visitors, page views, visits, bounce rate, visit duration and events by bucket, oldest first',
         params: OrgParams,
         querystring: StatsQuery,
         response: { 200: StatsResponse, ...errorResponses(404) },
@@ -73,7 +74,7 @@ export function registerStatsRoutes(app: ModuleApp, stats: StatsService): void {
     {
       config: MEMBER,
       schema: {
-        summary: "Today's totals (UTC) and its hours",
+        summary: "Today's totals (UTC) and its hours, first to last",
         params: OrgParams,
         response: { 200: TodayResponse, ...errorResponses(404) },
       },

@@ -1,7 +1,7 @@
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { AnalyticsContext } from '../analytics-context.ts';
 import type { IngestService } from '../ingest/ingest-service.ts';
-import type { Granularity, RollupSums, StatsRepository } from './stats-repository.ts';
+import type { Granularity, RollupSums, StatsRepository } from './reports-repository.ts';
 import type {
   ConversionsResponse,
   LiveResponse,
@@ -9,7 +9,7 @@ import type {
   StatsFigures,
   StatsResponse,
   TodayResponse,
-} from './stats-schemas.ts';
+} from './reports-schemas.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;

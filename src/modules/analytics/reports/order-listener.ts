@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Logger } from '../../../kernel/log/logger.ts';
 import type { AnalyticsTables } from '../analytics-tables.ts';
 import type { HeardOrderEvent, OrderEventsListener } from '../analytics-interfaces.ts';
-import type { StatsRepository } from './stats-repository.ts';
+import type { StatsRepository } from './reports-repository.ts';
 
 /**
  * The order reference a storefront page links to its visit, for each order event: a Store API
