@@ -10,7 +10,7 @@
  * targets (docs/benchmarks.md, "Targets"), and writes every figure to
  * bench/results/<YYYY-MM-DD>.json.
  *
- * `npm run bench -- [--only micro,macro,scale,platform,storage,edge,compute,commerce] [--quick] [--rounds N] [--seconds S]
+ * `npm run bench -- [--only micro,macro,scale,platform,storage,edge,compute,commerce,analytics] [--quick] [--rounds N] [--seconds S]
  *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp]`
  * --quick shortens everything for a smoke run; quick and partial runs write
  * <date>-<parts>[-quick].json so they never overwrite the figures of a full run.
@@ -27,6 +27,7 @@ import type { MacroResult, MacroServer, MacroWorkload } from './macro-suite.ts';
 import { runMicro } from './micro-suite.ts';
 import type { MicroResult } from './micro-suite.ts';
 import { runPlatform, type PlatformResult } from './platform-suite.ts';
+import { runAnalytics, type AnalyticsResult } from './analytics-suite.ts';
 import { runScale } from './scale-suite.ts';
 import { runStorageListing, type StorageListingResult } from './storage-listing.ts';
 import { runStoragePresign, type PresignFigures } from './storage-presign.ts';
@@ -36,7 +37,17 @@ import { runCommerce, type CommerceResult } from './commerce-suite.ts';
 import type { ScaleResult } from './scale-suite.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PARTS = ['micro', 'macro', 'scale', 'platform', 'storage', 'edge', 'compute', 'commerce'] as const;
+const PARTS = [
+  'micro',
+  'macro',
+  'scale',
+  'platform',
+  'storage',
+  'edge',
+  'compute',
+  'commerce',
+  'analytics',
+] as const;
 type Part = (typeof PARTS)[number];
 const GiB = 1024;
 
@@ -575,7 +586,45 @@ async function main(): Promise<void> {
     );
   }
 
+  let analytics: AnalyticsResult | null = null;
+  if (parts.includes('analytics')) {
+    analytics = await runAnalytics({ seconds: quick ? 5 : 15, connections: 32 }, log);
+    printTable(
+      `storefront analytics (${analytics.backend})`,
+      ['figure', 'ours', 'reference', 'ratio'],
+      [
+        [
+          `ingestion hits a second (${analytics.ingest.accepted} taken, ${analytics.ingest.stored} stored)`,
+          Math.round(analytics.ingest.eventsPerSecond),
+          5000,
+          null,
+        ],
+        [
+          'a year of daily stats ÷ GET /api/v1/locations, mean ms',
+          analytics.year.statsMeanMs.toFixed(2),
+          analytics.year.locationsMeanMs.toFixed(2),
+          analytics.year.ratio.toFixed(2),
+        ],
+      ],
+    );
+  }
+
   const goals = targets(micro, macro, scale, platform, storage, edge, compute, commerce);
+  if (analytics !== null) {
+    const a = analytics;
+    goals.push(
+      {
+        target: 'analytics: ingestion ≥ 5,000 events a second on one process, every one stored',
+        value: a.ingest.eventsPerSecond.toFixed(0),
+        met: a.ingest.eventsPerSecond >= 5000 && a.ingest.stored === a.ingest.accepted,
+      },
+      {
+        target: 'analytics: a year of daily stats within 3 × GET /api/v1/locations (mean latency)',
+        value: a.year.ratio.toFixed(2),
+        met: a.year.ratio <= 3,
+      },
+    );
+  }
   printTable(
     'targets',
     ['target', 'value', 'met'],
@@ -617,6 +666,7 @@ async function main(): Promise<void> {
     edge,
     compute,
     commerce,
+    analytics,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

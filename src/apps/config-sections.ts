@@ -1,4 +1,5 @@
 import type { ConfigSection } from '../kernel/config/config-section.ts';
+import { analyticsConfig } from '../modules/analytics/analytics-config.ts';
 import { billingConfig } from '../modules/billing/billing-config.ts';
 import { computeConfig, pveProviderConfig } from '../modules/compute/compute-config.ts';
 import { commerceConfig } from '../modules/commerce/commerce-config.ts';
@@ -32,4 +33,5 @@ export const CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
   commerceConfig,
   pveProviderConfig,
   edgeConfig,
+  analyticsConfig,
 ];

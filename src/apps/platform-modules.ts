@@ -31,6 +31,7 @@ import { createWebhooksModule } from '../modules/webhooks/index.ts';
 import { createGameServersModule } from '../modules/game-servers/index.ts';
 import { createComputeModule } from '../modules/compute/index.ts';
 import { createStaffModule } from '../modules/staff/index.ts';
+import { createAnalyticsModule } from '../modules/analytics/index.ts';
 
 export { CONFIG_SECTIONS } from './config-sections.ts';
 
@@ -165,6 +166,9 @@ export function platformModules(
       customers: identity.customerInsights,
     },
   });
+  // Storefront analytics; it hears storefront orders among the outbox events the engine fans out.
+  const analytics = createAnalyticsModule(runtime, { orgs: orgs.directory });
+  webhooks.engine.addFanOut(analytics.orders);
   return [
     identity,
     orgs,
@@ -188,5 +192,6 @@ export function platformModules(
     gameServers,
     compute,
     staff,
+    analytics,
   ];
 }

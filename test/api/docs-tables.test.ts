@@ -12,6 +12,8 @@ import { generatedSections, interfaceRows, ROOT, section, tableCells } from '../
 const CONTRACT_BUDGETS: Readonly<
   Record<string, { routes: string[]; count: number; windowS: number; scope: string }>
 > = {
+  // Storefront analytics: 10 hits a second per client address (docs/analytics.md).
+  'analytics.ingest': { routes: ['POST /api/v1/t/:site_key'], count: 10, windowS: 1, scope: 'client_ip' },
   'container.power': {
     routes: ['POST /api/v1/client/servers/:uuid/power'],
     count: 24,

@@ -1,0 +1,146 @@
+/**
+ * Storefront analytics under load (autocannon), on one process into PostgreSQL when DATABASE_URL
+ * is set (the embedded database otherwise):
+ *
+ * ingest: POST /api/v1/t/{site_key} page views from 65,536 client addresses (X-Forwarded-For with
+ *   TRUST_PROXY), each address well under its 10 a second; the figure is the hits answered 202 a
+ *   second, checked against the page views the rollups hold once the buffer is written.
+ * year: GET .../tracking/stats over 365 days (daily, from a year of hourly rollups) beside
+ *   GET /api/v1/locations (a trivial public route) in the same run: mean latency ratio.
+ */
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { tablesOf } from '../src/kernel/runtime/runtime.ts';
+import { startTestApp } from '../src/testing/test-app.ts';
+
+export interface AnalyticsResult {
+  readonly backend: 'postgres' | 'embedded';
+  readonly ingest: {
+    readonly seconds: number;
+    readonly accepted: number;
+    readonly non2xx: number;
+    readonly stored: number;
+    readonly eventsPerSecond: number;
+    readonly p99Ms: number;
+  };
+  readonly year: {
+    readonly statsMeanMs: number;
+    readonly locationsMeanMs: number;
+    /** stats ÷ locations mean latency (target ≤ 3). */
+    readonly ratio: number;
+    readonly statsRps: number;
+    readonly locationsRps: number;
+  };
+}
+
+const HOUR_MS = 3_600_000;
+
+export async function runAnalytics(
+  options: { seconds: number; connections: number },
+  log: (line: string) => void,
+): Promise<AnalyticsResult> {
+  const t = await startTestApp({ env: { LOG_LEVEL: 'silent', TRUST_PROXY: 'true', ROLE: 'api' } });
+  try {
+    const { token } = await t.signUp();
+    await t.request('POST', '/api/v1/orgs', { token, body: { slug: 'bench-shop', name: 'Bench shop' } });
+    const script = await t.request('GET', '/api/v1/orgs/bench-shop/tracking/script');
+    const key = /var key = "([^"]+)"/.exec(script.text)![1]!;
+    const today = new Date().toISOString().slice(0, 10);
+    const stored = async (): Promise<number> =>
+      (
+        (await t.request(
+          'GET',
+          `/api/v1/orgs/bench-shop/tracking/stats?start_date=${today}&end_date=${today}`,
+          {
+            token,
+          },
+        )) as { body: { totals: { pageviews: number } } }
+      ).body.totals.pageviews;
+
+    log(`analytics: ingestion for ${options.seconds} s, ${options.connections} connections`);
+    let n = 0;
+    const body = JSON.stringify({
+      name: 'pageview',
+      url: 'https://shop.example/products/1',
+      screen_width: 1280,
+    });
+    const ingest = await autocannon({
+      url: `${t.url}/api/v1/t/${key}`,
+      connections: options.connections,
+      duration: options.seconds,
+      requests: [
+        {
+          method: 'POST',
+          body,
+          setupRequest: (req) => {
+            const i = n++;
+            return {
+              ...req,
+              headers: {
+                'content-type': 'application/json',
+                'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0 v${i & 1023}`,
+                'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+              },
+            };
+          },
+        },
+      ],
+    });
+    const accepted = ingest['2xx'];
+    const seconds = ingest.duration;
+    const storedCount = await stored();
+    const eventsPerSecond = accepted / seconds;
+    log(
+      `analytics: ${accepted} accepted (${Math.round(eventsPerSecond)}/s), ${storedCount} stored, ${ingest.non2xx} refused`,
+    );
+
+    // A year of hourly rollups for the organization, as a year of ingestion would leave them.
+    const org = await t.request('GET', '/api/v1/orgs/bench-shop', { token });
+    const orgId = Number((org.body as { id: number }).id);
+    const db = tablesOf<Record<string, never>>(t.node.runtime);
+    const end = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    const start = end - 365 * 24 * HOUR_MS;
+    for (let h0 = start; h0 < end; h0 += 1000 * HOUR_MS) {
+      const values = [];
+      for (let h = h0; h < Math.min(end, h0 + 1000 * HOUR_MS); h += HOUR_MS)
+        values.push(sql`(${orgId}, ${new Date(h)}, 5, 3, 20, 6, 2, 600, 1)`);
+      await sql`INSERT INTO analytics_hourly
+        (org_id, hour, visitors, new_visitors, pageviews, visits, bounces, duration_s, events)
+        VALUES ${sql.join(values)} ON CONFLICT DO NOTHING`.execute(db);
+    }
+    const from = new Date(start).toISOString().slice(0, 10);
+    const to = new Date(end - 1).toISOString().slice(0, 10);
+    const statsUrl = `${t.url}/api/v1/orgs/bench-shop/tracking/stats?start_date=${from}&end_date=${to}`;
+    const check = await t.request('GET', statsUrl.slice(t.url.length), { token });
+    if ((check.body as { results: unknown[] }).results.length < 365)
+      throw new Error('a year of stats expected');
+    const run = (url: string, headers: Record<string, string>) =>
+      autocannon({ url, connections: 8, duration: Math.max(3, Math.round(options.seconds / 2)), headers });
+    log('analytics: a year of daily stats beside GET /api/v1/locations');
+    const locations = await run(`${t.url}/api/v1/locations`, {});
+    const stats = await run(statsUrl, { authorization: `Bearer ${token}` });
+    const locations2 = await run(`${t.url}/api/v1/locations`, {});
+    const locationsMeanMs = (locations.latency.mean + locations2.latency.mean) / 2;
+    if (stats.non2xx > 0) throw new Error(`stats answered ${stats.non2xx} errors`);
+    return {
+      backend: t.databaseSchema === undefined ? 'embedded' : 'postgres',
+      ingest: {
+        seconds,
+        accepted,
+        non2xx: ingest.non2xx,
+        stored: storedCount,
+        eventsPerSecond,
+        p99Ms: ingest.latency.p99,
+      },
+      year: {
+        statsMeanMs: stats.latency.mean,
+        locationsMeanMs,
+        ratio: stats.latency.mean / locationsMeanMs,
+        statsRps: stats.requests.average,
+        locationsRps: (locations.requests.average + locations2.requests.average) / 2,
+      },
+    };
+  } finally {
+    await t.close();
+  }
+}

@@ -1,0 +1,156 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type {
+  AnalyticsEventRow,
+  AnalyticsHourlyRow,
+  AnalyticsLinkRow,
+  AnalyticsTables,
+  AnalyticsVisitRow,
+} from '../analytics-tables.ts';
+
+type Db = Kysely<AnalyticsTables> | Transaction<AnalyticsTables>;
+/** Rows a multi-row INSERT takes at once (PostgreSQL's 65,535 parameters). */
+const CHUNK = 2000;
+
+/** Raw events, visits, day salts and hourly rollups: what ingestion writes and retention drops. */
+export class IngestRepository {
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<AnalyticsTables>): IngestRepository {
+    return new IngestRepository(trx);
+  }
+
+  /** The day's salt, made with `fresh` by the first caller of the day. */
+  async saltOf(day: string, fresh: string): Promise<string> {
+    await this.db
+      .insertInto('analytics_salts')
+      .values({ day, salt: fresh })
+      .onConflict((oc) => oc.column('day').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('analytics_salts')
+      .select('salt')
+      .where('day', '=', day)
+      .executeTakeFirstOrThrow();
+    return row.salt;
+  }
+
+  async deleteSaltsBefore(day: string): Promise<void> {
+    await this.db.deleteFrom('analytics_salts').where('day', '<', day).execute();
+  }
+
+  /** The latest visit of each of `visitors` seen since `since`. */
+  async latestVisits(orgId: number, visitors: readonly string[], since: Date): Promise<AnalyticsVisitRow[]> {
+    const out: AnalyticsVisitRow[] = [];
+    for (let i = 0; i < visitors.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('analytics_visits')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('visitor', 'in', visitors.slice(i, i + CHUNK))
+        .where('last_seen_at', '>=', since)
+        .orderBy('last_seen_at', 'asc')
+        .execute();
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  async nextVisitIds(n: number): Promise<number[]> {
+    if (n === 0) return [];
+    const { rows } = await sql<{ id: string }>`
+      SELECT nextval('analytics_visits_id_seq') AS id FROM generate_series(1, ${n})`.execute(this.db);
+    return rows.map((r) => Number(r.id));
+  }
+
+  async upsertVisits(rows: readonly AnalyticsVisitRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db
+        .insertInto('analytics_visits')
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            last_seen_at: eb.ref('excluded.last_seen_at'),
+            pageviews: eb.ref('excluded.pageviews'),
+            events: eb.ref('excluded.events'),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** Makes the day's partition of the raw events (`day` is `YYYY-MM-DD`); false when it cannot. */
+  async ensurePartition(day: string): Promise<boolean> {
+    const name = `analytics_events_p${day.replaceAll('-', '')}`;
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    try {
+      await sql`CREATE TABLE IF NOT EXISTS ${sql.id(name)} PARTITION OF analytics_events
+        FOR VALUES FROM (${sql.lit(`${day} 00:00:00+00`)}) TO (${sql.lit(`${next} 00:00:00+00`)})`.execute(
+        this.db,
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async insertEvents(rows: readonly AnalyticsEventRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK)
+      await this.db
+        .insertInto('analytics_events')
+        .values(rows.slice(i, i + CHUNK))
+        .execute();
+  }
+
+  /** Adds each row's counts to its hour's rollup. */
+  async addHourly(rows: readonly AnalyticsHourlyRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('analytics_hourly')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'hour']).doUpdateSet({
+          visitors: sql`analytics_hourly.visitors + excluded.visitors`,
+          new_visitors: sql`analytics_hourly.new_visitors + excluded.new_visitors`,
+          pageviews: sql`analytics_hourly.pageviews + excluded.pageviews`,
+          visits: sql`analytics_hourly.visits + excluded.visits`,
+          bounces: sql`analytics_hourly.bounces + excluded.bounces`,
+          duration_s: sql`analytics_hourly.duration_s + excluded.duration_s`,
+          events: sql`analytics_hourly.events + excluded.events`,
+        }),
+      )
+      .execute();
+  }
+
+  async upsertLinks(rows: readonly AnalyticsLinkRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('analytics_links')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'ref']).doUpdateSet((eb) => ({
+          visit_id: eb.ref('excluded.visit_id'),
+          at: eb.ref('excluded.at'),
+        })),
+      )
+      .execute();
+  }
+
+  /** Drops the daily partitions wholly before `day`, and deletes older rows left elsewhere. */
+  async dropBefore(day: string): Promise<number> {
+    const { rows } = await sql<{ name: string }>`
+      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'analytics_events'::regclass`.execute(this.db);
+    const cutoff = `analytics_events_p${day.replaceAll('-', '')}`;
+    let dropped = 0;
+    for (const { name } of rows) {
+      if (!/^analytics_events_p\d{8}$/.test(name) || name >= cutoff) continue;
+      await sql`DROP TABLE IF EXISTS ${sql.id(name)}`.execute(this.db);
+      dropped++;
+    }
+    const at = new Date(`${day}T00:00:00Z`);
+    await this.db.deleteFrom('analytics_events').where('at', '<', at).execute();
+    await this.db.deleteFrom('analytics_visits').where('last_seen_at', '<', at).execute();
+    await this.db.deleteFrom('analytics_links').where('at', '<', at).execute();
+    return dropped;
+  }
+}

@@ -1,0 +1,176 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { AnalyticsTables } from '../analytics-tables.ts';
+
+type Db = Kysely<AnalyticsTables> | Transaction<AnalyticsTables>;
+
+export type Granularity = 'hourly' | 'daily' | 'weekly' | 'monthly';
+
+/** One bucket's sums, read from the hourly rollups. */
+export interface RollupSums {
+  bucket: Date;
+  visitors: number;
+  pageviews: number;
+  visits: number;
+  bounces: number;
+  duration_s: number;
+  events: number;
+}
+
+const UNIT: Record<Granularity, string> = { hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month' };
+
+/** Reads of stats: the rollups for series, raw events and visits for recent detail. */
+export class StatsRepository {
+  constructor(private readonly db: Db) {}
+
+  withTx(trx: Transaction<AnalyticsTables>): StatsRepository {
+    return new StatsRepository(trx);
+  }
+
+  /**
+   * Sums of the hourly rollups in [from, to) by bucket (UTC). Visitors: the hour's distinct
+   * visitors for hourly buckets; otherwise visitors first seen that day (the hash is per day).
+   */
+  async series(orgId: number, from: Date, to: Date, granularity: Granularity): Promise<RollupSums[]> {
+    const unit = sql.lit(UNIT[granularity]);
+    const visitors = granularity === 'hourly' ? sql`sum(visitors)` : sql`sum(new_visitors)`;
+    const { rows } = await sql<Record<keyof RollupSums, string | Date>>`
+      SELECT date_trunc(${unit}, hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
+             ${visitors} AS visitors, sum(pageviews) AS pageviews, sum(visits) AS visits,
+             sum(bounces) AS bounces, sum(duration_s) AS duration_s, sum(events) AS events
+      FROM analytics_hourly
+      WHERE org_id = ${orgId} AND hour >= ${from} AND hour < ${to}
+      GROUP BY 1 ORDER BY 1`.execute(this.db);
+    return rows.map((r) => ({
+      bucket: toUtc(r.bucket),
+      visitors: Number(r.visitors),
+      pageviews: Number(r.pageviews),
+      visits: Number(r.visits),
+      bounces: Number(r.bounces),
+      duration_s: Number(r.duration_s),
+      events: Number(r.events),
+    }));
+  }
+
+  /** Top pages by page views in [from, to), from the raw events (kept TRACKING_RETENTION_DAYS). */
+  async pages(
+    orgId: number,
+    from: Date,
+    to: Date,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; rows: { path: string; pageviews: number; visitors: number }[] }> {
+    const base = this.db
+      .selectFrom('analytics_events')
+      .where('org_id', '=', orgId)
+      .where('name', '=', 'pageview')
+      .where('at', '>=', from)
+      .where('at', '<', to);
+    const total = await base.select(sql<string>`count(DISTINCT path)`.as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .select([
+        'path',
+        sql<string>`count(*)`.as('pageviews'),
+        sql<string>`count(DISTINCT visitor)`.as('visitors'),
+      ])
+      .groupBy('path')
+      .orderBy(sql`count(*)`, 'desc')
+      .orderBy('path')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return {
+      total: Number(total.n),
+      rows: rows.map((r) => ({ path: r.path, pageviews: Number(r.pageviews), visitors: Number(r.visitors) })),
+    };
+  }
+
+  /** Distinct visitors and page views since `since`. */
+  async since(orgId: number, since: Date): Promise<{ visitors: number; pageviews: number }> {
+    const row = await this.db
+      .selectFrom('analytics_events')
+      .select([
+        sql<string>`count(DISTINCT visitor)`.as('visitors'),
+        sql<string>`count(*) FILTER (WHERE name = 'pageview')`.as('pageviews'),
+      ])
+      .where('org_id', '=', orgId)
+      .where('at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return { visitors: Number(row.visitors), pageviews: Number(row.pageviews) };
+  }
+
+  /** Visits begun in [from, to) by source, with those that ended in an order. */
+  async conversions(
+    orgId: number,
+    from: Date,
+    to: Date,
+  ): Promise<
+    {
+      source: string;
+      referrer: string | null;
+      utm_source: string | null;
+      utm_medium: string | null;
+      utm_campaign: string | null;
+      visits: number;
+      conversions: number;
+      orders: number;
+    }[]
+  > {
+    const rows = await this.db
+      .selectFrom('analytics_visits')
+      .select([
+        'source',
+        'referrer_host',
+        'utm_source',
+        'utm_medium',
+        'utm_campaign',
+        sql<string>`count(*)`.as('visits'),
+        sql<string>`count(*) FILTER (WHERE orders > 0)`.as('conversions'),
+        sql<string>`coalesce(sum(orders), 0)`.as('orders'),
+      ])
+      .where('org_id', '=', orgId)
+      .where('started_at', '>=', from)
+      .where('started_at', '<', to)
+      .groupBy(['source', 'referrer_host', 'utm_source', 'utm_medium', 'utm_campaign'])
+      .orderBy(sql`count(*) FILTER (WHERE orders > 0)`, 'desc')
+      .orderBy(sql`count(*)`, 'desc')
+      .orderBy('source')
+      .execute();
+    return rows.map((r) => ({
+      source: r.source,
+      referrer: r.referrer_host,
+      utm_source: r.utm_source,
+      utm_medium: r.utm_medium,
+      utm_campaign: r.utm_campaign,
+      visits: Number(r.visits),
+      conversions: Number(r.conversions),
+      orders: Number(r.orders),
+    }));
+  }
+
+  /** Counts one order on the visit `ref` was linked to; false when no visit holds it. */
+  async convert(orgId: number, ref: string, once: boolean): Promise<boolean> {
+    const link = await this.db
+      .selectFrom('analytics_links')
+      .select('visit_id')
+      .where('org_id', '=', orgId)
+      .where('ref', '=', ref)
+      .executeTakeFirst();
+    if (link === undefined) return false;
+    await this.db
+      .updateTable('analytics_visits')
+      .set({ orders: sql`orders + 1` })
+      .where('id', '=', link.visit_id)
+      .execute();
+    if (once)
+      await this.db
+        .deleteFrom('analytics_links')
+        .where('org_id', '=', orgId)
+        .where('ref', '=', ref)
+        .execute();
+    return true;
+  }
+}
+
+function toUtc(value: string | Date): Date {
+  return value instanceof Date ? value : new Date(value);
+}
