@@ -63,6 +63,10 @@ export class CustomerSales {
       sale.at,
     );
     if (mode !== 'merchant_of_record') return { invoiceId: own.id, wholesaleId: null };
+    // The organization's own discounts (negative lines: its coupons) are its to give, not the
+    // platform's: the wholesale invoice bills the lines as priced.
+    const priced = sale.lines.filter((l) => l.amount_minor >= 0);
+    const total = priced.reduce((sum, l) => sum + l.amount_minor, 0);
     const wholesale = await repo.insertInvoice(
       {
         ...sale.invoice,
@@ -70,8 +74,10 @@ export class CustomerSales {
         org_id: sale.org.id,
         customer_id: null,
         seller: 'platform',
+        subtotal_minor: total,
+        total_minor: total + sale.invoice.tax_minor,
       },
-      sale.lines,
+      priced,
       sale.at,
     );
     return { invoiceId: own.id, wholesaleId: wholesale.id };

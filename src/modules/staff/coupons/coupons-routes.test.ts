@@ -34,6 +34,7 @@ describe('staff coupons', () => {
   let ann: Customer;
   let bob: Customer;
   let baseline: Invoice;
+  let ownerToken: string;
   const base = `${ORGS}/coupons-one/staff/coupons`;
   const create = async (body: Record<string, unknown>) => {
     const res = await t.request('POST', base, { token: admin, body });
@@ -69,6 +70,7 @@ describe('staff coupons', () => {
   beforeAll(async () => {
     t = await startTestApp({ clock, env: { LIMITS_EXEMPT: '127.0.0.0/8,::1' } });
     const owner = await t.signUp();
+    ownerToken = owner.token;
     const mate = await t.signUp();
     await createOrg(t, owner.token, 'coupons-one');
     const added = await addMember(t, owner.token, 'coupons-one', mate.email, 'member');
@@ -209,5 +211,30 @@ describe('staff coupons', () => {
     expect(two.body).toHaveLength(2);
     expect(two.body[0]).toMatchObject({ product_id: 2, currency: baseline.currency });
     expect((await t.request('GET', `${base}/999999/redemptions`, { token: admin })).status).toBe(404);
+  });
+  it('leaves the organization’s discount off the platform’s wholesale invoice (merchant of record)', async () => {
+    const mode = await t.request('PATCH', `${ORGS}/coupons-one`, {
+      token: ownerToken,
+      body: { billing_mode: 'merchant_of_record' },
+    });
+    expect(mode.status, mode.text).toBe(200);
+    await create({ code: 'OURS', value: 50 });
+    const cara = await storefrontCustomer(t, 'coupons-one', 'cara@example.com');
+    const res = await order(cara, 'OURS');
+    expect(res.status, res.text).toBe(201);
+    const own = await invoice(res.body.invoice_id as number);
+    expect(own.total_minor).toBe(
+      baseline.total_minor - Math.floor((baseline.total_minor * 5000 + 5_000) / 10_000),
+    );
+    const wholesale = await tablesOf<{
+      billing_invoices: Invoice & { customer_id: number | null; created_at: Date };
+    }>(t.node.runtime)
+      .selectFrom('billing_invoices')
+      .select(['id', 'total_minor'])
+      .where('customer_id', 'is', null)
+      .where('id', '>', own.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect(Number(wholesale.total_minor)).toBe(baseline.total_minor);
   });
 });
