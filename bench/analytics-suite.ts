@@ -5,7 +5,7 @@
  * ingest: POST /api/v1/t/{site_key} page views from 65,536 client addresses (X-Forwarded-For with
  *   TRUST_PROXY), each address well under its 10 a second; the figure is the hits answered 202 a
  *   second, checked against the page views the rollups hold once the buffer is written.
- * year: GET .../tracking/stats over 365 days (daily, from a year of hourly rollups) beside
+ * year: GET .../tracking/stats over 365 days (daily, from a year of daily rollups) beside
  *   GET /api/v1/locations (a trivial public route) in the same run: mean latency ratio.
  */
 import autocannon from 'autocannon';
@@ -117,6 +117,14 @@ export async function runAnalytics(
         (org_id, hour, visitors, new_visitors, pageviews, visits, bounces, duration_s, events)
         VALUES ${sql.join(values)} ON CONFLICT DO NOTHING`.execute(db);
     }
+    // And their sums by day, as ingestion writes them beside the hours.
+    const days = [];
+    for (let d = start; d < end; d += 24 * HOUR_MS)
+      days.push(
+        sql`(${orgId}, ${new Date(d).toISOString().slice(0, 10)}::date, 72, 480, 144, 48, 14400, 24)`,
+      );
+    await sql`INSERT INTO analytics_daily (org_id, day, visitors, pageviews, visits, bounces, duration_s, events)
+      VALUES ${sql.join(days)} ON CONFLICT DO NOTHING`.execute(db);
     const from = new Date(start).toISOString().slice(0, 10);
     const to = new Date(end - 1).toISOString().slice(0, 10);
     const statsUrl = `${t.url}/api/v1/orgs/bench-shop/tracking/stats?start_date=${from}&end_date=${to}`;

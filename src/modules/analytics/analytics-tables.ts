@@ -63,6 +63,18 @@ export interface AnalyticsHourlyRow {
   events: number;
 }
 
+/** The hourly rollups summed by UTC day (`day` as `YYYY-MM-DD`). */
+export interface AnalyticsDailyRow {
+  org_id: number;
+  day: string;
+  visitors: number;
+  pageviews: number;
+  visits: number;
+  bounces: number;
+  duration_s: number;
+  events: number;
+}
+
 export interface AnalyticsTables {
   analytics_sites: AnalyticsSiteRow;
   analytics_salts: AnalyticsSaltRow;
@@ -70,4 +82,5 @@ export interface AnalyticsTables {
   analytics_visits: AnalyticsVisitRow;
   analytics_links: AnalyticsLinkRow;
   analytics_hourly: AnalyticsHourlyRow;
+  analytics_daily: AnalyticsDailyRow;
 }

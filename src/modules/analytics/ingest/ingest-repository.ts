@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type {
+  AnalyticsDailyRow,
   AnalyticsEventRow,
   AnalyticsHourlyRow,
   AnalyticsLinkRow,
@@ -116,6 +117,47 @@ export class IngestRepository {
           bounces: sql`analytics_hourly.bounces + excluded.bounces`,
           duration_s: sql`analytics_hourly.duration_s + excluded.duration_s`,
           events: sql`analytics_hourly.events + excluded.events`,
+        }),
+      )
+      .execute();
+  }
+
+  /** Adds the hourly rows' counts to their days' rollups (a day's visitors: its hours' new visitors). */
+  async addDaily(hourly: readonly AnalyticsHourlyRow[]): Promise<void> {
+    const days = new Map<string, AnalyticsDailyRow>();
+    for (const h of hourly) {
+      const day = h.hour.toISOString().slice(0, 10);
+      const key = `${h.org_id}:${day}`;
+      const d = days.get(key) ?? {
+        org_id: h.org_id,
+        day,
+        visitors: 0,
+        pageviews: 0,
+        visits: 0,
+        bounces: 0,
+        duration_s: 0,
+        events: 0,
+      };
+      d.visitors += h.new_visitors;
+      d.pageviews += h.pageviews;
+      d.visits += h.visits;
+      d.bounces += h.bounces;
+      d.duration_s += h.duration_s;
+      d.events += h.events;
+      days.set(key, d);
+    }
+    if (days.size === 0) return;
+    await this.db
+      .insertInto('analytics_daily')
+      .values([...days.values()])
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'day']).doUpdateSet({
+          visitors: sql`analytics_daily.visitors + excluded.visitors`,
+          pageviews: sql`analytics_daily.pageviews + excluded.pageviews`,
+          visits: sql`analytics_daily.visits + excluded.visits`,
+          bounces: sql`analytics_daily.bounces + excluded.bounces`,
+          duration_s: sql`analytics_daily.duration_s + excluded.duration_s`,
+          events: sql`analytics_daily.events + excluded.events`,
         }),
       )
       .execute();

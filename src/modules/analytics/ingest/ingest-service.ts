@@ -274,6 +274,7 @@ export class IngestService {
       await repo.upsertVisits([...fresh, ...touched.values()]);
       await repo.insertEvents(events);
       await repo.addHourly([...hourly.values()]);
+      await repo.addDaily([...hourly.values()]);
       // One link per reference: the latest of the batch.
       const byRef = new Map<string, AnalyticsLinkRow>();
       for (const l of links) byRef.set(`${l.row.org_id}:${l.row.ref}`, { ...l.row, visit_id: l.visit.id });

@@ -27,18 +27,27 @@ export class StatsRepository {
   }
 
   /**
-   * Sums of the hourly rollups in [from, to) by bucket (UTC). Visitors: the hour's distinct
-   * visitors for hourly buckets; otherwise visitors first seen that day (the hash is per day).
+   * Sums of the rollups in [from, to) by bucket (UTC): hours from the hourly rollups (visitors: the
+   * hour's distinct visitors); days, weeks and months from the daily ones (visitors: each day's, as
+   * the hash is per day), one row a day whatever the span.
    */
   async series(orgId: number, from: Date, to: Date, granularity: Granularity): Promise<RollupSums[]> {
     const unit = sql.lit(UNIT[granularity]);
-    const visitors = granularity === 'hourly' ? sql`sum(visitors)` : sql`sum(new_visitors)`;
-    const { rows } = await sql<Record<keyof RollupSums, string | Date>>`
+    const { rows } =
+      granularity === 'hourly'
+        ? await sql<Record<keyof RollupSums, string | Date>>`
       SELECT date_trunc(${unit}, hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
-             ${visitors} AS visitors, sum(pageviews) AS pageviews, sum(visits) AS visits,
+             sum(visitors) AS visitors, sum(pageviews) AS pageviews, sum(visits) AS visits,
              sum(bounces) AS bounces, sum(duration_s) AS duration_s, sum(events) AS events
       FROM analytics_hourly
       WHERE org_id = ${orgId} AND hour >= ${from} AND hour < ${to}
+      GROUP BY 1 ORDER BY 1`.execute(this.db)
+        : await sql<Record<keyof RollupSums, string | Date>>`
+      SELECT date_trunc(${unit}, day::timestamp) AT TIME ZONE 'UTC' AS bucket,
+             sum(visitors) AS visitors, sum(pageviews) AS pageviews, sum(visits) AS visits,
+             sum(bounces) AS bounces, sum(duration_s) AS duration_s, sum(events) AS events
+      FROM analytics_daily
+      WHERE org_id = ${orgId} AND day >= ${isoDay(from)}::date AND day < ${isoDay(to)}::date
       GROUP BY 1 ORDER BY 1`.execute(this.db);
     return rows.map((r) => ({
       bucket: toUtc(r.bucket),
@@ -173,4 +182,9 @@ export class StatsRepository {
 
 function toUtc(value: string | Date): Date {
   return value instanceof Date ? value : new Date(value);
+}
+
+/** The UTC day of an instant, `YYYY-MM-DD` (series bounds fall on whole days but for `today`'s hours). */
+function isoDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
 }
