@@ -13,5 +13,7 @@ export interface Database<Schema> {
    * calls); `run` executes a multi-statement SQL script and answers the rows of the last statement.
    */
   withSession<T>(fn: (run: (script: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T>;
+  /** The embedded database only: a copy of its data directory, to start another from. */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }

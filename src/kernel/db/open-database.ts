@@ -19,6 +19,8 @@ export interface DatabaseOptions {
   /** false: use `schema` without creating it (a DNS node starting while PostgreSQL is down). */
   readonly createSchema?: boolean;
   readonly poolSize?: number;
+  /** In memory only: start from this copy of a data directory (PGlite's `dumpDataDir`). */
+  readonly template?: Blob;
 }
 
 export async function openDatabase<Schema>(options: DatabaseOptions): Promise<Database<Schema>> {
@@ -30,7 +32,7 @@ export async function openDatabase<Schema>(options: DatabaseOptions): Promise<Da
       options.createSchema ?? true,
     );
   }
-  return openPglite<Schema>(options.dataDir);
+  return openPglite<Schema>(options.dataDir, options.template);
 }
 
 async function openPostgres<Schema>(
@@ -80,7 +82,7 @@ async function openPostgres<Schema>(
   };
 }
 
-async function openPglite<Schema>(dataDir: string | null): Promise<Database<Schema>> {
+async function openPglite<Schema>(dataDir: string | null, template?: Blob): Promise<Database<Schema>> {
   // Loaded only here: the embedded database (its WASM build) costs ~45 MiB resident per process,
   // which a node on PostgreSQL (every DNS worker) must not pay.
   const [{ PGlite }, { PGliteDialect }] = await Promise.all([
@@ -90,7 +92,7 @@ async function openPglite<Schema>(dataDir: string | null): Promise<Database<Sche
   let client: PGlite;
   let unlock = (): void => undefined;
   if (dataDir === null) {
-    client = new PGlite();
+    client = template === undefined ? new PGlite() : new PGlite({ loadDataDir: template });
     await client.waitReady;
   } else {
     unlock = lockDataDir(dataDir);
@@ -118,6 +120,9 @@ async function openPglite<Schema>(dataDir: string | null): Promise<Database<Sche
         const results = await client.exec(script);
         return (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[];
       });
+    },
+    async dump() {
+      return client.dumpDataDir('none');
     },
     async close() {
       await db.destroy();

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import Fastify, {
   LogController,
   type FastifyError,
@@ -18,6 +16,7 @@ import {
   unsupportedMediaType,
 } from '../errors/kernel-errors.ts';
 import { boundIntegers, isOutOfRangePathId } from './id-bounds.ts';
+import { lazySerializer, lazyValidator } from './schema-compilers.ts';
 import { redactProblem } from './secret-fields.ts';
 import { toValidationProblems } from './validation-problems.ts';
 
@@ -41,14 +40,6 @@ export interface HttpServerOptions {
 
 /** Fastify's own type for JSON answers, which error answers keep. */
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-const AJV_OPTIONS = {
-  allErrors: true,
-  verbose: true,
-  removeAdditional: false,
-  useDefaults: true,
-  strict: false,
-} as const;
 
 /** The deepest JSON a body may nest (objects and arrays); deeper is 422 json_invalid. */
 export const MAX_JSON_DEPTH = 64;
@@ -102,13 +93,10 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     genReqId: () => randomUUID(),
   });
 
-  // Query strings and paths arrive as text and are coerced to the schema's types; JSON bodies are
-  // not: a number where a string belongs is an error, as the client sent the wrong type.
-  const bodyAjv = addFormats.default(new Ajv({ ...AJV_OPTIONS, coerceTypes: false }));
-  const textAjv = addFormats.default(new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
-  );
+  // ajv for requests (bodies strict, query strings and paths coerced), fast-json-stringify for
+  // answers: each schema compiled at its first use, once per process (schema-compilers.ts).
+  app.setValidatorCompiler(lazyValidator);
+  app.setSerializerCompiler(lazySerializer);
 
   // Ids past what a column holds fail validation, not the query (id-bounds.ts): every integer a
   // request carries without a bound of its own gets one, before the route's validators are made.

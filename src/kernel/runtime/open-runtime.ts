@@ -11,6 +11,7 @@ import type { Config } from '../config/config.ts';
 import { sealerFromConfig } from '../crypto/sealing.ts';
 import { migrate } from '../db/run-migrations.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { openMigratedInMemory } from '../db/in-memory-template.ts';
 import { databaseAnswers } from '../db/database-ping.ts';
 import type { Database } from '../db/database.ts';
 import { eventBus } from '../events/domain-events.ts';
@@ -65,7 +66,10 @@ export async function openRuntime(
   let database: Database<NoTables>;
   for (let attempt = 1; ; attempt++) {
     try {
-      database = await openDatabase<NoTables>(databaseOptions);
+      database =
+        databaseOptions.url === null && databaseOptions.dataDir === null
+          ? await openMigratedInMemory<NoTables>()
+          : await openDatabase<NoTables>(databaseOptions);
       break;
     } catch (error) {
       if (tolerant) {
