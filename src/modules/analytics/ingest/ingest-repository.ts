@@ -9,8 +9,20 @@ import type {
 } from '../analytics-tables.ts';
 
 type Db = Kysely<AnalyticsTables> | Transaction<AnalyticsTables>;
-/** Rows a multi-row INSERT takes at once (PostgreSQL's 65,535 parameters). */
-const CHUNK = 2000;
+
+/*
+ * A flush writes up to TRACKING_FLUSH_ROWS events and visits at once: as one array a column
+ * (INSERT ... SELECT FROM unnest), not one parameter a value, so the statement is a dozen
+ * parameters whatever the batch (a VALUES list of 1,000 rows was 12,000, built and parsed anew).
+ */
+const column =
+  <Row>(rows: readonly Row[]) =>
+  <K extends keyof Row>(key: K): Row[K][] =>
+    rows.map((r) => r[key]);
+
+/** Instants as ISO text, which both drivers pass inside an array as PostgreSQL reads it. */
+const times = <Row, K extends keyof Row>(rows: readonly Row[], key: K): string[] =>
+  rows.map((r) => (r[key] as Date).toISOString());
 
 /** Raw events, visits, day salts and hourly rollups: what ingestion writes and retention drops. */
 export class IngestRepository {
@@ -41,19 +53,15 @@ export class IngestRepository {
 
   /** The latest visit of each of `visitors` seen since `since`. */
   async latestVisits(orgId: number, visitors: readonly string[], since: Date): Promise<AnalyticsVisitRow[]> {
-    const out: AnalyticsVisitRow[] = [];
-    for (let i = 0; i < visitors.length; i += CHUNK) {
-      const rows = await this.db
-        .selectFrom('analytics_visits')
-        .selectAll()
-        .where('org_id', '=', orgId)
-        .where('visitor', 'in', visitors.slice(i, i + CHUNK))
-        .where('last_seen_at', '>=', since)
-        .orderBy('last_seen_at', 'asc')
-        .execute();
-      out.push(...rows);
-    }
-    return out;
+    if (visitors.length === 0) return [];
+    return this.db
+      .selectFrom('analytics_visits')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`visitor = ANY(${[...visitors]}::text[])`)
+      .where('last_seen_at', '>=', since)
+      .orderBy('last_seen_at', 'asc')
+      .execute();
   }
 
   async nextVisitIds(n: number): Promise<number[]> {
@@ -64,19 +72,17 @@ export class IngestRepository {
   }
 
   async upsertVisits(rows: readonly AnalyticsVisitRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await this.db
-        .insertInto('analytics_visits')
-        .values(rows.slice(i, i + CHUNK))
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) => ({
-            last_seen_at: eb.ref('excluded.last_seen_at'),
-            pageviews: eb.ref('excluded.pageviews'),
-            events: eb.ref('excluded.events'),
-          })),
-        )
-        .execute();
-    }
+    if (rows.length === 0) return;
+    const col = column(rows);
+    await sql`INSERT INTO analytics_visits (id, org_id, visitor, started_at, last_seen_at, pageviews, events,
+        entry_path, source, referrer_host, utm_source, utm_medium, utm_campaign, orders)
+      SELECT * FROM unnest(${col('id')}::bigint[], ${col('org_id')}::bigint[], ${col('visitor')}::text[],
+        ${times(rows, 'started_at')}::timestamptz[], ${times(rows, 'last_seen_at')}::timestamptz[],
+        ${col('pageviews')}::int[], ${col('events')}::int[], ${col('entry_path')}::text[], ${col('source')}::text[],
+        ${col('referrer_host')}::text[], ${col('utm_source')}::text[], ${col('utm_medium')}::text[],
+        ${col('utm_campaign')}::text[], ${col('orders')}::int[])
+      ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at, pageviews = excluded.pageviews,
+        events = excluded.events`.execute(this.db);
   }
 
   /** Makes the day's partition of the raw events (`day` is `YYYY-MM-DD`); false when it cannot. */
@@ -95,11 +101,14 @@ export class IngestRepository {
   }
 
   async insertEvents(rows: readonly AnalyticsEventRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK)
-      await this.db
-        .insertInto('analytics_events')
-        .values(rows.slice(i, i + CHUNK))
-        .execute();
+    if (rows.length === 0) return;
+    const col = column(rows);
+    await sql`INSERT INTO analytics_events (org_id, at, visitor, visit_id, name, path, referrer_host, utm_source,
+        utm_medium, utm_campaign, screen_width, props)
+      SELECT * FROM unnest(${col('org_id')}::bigint[], ${times(rows, 'at')}::timestamptz[], ${col('visitor')}::text[],
+        ${col('visit_id')}::bigint[], ${col('name')}::text[], ${col('path')}::text[], ${col('referrer_host')}::text[],
+        ${col('utm_source')}::text[], ${col('utm_medium')}::text[], ${col('utm_campaign')}::text[],
+        ${col('screen_width')}::int[], ${col('props')}::jsonb[])`.execute(this.db);
   }
 
   /** Adds each row's counts to its hour's rollup. */

@@ -16,7 +16,46 @@ export interface RollupSums {
   events: number;
 }
 
-const UNIT: Record<Granularity, string> = { hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month' };
+/** One daily rollup: `[day (YYYY-MM-DD), visitors, pageviews, visits, bounces, duration_s, events]`. */
+type DayRow = [string, number, number, number, number, number, number];
+
+const DAY_MS = 86_400_000;
+
+/** The first day of the bucket holding `dayMs` (UTC; weeks begin on Monday). */
+function bucketOf(dayMs: number, granularity: Exclude<Granularity, 'hourly'>): number {
+  if (granularity === 'daily') return dayMs;
+  if (granularity === 'weekly') return dayMs - ((new Date(dayMs).getUTCDay() + 6) % 7) * DAY_MS;
+  const d = new Date(dayMs);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+/** Days (oldest first) summed into their buckets. */
+function foldDays(days: readonly DayRow[], granularity: Exclude<Granularity, 'hourly'>): RollupSums[] {
+  const out: RollupSums[] = [];
+  for (const [day, visitors, pageviews, visits, bounces, duration, events] of days) {
+    const bucket = bucketOf(Date.parse(`${day}T00:00:00Z`), granularity);
+    let sums = out[out.length - 1];
+    if (sums === undefined || sums.bucket.getTime() !== bucket) {
+      sums = {
+        bucket: new Date(bucket),
+        visitors: 0,
+        pageviews: 0,
+        visits: 0,
+        bounces: 0,
+        duration_s: 0,
+        events: 0,
+      };
+      out.push(sums);
+    }
+    sums.visitors += visitors;
+    sums.pageviews += pageviews;
+    sums.visits += visits;
+    sums.bounces += bounces;
+    sums.duration_s += duration;
+    sums.events += events;
+  }
+  return out;
+}
 
 /** Reads of stats: the rollups for series, raw events and visits for recent detail. */
 export class StatsRepository {
@@ -27,27 +66,18 @@ export class StatsRepository {
   }
 
   /**
-   * Sums of the rollups in [from, to) by bucket (UTC): hours from the hourly rollups (visitors: the
-   * hour's distinct visitors); days, weeks and months from the daily ones (visitors: each day's, as
-   * the hash is per day), one row a day whatever the span.
+   * Sums of the rollups in [from, to) by bucket (UTC), oldest first: hours from the hourly rollups
+   * (visitors: the hour's distinct visitors); days, weeks and months from the daily ones (visitors:
+   * each day's, as the hash is per day), one row a day whatever the span.
    */
   async series(orgId: number, from: Date, to: Date, granularity: Granularity): Promise<RollupSums[]> {
-    const unit = sql.lit(UNIT[granularity]);
-    const { rows } =
-      granularity === 'hourly'
-        ? await sql<Record<keyof RollupSums, string | Date>>`
-      SELECT date_trunc(${unit}, hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
+    if (granularity !== 'hourly') return foldDays(await this.days(orgId, from, to), granularity);
+    const { rows } = await sql<Record<keyof RollupSums, string | Date>>`
+      SELECT date_trunc('hour', hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
              sum(visitors) AS visitors, sum(pageviews) AS pageviews, sum(visits) AS visits,
              sum(bounces) AS bounces, sum(duration_s) AS duration_s, sum(events) AS events
       FROM analytics_hourly
       WHERE org_id = ${orgId} AND hour >= ${from} AND hour < ${to}
-      GROUP BY 1 ORDER BY 1`.execute(this.db)
-        : await sql<Record<keyof RollupSums, string | Date>>`
-      SELECT date_trunc(${unit}, day::timestamp) AT TIME ZONE 'UTC' AS bucket,
-             sum(visitors) AS visitors, sum(pageviews) AS pageviews, sum(visits) AS visits,
-             sum(bounces) AS bounces, sum(duration_s) AS duration_s, sum(events) AS events
-      FROM analytics_daily
-      WHERE org_id = ${orgId} AND day >= ${isoDay(from)}::date AND day < ${isoDay(to)}::date
       GROUP BY 1 ORDER BY 1`.execute(this.db);
     return rows.map((r) => ({
       bucket: toUtc(r.bucket),
@@ -58,6 +88,23 @@ export class StatsRepository {
       duration_s: Number(r.duration_s),
       events: Number(r.events),
     }));
+  }
+
+  /**
+   * The daily rollups of [from, to), oldest first, as one JSON array of
+   * `[day, visitors, pageviews, visits, bounces, duration_s, events]`: a year is 365 rows, and
+   * one JSON text parses in a fraction of the time of 365 rows of seven columns.
+   */
+  private async days(orgId: number, from: Date, to: Date): Promise<DayRow[]> {
+    const { rows } = await sql<{ days: DayRow[] | string }>`
+      SELECT coalesce(json_agg(json_build_array(day, visitors, pageviews, visits, bounces, duration_s, events)
+                               ORDER BY day), '[]') AS days
+      FROM analytics_daily
+      WHERE org_id = ${orgId} AND day >= ${isoDay(from)}::date AND day < ${isoDay(to)}::date`.execute(
+      this.db,
+    );
+    const days = rows[0]?.days ?? [];
+    return typeof days === 'string' ? (JSON.parse(days) as DayRow[]) : days;
   }
 
   /** Top pages by page views in [from, to), from the raw events (kept TRACKING_RETENTION_DAYS). */
