@@ -42,17 +42,6 @@ const ZERO: Omit<RollupSums, 'bucket'> = {
   events: 0,
 };
 
-function add(a: Omit<RollupSums, 'bucket'>, b: Omit<RollupSums, 'bucket'>): Omit<RollupSums, 'bucket'> {
-  return {
-    visitors: a.visitors + b.visitors,
-    pageviews: a.pageviews + b.pageviews,
-    visits: a.visits + b.visits,
-    bounces: a.bounces + b.bounces,
-    duration_s: a.duration_s + b.duration_s,
-    events: a.events + b.events,
-  };
-}
-
 /** The first instant of each bucket of `granularity` from `from` until `to` (UTC; weeks begin on Monday). */
 function buckets(from: number, to: number, granularity: Granularity): number[] {
   const out: number[] = [];
@@ -103,11 +92,18 @@ export class StatsService {
       );
     await this.ingest.flush();
     const rows = await this.repo.series(orgId, new Date(from), new Date(to), granularity);
-    const byBucket = new Map(rows.map((r) => [r.bucket.getTime(), r]));
-    let total = ZERO;
+    // Both oldest first: one walk pairs each bucket with its sums (a year of days is 365 of each).
+    const total = { ...ZERO };
+    let next = 0;
     const results = buckets(from, to, granularity).map((b) => {
-      const sums = byBucket.get(b) ?? ZERO;
-      total = add(total, sums);
+      while (next < rows.length && rows[next]!.bucket.getTime() < b) next++;
+      const sums = next < rows.length && rows[next]!.bucket.getTime() === b ? rows[next++]! : ZERO;
+      total.visitors += sums.visitors;
+      total.pageviews += sums.pageviews;
+      total.visits += sums.visits;
+      total.bounces += sums.bounces;
+      total.duration_s += sums.duration_s;
+      total.events += sums.events;
       return { date: new Date(b).toISOString(), ...figures(sums) };
     });
     return { start_date: start, end_date: end, granularity, totals: figures(total), results };
