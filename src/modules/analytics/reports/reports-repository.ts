@@ -16,6 +16,26 @@ export interface RollupSums {
   events: number;
 }
 
+/** Sums of nothing. */
+export const NO_SUMS: Readonly<Omit<RollupSums, 'bucket'>> = {
+  visitors: 0,
+  pageviews: 0,
+  visits: 0,
+  bounces: 0,
+  duration_s: 0,
+  events: 0,
+};
+
+/** Adds `sums` into `into`. */
+export function addSums(into: Omit<RollupSums, 'bucket'>, sums: Omit<RollupSums, 'bucket'>): void {
+  into.visitors += sums.visitors;
+  into.pageviews += sums.pageviews;
+  into.visits += sums.visits;
+  into.bounces += sums.bounces;
+  into.duration_s += sums.duration_s;
+  into.events += sums.events;
+}
+
 /** One daily rollup: `[day (YYYY-MM-DD), visitors, pageviews, visits, bounces, duration_s, events]`. */
 type DayRow = [string, number, number, number, number, number, number];
 
@@ -32,27 +52,14 @@ function bucketOf(dayMs: number, granularity: Exclude<Granularity, 'hourly'>): n
 /** Days (oldest first) summed into their buckets. */
 function foldDays(days: readonly DayRow[], granularity: Exclude<Granularity, 'hourly'>): RollupSums[] {
   const out: RollupSums[] = [];
-  for (const [day, visitors, pageviews, visits, bounces, duration, events] of days) {
+  for (const [day, visitors, pageviews, visits, bounces, duration_s, events] of days) {
     const bucket = bucketOf(Date.parse(`${day}T00:00:00Z`), granularity);
     let sums = out[out.length - 1];
     if (sums === undefined || sums.bucket.getTime() !== bucket) {
-      sums = {
-        bucket: new Date(bucket),
-        visitors: 0,
-        pageviews: 0,
-        visits: 0,
-        bounces: 0,
-        duration_s: 0,
-        events: 0,
-      };
+      sums = { bucket: new Date(bucket), ...NO_SUMS };
       out.push(sums);
     }
-    sums.visitors += visitors;
-    sums.pageviews += pageviews;
-    sums.visits += visits;
-    sums.bounces += bounces;
-    sums.duration_s += duration;
-    sums.events += events;
+    addSums(sums, { visitors, pageviews, visits, bounces, duration_s, events });
   }
   return out;
 }

@@ -1,7 +1,13 @@
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import type { AnalyticsContext } from '../analytics-context.ts';
 import type { IngestService } from '../ingest/ingest-service.ts';
-import type { Granularity, RollupSums, StatsRepository } from './reports-repository.ts';
+import {
+  addSums,
+  NO_SUMS,
+  type Granularity,
+  type RollupSums,
+  type StatsRepository,
+} from './reports-repository.ts';
 import type {
   ConversionsResponse,
   LiveResponse,
@@ -32,15 +38,6 @@ function figures(s: Omit<RollupSums, 'bucket'>): StatsFigures {
     events: s.events,
   };
 }
-
-const ZERO: Omit<RollupSums, 'bucket'> = {
-  visitors: 0,
-  pageviews: 0,
-  visits: 0,
-  bounces: 0,
-  duration_s: 0,
-  events: 0,
-};
 
 /** The first instant of each bucket of `granularity` from `from` until `to` (UTC; weeks begin on Monday). */
 function buckets(from: number, to: number, granularity: Granularity): number[] {
@@ -93,17 +90,12 @@ export class StatsService {
     await this.ingest.flush();
     const rows = await this.repo.series(orgId, new Date(from), new Date(to), granularity);
     // Both oldest first: one walk pairs each bucket with its sums (a year of days is 365 of each).
-    const total = { ...ZERO };
+    const total = { ...NO_SUMS };
     let next = 0;
     const results = buckets(from, to, granularity).map((b) => {
       while (next < rows.length && rows[next]!.bucket.getTime() < b) next++;
-      const sums = next < rows.length && rows[next]!.bucket.getTime() === b ? rows[next++]! : ZERO;
-      total.visitors += sums.visitors;
-      total.pageviews += sums.pageviews;
-      total.visits += sums.visits;
-      total.bounces += sums.bounces;
-      total.duration_s += sums.duration_s;
-      total.events += sums.events;
+      const sums = next < rows.length && rows[next]!.bucket.getTime() === b ? rows[next++]! : NO_SUMS;
+      addSums(total, sums);
       return { date: new Date(b).toISOString(), ...figures(sums) };
     });
     return { start_date: start, end_date: end, granularity, totals: figures(total), results };
@@ -142,10 +134,10 @@ export class StatsService {
     const byHour = new Map(hourly.map((r) => [r.bucket.getTime(), r]));
     return {
       date: new Date(from).toISOString().slice(0, 10),
-      totals: figures(daily[0] ?? ZERO),
+      totals: figures(daily[0] ?? NO_SUMS),
       hours: buckets(from, from + DAY_MS, 'hourly').map((h) => ({
         hour: new Date(h).toISOString(),
-        ...figures(byHour.get(h) ?? ZERO),
+        ...figures(byHour.get(h) ?? NO_SUMS),
       })),
     };
   }
