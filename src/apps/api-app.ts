@@ -43,11 +43,12 @@ export async function buildApiApp(
   await installOpenApi(app, PACKAGE_VERSION);
   const exempt = exemptList(config.limitsExempt);
   if (config.proxyLimits) new ProxyLimits(runtime.clock, exempt).install(app);
+  // Before the request limit: a route's per-address budgets are counted in the same call as it.
+  runtime.budgets.install(app);
   installRequestRateLimit(app, runtime.bus, runtime.clock, exempt);
   installAuthFailureLimit(app, runtime.bus, runtime.clock);
   const auth = new AuthLayer(tokens, runtime.clock);
   auth.install(app);
-  runtime.budgets.install(app);
   runtime.audit.install(app);
   addRoutes(app);
   const modules = platformModules(runtime, { tokens, auth });

@@ -3,32 +3,43 @@ import { Redis } from 'ioredis';
 import type { Bus, BusHandler, WindowResult } from './bus.ts';
 
 /*
- * Sliding window on a sorted set scored by time: drop what left the window, count, add when
- * allowed, and report when the oldest counted event leaves. One script, so it is atomic across
- * API processes. KEYS[1] key; ARGV now, window, limit (-1 = count only, -2 = record only), member.
+ * Sliding windows on sorted sets scored by time: for each key, drop what left the window, count,
+ * add when allowed, and report when the oldest counted event leaves. One script for all the
+ * windows of a batch, so each is atomic across API processes and a batch is one command.
+ * KEYS the keys; ARGV four per key: now, window, limit (-1 = count only, -2 = record only),
+ * member. Answers three numbers per key: allowed, count, retry.
  */
-const SLIDING_WINDOW_LUA = `
-local key = KEYS[1]
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local count = redis.call('ZCARD', key)
-local allowed = 0
-if limit == -2 or (limit >= 0 and count < limit) then
-  redis.call('ZADD', key, now, ARGV[4])
-  redis.call('PEXPIRE', key, window)
-  count = count + 1
-  allowed = 1
+const SLIDING_WINDOWS_LUA = `
+local out = {}
+for i = 1, #KEYS do
+  local key = KEYS[i]
+  local now = tonumber(ARGV[i * 4 - 3])
+  local window = tonumber(ARGV[i * 4 - 2])
+  local limit = tonumber(ARGV[i * 4 - 1])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  local allowed = 0
+  if limit == -2 or (limit >= 0 and count < limit) then
+    redis.call('ZADD', key, now, ARGV[i * 4])
+    redis.call('PEXPIRE', key, window)
+    count = count + 1
+    allowed = 1
+  end
+  if limit == -1 then allowed = 1 end
+  local retry = 0
+  if allowed == 0 or limit == -1 then
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    if oldest[2] then retry = tonumber(oldest[2]) + window - now end
+  end
+  out[i * 3 - 2] = allowed
+  out[i * 3 - 1] = count
+  out[i * 3] = retry
 end
-if limit == -1 then allowed = 1 end
-local retry = 0
-if allowed == 0 or limit == -1 then
-  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  if oldest[2] then retry = tonumber(oldest[2]) + window - now end
-end
-return {allowed, count, retry}
+return out
 `;
+
+/** At most this many windows in one script call (its arguments are spread into one command). */
+const WINDOWS_PER_COMMAND = 1_000;
 
 /** How long a subscription waits for a connection being made before going on without it. */
 const SUBSCRIBE_WAIT_MS = 3_000;
@@ -37,13 +48,8 @@ const UNLOCK_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.c
 
 /** The scripts as commands of the connection: sent by hash (EVALSHA), their text only once. */
 interface ScriptedRedis extends Redis {
-  slidingWindow(
-    key: string,
-    now: number,
-    window: number,
-    limit: number,
-    member: string,
-  ): Promise<[number, number, number]>;
+  /** numberOfKeys, the keys, then now, window, limit and member per key. */
+  slidingWindows(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
   unlockIfHeld(key: string, token: string): Promise<number>;
 }
 
@@ -64,7 +70,8 @@ export class RedisBus implements Bus {
   private readonly handlers = new Map<string, Set<BusHandler>>();
   private readonly lockTokens = new Map<string, string>();
   private seq = 0;
-  private pendingWindows: PendingWindow[] = [];
+  private readonly pendingWindows: PendingWindow[] = [];
+  private windowsInFlight = false;
   private readonly instance = `${process.pid}.${randomBytes(4).toString('hex')}`;
 
   /** `prefix` namespaces every key and channel (tests run side by side on one Redis). */
@@ -80,7 +87,7 @@ export class RedisBus implements Bus {
       enableAutoPipelining: true,
     });
     // A limit is counted on every API request: EVAL would send the script's 600 bytes each time.
-    commands.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
+    commands.defineCommand('slidingWindows', { lua: SLIDING_WINDOWS_LUA });
     commands.defineCommand('unlockIfHeld', { numberOfKeys: 1, lua: UNLOCK_LUA });
     this.commands = commands as ScriptedRedis;
     // Reconnection is ioredis's job; an error event without a listener would crash the process.
@@ -181,33 +188,44 @@ export class RedisBus implements Bus {
     const member = `${nowMs}-${this.instance}-${this.seq++}`;
     return new Promise((resolve, reject) => {
       const pending = { key: this.prefix + key, nowMs, windowMs, limit, member, resolve, reject };
-      if (this.pendingWindows.push(pending) === 1) setImmediate(() => this.sendWindows());
+      if (this.pendingWindows.push(pending) === 1 && !this.windowsInFlight)
+        setImmediate(() => this.sendWindows());
     });
   }
 
   /**
    * The counts asked for in one turn of the event loop, in one pipeline: under load every request
    * asks for one or two, from the I/O callbacks of many sockets (each its own tick, which
-   * auto-pipelining alone does not join), and a write per count cost more than the count.
+   * auto-pipelining alone does not join), and a command per count cost more than the count. One
+   * batch is in flight at a time; counts asked for meanwhile go out together when it is answered,
+   * so the busier the process, the fuller each command (and an idle one waits no longer).
    */
   private sendWindows(): void {
-    const batch = this.pendingWindows;
-    this.pendingWindows = [];
-    const pipeline = this.commands.pipeline() as unknown as {
-      slidingWindow(...args: [string, number, number, number, string]): unknown;
-      exec(): Promise<[Error | null, unknown][] | null>;
-    };
-    for (const w of batch) pipeline.slidingWindow(w.key, w.nowMs, w.windowMs, w.limit, w.member);
-    pipeline.exec().then(
-      (results) =>
-        batch.forEach((w, i) => {
-          const [error, value] = results?.[i] ?? [new Error('no reply'), null];
-          if (error !== null) return w.reject(error);
-          const [allowed, count, retry] = value as [number, number, number];
-          w.resolve({ allowed: allowed === 1, count, retryAfterMs: Math.max(0, retry) });
-        }),
-      (error: unknown) => batch.forEach((w) => w.reject(error)),
-    );
+    const batch = this.pendingWindows.splice(0, WINDOWS_PER_COMMAND);
+    if (batch.length === 0) return;
+    this.windowsInFlight = true;
+    const keys: string[] = [];
+    const args: (string | number)[] = [];
+    for (const w of batch) {
+      keys.push(w.key);
+      args.push(w.nowMs, w.windowMs, w.limit, w.member);
+    }
+    this.commands
+      .slidingWindows(batch.length, ...keys, ...args)
+      .then(
+        (results) =>
+          batch.forEach((w, i) => {
+            const allowed = results[i * 3]!;
+            const count = results[i * 3 + 1]!;
+            const retry = results[i * 3 + 2]!;
+            w.resolve({ allowed: allowed === 1, count, retryAfterMs: Math.max(0, retry) });
+          }),
+        (error: unknown) => batch.forEach((w) => w.reject(error)),
+      )
+      .finally(() => {
+        this.windowsInFlight = false;
+        if (this.pendingWindows.length > 0) this.sendWindows();
+      });
   }
 
   private subscriberConnection(): Redis {

@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from '../log/logger.ts';
+import { LazyChildLogger } from '../log/lazy-child-logger.ts';
 import { AppError, BareBodyError, type ValidationProblem } from '../errors/app-error.ts';
 import {
   backendUnavailable,
@@ -91,6 +92,9 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     trustProxy: options.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // A request's child logger is made at its first line (lazy-child-logger.ts).
+    childLoggerFactory: (logger, bindings, childOptions) =>
+      new LazyChildLogger(logger as Logger, bindings, childOptions) as unknown as Logger,
   });
 
   // ajv for requests (bodies strict, query strings and paths coerced), fast-json-stringify for

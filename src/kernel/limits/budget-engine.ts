@@ -57,10 +57,17 @@ const SCOPE_KEYS: Readonly<Record<Budget['scope'], BudgetKey>> = {
   },
 };
 
+/** The budgets a request was counted against as it arrived: the first found full, or null. */
+const countedOnArrival = new WeakMap<FastifyRequest, Promise<Budget | null>>();
+
 /**
  * Applies the budgets routes declare: before a request of such a route is handled, counts it in
  * each budget's sliding window (on the bus: Redis when configured, so every API process shares
  * the count, with the injected clock) and refuses it with the 429 once the window is full.
+ *
+ * A budget per client address (scope `client_ip`, no key of a module's own) needs nothing but the
+ * path and the address, so it is counted as the request arrives, beside the per-address request
+ * limit: both counts go to Redis in one call. It is refused at preValidation, as the others are.
  */
 export class BudgetEngine {
   private readonly keys = new Map<string, BudgetKey>();
@@ -86,10 +93,45 @@ export class BudgetEngine {
     if (!result.allowed) throw budgetExceeded(budget);
   }
 
+  /** Whether `budget` is counted as its requests arrive (a client address's, keyed by the kernel). */
+  private onArrival(budget: Budget): boolean {
+    return budget.scope === 'client_ip' && budget.countedBy !== 'handler' && !this.keys.has(budget.action);
+  }
+
+  /** Starts counting the request against its route's per-address budgets (not awaited here). */
+  private countOnArrival(request: FastifyRequest): void {
+    const counts: Promise<Budget | null>[] = [];
+    for (const budget of declaredBudgets(request.routeOptions.config)) {
+      if (!this.onArrival(budget)) continue;
+      const key = SCOPE_KEYS.client_ip(request) as string | null;
+      if (key === null) continue;
+      counts.push(
+        this.bus
+          .slidingWindowHit(
+            `budget:${budget.action}:${key}`,
+            this.clock.now(),
+            budget.windowS * 1000,
+            budget.count,
+          )
+          .then((result) => (result.allowed ? null : budget)),
+      );
+    }
+    if (counts.length === 0) return;
+    const full = Promise.all(counts).then((budgets) => budgets.find((b) => b !== null) ?? null);
+    // Refused later, at preValidation; a request answered before then (another limit) drops it.
+    full.catch(() => undefined);
+    countedOnArrival.set(request, full);
+  }
+
   /** Counts the request against every budget its route declares (after authentication, body parsed). */
   async chargeRequest(request: FastifyRequest): Promise<void> {
+    const arrived = countedOnArrival.get(request);
+    if (arrived !== undefined) {
+      const full = await arrived;
+      if (full !== null) throw budgetExceeded(full);
+    }
     for (const budget of declaredBudgets(request.routeOptions.config)) {
-      if (budget.countedBy === 'handler') continue;
+      if (budget.countedBy === 'handler' || this.onArrival(budget)) continue;
       const key = await (this.keys.get(budget.action) ?? SCOPE_KEYS[budget.scope])(request);
       if (key !== null) await this.charge(budget, key);
     }
@@ -103,6 +145,11 @@ export class BudgetEngine {
           throw new Error(
             `${route.url} declares budget "${budget.action}", which defineBudget did not define`,
           );
+    });
+    // onRequest, before the per-address request limit's hook, so that both counts share a call.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config.budget !== undefined) this.countOnArrival(request);
+      done();
     });
     // preValidation: the body is parsed (an MFA token names its account) and malformed calls count too.
     app.addHook('preValidation', async (request) => {

@@ -1,6 +1,7 @@
-import { BlockList, isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
+import { ExemptList } from './exempt-list.ts';
 
 /** The proxy layer's figures (docs/keys-and-limits.md, "Limits"). */
 export const PROXY_RATE_PER_S = 200;
@@ -19,22 +20,9 @@ interface Peer {
   connections: number;
 }
 
-/** An address list (CIDR entries) of peers the proxy limits never touch (benchmarks). */
-export function exemptList(entries: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of entries) {
-    const [address = '', prefix] = entry.split('/');
-    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) list.addAddress(address, type);
-    else list.addSubnet(address, Number(prefix), type);
-  }
-  return list;
-}
-
-export function isExempt(list: BlockList, ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return list.check(mapped[1]!, 'ipv4');
-  return list.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4');
+/** The peers the proxy limits never touch (LIMITS_EXEMPT: benchmarks, an office). */
+export function exemptList(entries: readonly string[]): ExemptList {
+  return new ExemptList(entries);
 }
 
 /**
@@ -51,7 +39,7 @@ export class ProxyLimits {
 
   constructor(
     private readonly clock: Clock,
-    private readonly exempt: BlockList,
+    private readonly exempt: ExemptList,
   ) {}
 
   install(app: FastifyInstance): void {
@@ -73,7 +61,7 @@ export class ProxyLimits {
 
   private onConnection(socket: Socket): void {
     const ip = socket.remoteAddress ?? '';
-    if (isExempt(this.exempt, ip)) return;
+    if (this.exempt.has(ip)) return;
     const p = this.peer(ip, this.clock.now());
     if (p.blockedUntilMs > this.clock.now() || p.connections >= PROXY_MAX_CONNECTIONS) {
       socket.destroy();
@@ -88,7 +76,7 @@ export class ProxyLimits {
   /** true: go on; false: answered 429 here. */
   private admit(request: FastifyRequest, reply: FastifyReply): boolean {
     const ip = request.ip;
-    if (isExempt(this.exempt, ip)) return true;
+    if (this.exempt.has(ip)) return true;
     const now = this.clock.now();
     const p = this.peer(ip, now);
     if (p.blockedUntilMs > now) {

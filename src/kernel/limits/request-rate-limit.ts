@@ -1,6 +1,5 @@
-import type { BlockList } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { isExempt } from './proxy-limits.ts';
+import type { ExemptList } from './exempt-list.ts';
 import type { Bus } from '../events/bus.ts';
 import type { Clock } from '../clock.ts';
 import { rateLimitExceeded } from '../errors/kernel-errors.ts';
@@ -19,11 +18,11 @@ export function installRequestRateLimit(
   app: FastifyInstance,
   bus: Bus,
   clock: Clock,
-  exempt: BlockList,
+  exempt: ExemptList,
 ): void {
   let warnedAt = -Infinity;
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || isExempt(exempt, request.ip)) return;
+    if (!request.url.startsWith('/api/') || exempt.has(request.ip)) return;
     let result;
     try {
       if (bus.reachable?.() === false) throw new Error('bus unreachable');
