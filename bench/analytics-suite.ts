@@ -36,6 +36,8 @@ export interface AnalyticsResult {
     readonly accepted: number;
     readonly non2xx: number;
     readonly stored: number;
+    /** Connections of the load: at most this many hits were in flight when it stopped. */
+    readonly connections: number;
     readonly eventsPerSecond: number;
     readonly p99Ms: number;
   };
@@ -148,6 +150,7 @@ export async function runAnalytics(
         accepted,
         non2xx: ingest.non2xx,
         stored: storedCount,
+        connections: options.connections,
         eventsPerSecond,
         p99Ms: ingest.latencyP99Ms,
       },

@@ -616,7 +616,12 @@ async function main(): Promise<void> {
       {
         target: 'analytics: ingestion ≥ 5,000 events a second on one process, every one stored',
         value: a.ingest.eventsPerSecond.toFixed(0),
-        met: a.ingest.eventsPerSecond >= 5000 && a.ingest.stored === a.ingest.accepted,
+        // Every answered hit stored; the requests in flight when the load stopped (one a connection at
+        // most) are stored too, though the load generator no longer counts their answers.
+        met:
+          a.ingest.eventsPerSecond >= 5000 &&
+          a.ingest.stored >= a.ingest.accepted &&
+          a.ingest.stored <= a.ingest.accepted + a.ingest.connections,
       },
       {
         target: 'analytics: a year of daily stats within 3 × GET /api/v1/locations (mean latency)',

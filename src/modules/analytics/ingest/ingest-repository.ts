@@ -11,18 +11,12 @@ import type {
 type Db = Kysely<AnalyticsTables> | Transaction<AnalyticsTables>;
 
 /*
- * A flush writes up to TRACKING_FLUSH_ROWS events and visits at once: as one array a column
- * (INSERT ... SELECT FROM unnest), not one parameter a value, so the statement is a dozen
- * parameters whatever the batch (a VALUES list of 1,000 rows was 12,000, built and parsed anew).
+ * A flush writes up to TRACKING_FLUSH_ROWS events and visits at once: as one JSON text read by
+ * json_to_recordset, not one parameter a value (a VALUES list of 1,000 rows was 12,000, built and
+ * parsed anew) nor one array a column (the driver builds array literals character by character;
+ * JSON.stringify is native). Instants go as ISO text, props as the JSON text the row holds.
  */
-const column =
-  <Row>(rows: readonly Row[]) =>
-  <K extends keyof Row>(key: K): Row[K][] =>
-    rows.map((r) => r[key]);
-
-/** Instants as ISO text, which both drivers pass inside an array as PostgreSQL reads it. */
-const times = <Row, K extends keyof Row>(rows: readonly Row[], key: K): string[] =>
-  rows.map((r) => (r[key] as Date).toISOString());
+const asJson = (rows: readonly object[]): string => JSON.stringify(rows);
 
 /** Raw events, visits, day salts and hourly rollups: what ingestion writes and retention drops. */
 export class IngestRepository {
@@ -73,14 +67,11 @@ export class IngestRepository {
 
   async upsertVisits(rows: readonly AnalyticsVisitRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const col = column(rows);
     await sql`INSERT INTO analytics_visits (id, org_id, visitor, started_at, last_seen_at, pageviews, events,
         entry_path, source, referrer_host, utm_source, utm_medium, utm_campaign, orders)
-      SELECT * FROM unnest(${col('id')}::bigint[], ${col('org_id')}::bigint[], ${col('visitor')}::text[],
-        ${times(rows, 'started_at')}::timestamptz[], ${times(rows, 'last_seen_at')}::timestamptz[],
-        ${col('pageviews')}::int[], ${col('events')}::int[], ${col('entry_path')}::text[], ${col('source')}::text[],
-        ${col('referrer_host')}::text[], ${col('utm_source')}::text[], ${col('utm_medium')}::text[],
-        ${col('utm_campaign')}::text[], ${col('orders')}::int[])
+      SELECT * FROM json_to_recordset(${asJson(rows)}::json) AS r(id bigint, org_id bigint, visitor text,
+        started_at timestamptz, last_seen_at timestamptz, pageviews int, events int, entry_path text,
+        source text, referrer_host text, utm_source text, utm_medium text, utm_campaign text, orders int)
       ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at, pageviews = excluded.pageviews,
         events = excluded.events`.execute(this.db);
   }
@@ -102,13 +93,13 @@ export class IngestRepository {
 
   async insertEvents(rows: readonly AnalyticsEventRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const col = column(rows);
     await sql`INSERT INTO analytics_events (org_id, at, visitor, visit_id, name, path, referrer_host, utm_source,
         utm_medium, utm_campaign, screen_width, props)
-      SELECT * FROM unnest(${col('org_id')}::bigint[], ${times(rows, 'at')}::timestamptz[], ${col('visitor')}::text[],
-        ${col('visit_id')}::bigint[], ${col('name')}::text[], ${col('path')}::text[], ${col('referrer_host')}::text[],
-        ${col('utm_source')}::text[], ${col('utm_medium')}::text[], ${col('utm_campaign')}::text[],
-        ${col('screen_width')}::int[], ${col('props')}::jsonb[])`.execute(this.db);
+      SELECT org_id, at, visitor, visit_id, name, path, referrer_host, utm_source, utm_medium, utm_campaign,
+        screen_width, props::jsonb
+      FROM json_to_recordset(${asJson(rows)}::json) AS r(org_id bigint, at timestamptz, visitor text,
+        visit_id bigint, name text, path text, referrer_host text, utm_source text, utm_medium text,
+        utm_campaign text, screen_width int, props text)`.execute(this.db);
   }
 
   /** Adds each row's counts to its hour's rollup. */

@@ -161,7 +161,11 @@ export class IngestService {
     for (const day of new Set(batch.map((b) => dayOf(b.at))))
       if (!this.partitions.has(day) && (await this.repo.ensurePartition(day))) this.partitions.add(day);
     const byOrg = new Map<number, Buffered[]>();
-    for (const b of batch) byOrg.set(b.orgId, [...(byOrg.get(b.orgId) ?? []), b]);
+    for (const b of batch) {
+      const hits = byOrg.get(b.orgId);
+      if (hits === undefined) byOrg.set(b.orgId, [b]);
+      else hits.push(b);
+    }
     await this.ctx.transaction(async ({ trx }) => {
       const repo = this.repo.withTx(trx);
       const events: AnalyticsEventRow[] = [];

@@ -37,7 +37,8 @@ export function addSums(into: Omit<RollupSums, 'bucket'>, sums: Omit<RollupSums,
 }
 
 /** One daily rollup: `[day (YYYY-MM-DD), visitors, pageviews, visits, bounces, duration_s, events]`. */
-type DayRow = [string, number, number, number, number, number, number];
+/** A daily rollup as read: its day as days since 1970-01-01, then its sums. */
+type DayRow = [number, number, number, number, number, number, number];
 
 const DAY_MS = 86_400_000;
 
@@ -52,14 +53,20 @@ function bucketOf(dayMs: number, granularity: Exclude<Granularity, 'hourly'>): n
 /** Days (oldest first) summed into their buckets. */
 function foldDays(days: readonly DayRow[], granularity: Exclude<Granularity, 'hourly'>): RollupSums[] {
   const out: RollupSums[] = [];
+  let last: RollupSums | undefined;
   for (const [day, visitors, pageviews, visits, bounces, duration_s, events] of days) {
-    const bucket = bucketOf(Date.parse(`${day}T00:00:00Z`), granularity);
-    let sums = out[out.length - 1];
-    if (sums === undefined || sums.bucket.getTime() !== bucket) {
-      sums = { bucket: new Date(bucket), ...NO_SUMS };
-      out.push(sums);
+    const bucket = bucketOf(day * DAY_MS, granularity);
+    if (last !== undefined && last.bucket.getTime() === bucket) {
+      last.visitors += visitors;
+      last.pageviews += pageviews;
+      last.visits += visits;
+      last.bounces += bounces;
+      last.duration_s += duration_s;
+      last.events += events;
+    } else {
+      last = { bucket: new Date(bucket), visitors, pageviews, visits, bounces, duration_s, events };
+      out.push(last);
     }
-    addSums(sums, { visitors, pageviews, visits, bounces, duration_s, events });
   }
   return out;
 }
@@ -104,8 +111,8 @@ export class StatsRepository {
    */
   private async days(orgId: number, from: Date, to: Date): Promise<DayRow[]> {
     const { rows } = await sql<{ days: DayRow[] | string }>`
-      SELECT coalesce(json_agg(json_build_array(day, visitors, pageviews, visits, bounces, duration_s, events)
-                               ORDER BY day), '[]') AS days
+      SELECT coalesce(json_agg(json_build_array(day - DATE '1970-01-01', visitors, pageviews, visits, bounces,
+                                                duration_s, events) ORDER BY day), '[]') AS days
       FROM analytics_daily
       WHERE org_id = ${orgId} AND day >= ${isoDay(from)}::date AND day < ${isoDay(to)}::date`.execute(
       this.db,

@@ -39,6 +39,18 @@ function figures(s: Omit<RollupSums, 'bucket'>): StatsFigures {
   };
 }
 
+/** ISO texts of bucket instants already written: a year of days is 365 toISOString calls a read. */
+const isoTexts = new Map<number, string>();
+
+function isoOf(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    if (isoTexts.size >= 50_000) isoTexts.clear();
+    isoTexts.set(ms, (text = new Date(ms).toISOString()));
+  }
+  return text;
+}
+
 /** The first instant of each bucket of `granularity` from `from` until `to` (UTC; weeks begin on Monday). */
 function buckets(from: number, to: number, granularity: Granularity): number[] {
   const out: number[] = [];
@@ -96,7 +108,7 @@ export class StatsService {
       while (next < rows.length && rows[next]!.bucket.getTime() < b) next++;
       const sums = next < rows.length && rows[next]!.bucket.getTime() === b ? rows[next++]! : NO_SUMS;
       addSums(total, sums);
-      return { date: new Date(b).toISOString(), ...figures(sums) };
+      return { date: isoOf(b), ...figures(sums) };
     });
     return { start_date: start, end_date: end, granularity, totals: figures(total), results };
   }
