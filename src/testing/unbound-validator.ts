@@ -73,6 +73,7 @@ export async function startUnbound(
   serverPort: number,
   moreZones: readonly string[] = [],
 ): Promise<Unbound> {
+  if (!isUnboundAvailable()) throw new Error(`unbound, dig or delv not found (${UNBOUND_PATH})`);
   const dir = mkdtempSync(path.join(tmpdir(), 'unbound-'));
   const port = await freePort();
   const conf = path.join(dir, 'unbound.conf');

@@ -56,7 +56,7 @@ async function ask(port: number, domain: string, serial: number | null): Promise
   };
 }
 
-describe.skipIf(!isKnotAvailable())('IXFR over UDP, beside Knot', () => {
+describe.skipIf(!isKnotAvailable() && !process.env.CI)('IXFR over UDP, beside Knot', () => {
   let t: TestApp;
   let token: string;
   let knot: KnotServer;
