@@ -90,6 +90,8 @@ declare module 'fastify' {
      * change nothing the audit log speaks of (sign-in). Every POST/PUT/PATCH/DELETE declares one.
      */
     audit?: string | false;
+    /** The path parameter naming the server or instance the call touches (`uuid`): its `server_uuid`. */
+    auditServerParam?: string;
   }
   interface FastifyRequest {
     /** Filled by the route's module when the principal alone does not name the organization. */
@@ -267,14 +269,28 @@ function viewOf(r: Omit<AuditRow, 'customer_id' | 'service_id' | 'server_uuid'>)
   };
 }
 
-/** The note's subjects, else the path's `customer_id`, `service_id` and `server_uuid` parameters. */
+/**
+ * A module's routes whose path has `:param` name their server or instance by it: each call's entry
+ * records it as `server_uuid` (call in the module's `routes`, before declaring them).
+ */
+export function auditServerParam(app: FastifyInstance, param: string): void {
+  app.addHook('onRoute', (route) => {
+    if (route.url.split('/').includes(`:${param}`))
+      route.config = { ...route.config, auditServerParam: param };
+  });
+}
+
+/**
+ * The note's subjects, else the path's `customer_id`, `service_id` and server parameters (the
+ * route's `auditServerParam`, else `server_uuid`).
+ */
 function subjectsOf(request: FastifyRequest, note: AuditNote): AuditSubjects {
   const params = (request.params ?? {}) as Record<string, unknown>;
   const idParam = (key: string): number | null => {
     const v = Number(params[key]);
     return Number.isSafeInteger(v) && v > 0 ? v : null;
   };
-  const uuid = params.server_uuid;
+  const uuid = params[request.routeOptions.config.auditServerParam ?? 'server_uuid'];
   return {
     customerId: note.customerId !== undefined ? note.customerId : idParam('customer_id'),
     serviceId: note.serviceId !== undefined ? note.serviceId : idParam('service_id'),

@@ -59,10 +59,12 @@ export class HourlyBilling {
     const month = periodStart.toISOString().slice(0, 7);
     return this.billing.invoiceServicePeriod(
       s,
-      {
-        description: `${s.productName} (hourly, ${month}: ${hours} h × ${s.price} ${s.currency})`,
-        amountMinor,
-      },
+      [
+        {
+          description: `${s.productName} (hourly, ${month}: ${hours} h × ${s.price} ${s.currency})`,
+          amountMinor,
+        },
+      ],
       due,
       (trx, invoiceId) => this.repo.withTx(trx).insertHourlyInvoice(s.id, periodStart, hours, invoiceId),
     );

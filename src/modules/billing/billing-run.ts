@@ -84,9 +84,16 @@ export class BillingRun {
       if (await this.repo.renewalExists(s.id, s.nextDueDate)) continue;
       const unit = minorOf(s.price);
       if (unit === null || unit === 0) continue;
+      // A coupon that discounts every invoice takes its part off each renewal too.
+      const discount = await this.services.renewalDiscount(s, unit);
       const invoiceId = await this.billing.invoiceServicePeriod(
         s,
-        { description: `${s.productName} (${s.billingCycle}, renewal)`, amountMinor: unit },
+        [
+          { description: `${s.productName} (${s.billingCycle}, renewal)`, amountMinor: unit },
+          ...(discount === null
+            ? []
+            : [{ description: discount.description, amountMinor: -discount.discountMinor }]),
+        ],
         s.nextDueDate,
         async (trx, id) => this.repo.withTx(trx).insertRenewal(s.id, s.nextDueDate, id),
       );

@@ -229,35 +229,35 @@ export class BillingService implements Invoicer {
 
   /**
    * The daily run: an `unpaid` invoice of one period of `service` (a renewal, or an hourly plan's
-   * month in arrears), one line, due at `dueAt`; `link` records it (service, period) in the same
+   * month in arrears), one line each of `periodLines` (a renewal's coupon a negative one after the
+   * period's, never more than it), due at `dueAt`; `link` records it (service, period) in the same
    * transaction (null when another run made it meanwhile).
    */
   async invoiceServicePeriod(
     service: InvoicedService,
-    line: { readonly description: string; readonly amountMinor: number },
+    periodLines: readonly { readonly description: string; readonly amountMinor: number }[],
     dueAt: Date,
     link: (trx: Transaction<BillingTables>, invoiceId: number) => Promise<void>,
   ): Promise<number | null> {
     const at = new Date(this.ctx.clock.now());
+    const lines = periodLines.map((l) => ({
+      description: l.description,
+      quantity: 1,
+      unit_amount_minor: l.amountMinor,
+      amount_minor: l.amountMinor,
+      service_id: service.id,
+    }));
+    const subtotal = lines.reduce((sum, l) => sum + l.amount_minor, 0);
     const values = {
       user_id: service.userId,
       org_id: service.orgId,
       status: 'unpaid' as const,
       currency: service.currency,
-      subtotal_minor: line.amountMinor,
+      subtotal_minor: subtotal,
       tax_minor: 0,
-      total_minor: line.amountMinor,
+      total_minor: subtotal,
       due_at: dueAt,
     };
-    const lines = [
-      {
-        description: line.description,
-        quantity: 1,
-        unit_amount_minor: line.amountMinor,
-        amount_minor: line.amountMinor,
-        service_id: service.id,
-      },
-    ];
     // A customer's service is invoiced under the organization's seller rules (read before the transaction).
     const org =
       service.customerId !== null && service.orgId !== null && this.sales !== null
@@ -340,22 +340,24 @@ export class BillingService implements Invoicer {
       if (fromCredit && balance < due) throw insufficientCredit();
       // Paid meanwhile by another request: this one must not take the money twice.
       if (!(await repo.markPaid(invoice.id, due, at))) throw invoiceNotPayable('paid');
-      await repo.insertTransaction(
-        {
-          user_id: userId,
-          org_id: invoice.org_id,
-          customer_id: customerId,
-          type: fromCredit ? 'credit_deduct' : 'payment',
-          amount_minor: due,
-          credit_delta_minor: fromCredit ? -due : 0,
-          currency: invoice.currency,
-          balance_after_minor: fromCredit ? balance - due : balance,
-          invoice_id: invoice.id,
-          gateway,
-          reference,
-        },
-        at,
-      );
+      // An invoice of 0 (a coupon took all of it off) is paid without moving money: no ledger row.
+      if (due > 0)
+        await repo.insertTransaction(
+          {
+            user_id: userId,
+            org_id: invoice.org_id,
+            customer_id: customerId,
+            type: fromCredit ? 'credit_deduct' : 'payment',
+            amount_minor: due,
+            credit_delta_minor: fromCredit ? -due : 0,
+            currency: invoice.currency,
+            balance_after_minor: fromCredit ? balance - due : balance,
+            invoice_id: invoice.id,
+            gateway,
+            reference,
+          },
+          at,
+        );
       await this.sales?.settle(uow.trx, invoice, org, due, at);
       await uow.record({
         orgId: invoice.org_id,

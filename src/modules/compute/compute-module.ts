@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import { auditServerParam } from '../../kernel/audit/audit-log.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { CatalogOffers, OsTemplates } from '../catalog/index.ts';
@@ -101,6 +102,8 @@ export function createComputeModule(runtime: Runtime, deps: ComputeModuleDeps): 
     },
     provider: () => providers.current(),
     routes(app) {
+      // Every instance route names its instance by `:uuid`: the staff activity's server filter.
+      auditServerParam(app, 'uuid');
       registerInstanceRoutes(app, reads);
       registerPowerRoutes(app, power);
       registerSnapshotRoutes(app, snapshots);

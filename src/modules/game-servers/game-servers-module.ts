@@ -1,4 +1,5 @@
 import type { PlatformModule } from '../../kernel/module/platform-module.ts';
+import { auditServerParam } from '../../kernel/audit/audit-log.ts';
 import type { Registry } from '../../kernel/module/registry.ts';
 import type { Runtime } from '../../kernel/runtime/runtime.ts';
 import type { AccountsDirectory } from '../identity/index.ts';
@@ -73,6 +74,15 @@ export function createGameServersModule(runtime: Runtime, deps: GameServersModul
       checkUpdates = check;
     },
     routes(app) {
+      // Every server route names its server by `:uuid`: the staff activity's server filter.
+      auditServerParam(app, 'uuid');
+      // An organization's server: its calls are the organization's entries (a user's token names none).
+      app.addHook('preHandler', async (request) => {
+        const uuid = (request.params as { uuid?: unknown } | undefined)?.uuid;
+        if (typeof request.routeOptions.config.audit !== 'string' || typeof uuid !== 'string') return;
+        const orgId = (await servers.find(uuid))?.org_id ?? null;
+        if (orgId !== null) request.auditNote = { ...request.auditNote, orgId };
+      });
       registerServerRoutes(app, serversService);
       registerSoftwareRoutes(app, software, updates);
     },

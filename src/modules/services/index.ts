@@ -14,6 +14,7 @@ export {
   type StorefrontCustomers,
   type OrderInvoiceLine,
   type OrderToInvoice,
+  type RenewalDiscount,
   type ServiceFulfilment,
   type ServiceInsights,
   type ServiceBilling,

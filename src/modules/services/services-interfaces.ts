@@ -160,6 +160,17 @@ export interface CouponRedeemer {
     trx: Transaction<unknown>,
     order: CouponOrder,
   ): Promise<{ readonly discount: OrderInvoiceLine | null }>;
+  /**
+   * A renewal of `serviceId` (`amountMinor` of `currency`): the discount of the coupon its order
+   * redeemed when that coupon discounts every invoice, else null.
+   */
+  renewalDiscount(serviceId: number, currency: string, amountMinor: number): Promise<RenewalDiscount | null>;
+}
+
+/** What a renewal invoice takes off its amount: a negative line of `discountMinor` (minor units, above 0). */
+export interface RenewalDiscount {
+  readonly description: string;
+  readonly discountMinor: number;
 }
 
 /** What billing tells the registry once an invoice is paid: its pending services are provisioned. */
@@ -210,6 +221,8 @@ export interface ServiceBilling {
   hourlyServicesActiveBetween(start: Date, end: Date): Promise<HourlyService[]>;
   /** next_due_date `from` → one cycle later; false when it was not `from` any more (already moved). */
   advanceDueDate(serviceId: number, from: Date): Promise<boolean>;
+  /** The discount a renewal of `service` of `amountMinor` carries (its order's coupon), else null. */
+  renewalDiscount(service: BilledService, amountMinor: number): Promise<RenewalDiscount | null>;
   /** active → suspended (the provisioner's suspend); nothing when it is not active. */
   suspendUnpaid(serviceId: number, reason: string): Promise<void>;
   /** suspended → active once its invoice is paid; nothing when it is not suspended. */

@@ -37,6 +37,7 @@ import {
   type OrderInvoiceLine,
   type ProvisionedService,
   type ServiceActor,
+  type RenewalDiscount,
   type ServiceBilling,
   type ServiceProvisioner,
   type ServiceSummary,
@@ -380,6 +381,13 @@ export class ServicesService implements ServiceBilling, CustomerServices {
       status: s.status,
       nextDueDate: new Date(s.next_due_date!),
     }));
+  }
+
+  /** Billing's daily run: a customer's renewal keeps the discount of the coupon its order redeemed. */
+  async renewalDiscount(service: BilledService, amountMinor: number): Promise<RenewalDiscount | null> {
+    if (service.customerId === null) return null;
+    const redeemer = this.coupons.one();
+    return redeemer === null ? null : redeemer.renewalDiscount(service.id, service.currency, amountMinor);
   }
 
   /** Billing's daily run: the priced hourly services active at some instant of [start, end). */

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditSubjects } from '../../../kernel/audit/audit-log.ts';
+import { orderInstance, startLocalCluster, type LocalCluster } from '../../../testing/compute-fixture.ts';
+import { GAME_TRIAL } from '../../../testing/game-server-fixture.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
 import { ORGS, addMember, createOrg, staffLogin } from '../../../testing/org-fixture.ts';
 import { setStaffRole } from '../../../testing/staff-fixture.ts';
@@ -235,4 +240,72 @@ describe('the staff console’s activity', () => {
     const owner = await t.request('GET', `${ORGS}/${SLUG}/staff/activity/actions`);
     expect(owner.status).toBe(401);
   });
+});
+
+describe('the staff console’s activity of VPS and game server routes', () => {
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 9));
+  const slug = 'act-servers';
+  let cluster: LocalCluster;
+  let root: string;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    cluster = await startLocalCluster(clock);
+    root = mkdtempSync(path.join(tmpdir(), 'act-game-servers-'));
+    t = await startTestApp({
+      clock,
+      env: { ...cluster.env, GAME_SERVERS_ROOT: root, PAPER_API_URL: 'http://127.0.0.1:9' },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await cluster?.close();
+    if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('records the instance’s and the server’s uuid of their routes as server_uuid', async () => {
+    const owner = await t.signUp();
+    const mate = await t.signUp();
+    await createOrg(t, owner.token, slug);
+    await addMember(t, owner.token, slug, mate.email, 'member');
+    // A VPS of the organization, rebooted.
+    const vps = await orderInstance(t, owner.token, slug, { hostname: 'act1' });
+    const power = await t.request('POST', `${ORGS}/${slug}/vps/${vps.uuid}/power`, {
+      token: owner.token,
+      body: { action: 'reboot' },
+    });
+    expect(power.status, power.text).toBe(200);
+    // A game server of the organization, a user added to it.
+    const locations = (await t.request('GET', '/api/v1/locations')).body as { id: number; code: string }[];
+    const ordered = await t.request('POST', '/api/v1/services/order', {
+      token: owner.token,
+      body: {
+        ...GAME_TRIAL,
+        org_slug: slug,
+        location_id: locations.find((l) => l.code === 'FRA')!.id,
+        config: { specialization: 'minecraft-paper' },
+      },
+    });
+    expect(ordered.status, ordered.text).toBe(201);
+    const servers = await t.request('GET', '/api/v1/client/servers', { token: owner.token });
+    const server = (servers.body.items as { uuid: string; service_id: number }[]).find(
+      (s) => s.service_id === ordered.body.id,
+    )!;
+    const added = await t.request('POST', `/api/v1/client/servers/${server.uuid}/users`, {
+      token: owner.token,
+      body: { email: mate.email, permissions: ['software.read'] },
+    });
+    expect(added.status, added.text).toBe(200);
+
+    const admin = (await staffLogin(t, slug, owner.email)).token;
+    const byServer = async (uuid: string) => {
+      const res = await t.request('GET', `${ORGS}/${slug}/staff/activity?server_uuid=${uuid}`, {
+        token: admin,
+      });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.items as Entry[]).map((e) => [e.action, e.server_uuid]);
+    };
+    expect(await byServer(vps.uuid)).toEqual([['compute.instance.power', vps.uuid]]);
+    expect(await byServer(server.uuid)).toEqual([['game-servers.user.create', server.uuid]]);
+  }, 180_000);
 });

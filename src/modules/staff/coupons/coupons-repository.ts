@@ -110,6 +110,18 @@ export class CouponsRepository {
     await this.db.insertInto('staff_coupon_redemptions').values(values).execute();
   }
 
+  /** The coupon a service's order redeemed (whatever its status now), else null. */
+  async redeemedFor(serviceId: number): Promise<CouponRecord | null> {
+    const row = await this.db
+      .selectFrom('staff_coupon_redemptions as r')
+      .innerJoin('staff_coupons as c', 'c.id', 'r.coupon_id')
+      .selectAll('c')
+      .where('r.service_id', '=', serviceId)
+      .orderBy('r.id')
+      .executeTakeFirst();
+    return row === undefined ? null : couponOf(row);
+  }
+
   /** A coupon's redemptions, newest first. */
   async redemptions(couponId: number, limit: number): Promise<RedemptionRecord[]> {
     const rows = await this.db

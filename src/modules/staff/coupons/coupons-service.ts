@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
 import { joinTransaction } from '../../../kernel/db/unit-of-work.ts';
-import type { CouponOrder, CouponRedeemer, OrderInvoiceLine } from '../../services/index.ts';
+import type { CouponOrder, CouponRedeemer, OrderInvoiceLine, RenewalDiscount } from '../../services/index.ts';
 import type { StaffCaller } from '../access/staff-access.ts';
 import { couponCodeTaken, couponNotFound } from '../staff-errors.ts';
 import type { StaffContext } from '../staff-context.ts';
@@ -93,6 +93,9 @@ function checkWindow(startsAt: Date | null, endsAt: Date | null): void {
   if (startsAt !== null && endsAt !== null && endsAt.getTime() <= startsAt.getTime())
     throw invalidField(['body', 'ends_at'], 'Must be after starts_at', endsAt.toISOString());
 }
+
+/** The words of a coupon's discount line, on the first invoice and on renewals alike. */
+const lineOf = (code: string) => `Coupon ${code}`;
 
 /** Why an order's code is refused: 422 naming `coupon_code`, the reason as the detail's `type`. */
 const refused = (code: string, type: string, msg: string) =>
@@ -238,7 +241,25 @@ export class CouponsService implements CouponRedeemer {
     });
     return {
       discount:
-        off === 0 ? null : { description: `Coupon ${coupon.code}`, quantity: 1, unitPrice: decimalOf(-off) },
+        off === 0 ? null : { description: lineOf(coupon.code), quantity: 1, unitPrice: decimalOf(-off) },
     };
+  }
+
+  /**
+   * A renewal of a service ordered with a coupon that discounts every invoice (`first_invoice_only`
+   * false): the coupon's terms of now taken off the renewal's amount, as on the first invoice. A
+   * discount once attached stays: a coupon disabled, expired, used up or switched off at checkout
+   * since then still discounts the renewals of services already ordered with it.
+   */
+  async renewalDiscount(
+    serviceId: number,
+    currency: string,
+    amountMinor: number,
+  ): Promise<RenewalDiscount | null> {
+    const coupon = await this.repo.redeemedFor(serviceId);
+    if (coupon === null || coupon.first_invoice_only) return null;
+    if (coupon.kind === 'fixed' && coupon.currency !== currency.toUpperCase()) return null;
+    const off = discountOf(coupon.kind, coupon.amount, amountMinor);
+    return off === 0 ? null : { description: lineOf(coupon.code), discountMinor: off };
   }
 }
