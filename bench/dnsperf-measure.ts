@@ -18,6 +18,8 @@ export interface DnsperfRun {
   clients: number;
   /** dnsperf -Q (paced); undefined = as fast as the server answers (-q 100 outstanding). */
   maxQps?: number;
+  /** dnsperf -q: queries outstanding at most, over all clients (default 100). */
+  outstanding?: number;
   /** dnsperf -v: one line per query (for latency percentiles). */
   verbose?: boolean;
   /** Run dnsperf on this CPU only (taskset), away from the server's; default anywhere. */
@@ -114,6 +116,7 @@ export function runDnsperf(run: DnsperfRun): Promise<string> {
   const args = ['-s', '127.0.0.1', '-p', String(run.port), '-d', run.queryFile, '-l', String(run.seconds)];
   args.push('-c', String(run.clients), '-m', run.transport);
   if (run.maxQps !== undefined) args.push('-Q', String(run.maxQps));
+  if (run.outstanding !== undefined) args.push('-q', String(run.outstanding));
   if (run.verbose === true) args.push('-v');
   const [cmd, argv] =
     run.cpu !== undefined ? ['taskset', ['-c', String(run.cpu), 'dnsperf', ...args]] : ['dnsperf', args];

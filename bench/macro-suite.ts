@@ -40,6 +40,9 @@ export type MacroServer = 'product' | 'serve' | 'knot';
  * `udp`/`tcp`: the mixed query file as fast as the server answers; `udp@50k`: the same paced at
  * 50,000 queries/s (CPU below saturation); `udp-nx`: unique NXDOMAIN names at saturation.
  */
+/** Queries in flight on each TCP connection of the tcp workload. */
+const TCP_IN_FLIGHT_PER_CONNECTION = 16;
+
 export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp'] as const;
 export type MacroWorkload = (typeof MACRO_WORKLOADS)[number];
 const PACED_QPS = 50_000;
@@ -241,6 +244,8 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
         transport,
         clients,
         ...(workload === 'udp@50k' ? { maxQps: PACED_QPS } : {}),
+        // Persistent connections, 16 queries in flight on each (dnsperf's -q counts all clients').
+        ...(transport === 'tcp' ? { outstanding: clients * TCP_IN_FLIGHT_PER_CONNECTION } : {}),
         ...(dnsperfCpu !== undefined ? { cpu: dnsperfCpu } : {}),
       };
       for (let round = 1; round <= options.rounds; round++) {
