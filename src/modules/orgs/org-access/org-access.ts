@@ -52,17 +52,14 @@ export class OrgAccess {
     const member =
       (needed: OrgRole) =>
       async (request: FastifyRequest): Promise<Principal> => {
-        // The organization is read while the token's session is checked (two round trips at
-        // once); a caller without a live token still gets its 401 before anything of the org.
-        const orgRead = this.liveOrg(slugOf(request));
-        orgRead.catch(() => undefined);
+        // A caller without a live token gets its 401 before anything of the org is read; then
+        // the organization and the caller's role in it come in one round trip (the session
+        // check is in memory once the session is known).
         const principal = await auth.tokenPrincipal(request, 'main');
-        const org = await orgRead;
-        if (org === null) throw orgNotFound();
-        const role = await this.members.roleOf(org.id, principal.userId!);
-        if (role === null) throw orgNotFound();
-        if (!roleAtLeast(role, needed)) throw forbiddenRole();
-        return { ...principal, orgId: org.id, role };
+        const found = await this.orgs.membershipBySlug(slugOf(request), principal.userId!);
+        if (found === null || found.status === 'deleted' || found.role === null) throw orgNotFound();
+        if (!roleAtLeast(found.role, needed)) throw forbiddenRole();
+        return { ...principal, orgId: found.id, role: found.role };
       };
     auth.provide('org:member', member('member'));
     auth.provide('org:admin', member('admin'));

@@ -48,6 +48,25 @@ export class OrganizationsRepository {
     return row === undefined ? null : this.byId(Number(row.id));
   }
 
+  /**
+   * What an organization route checks of its caller, in one round trip: the organization named
+   * by `slug` (its id and status) and `userId`'s role in it (null: not a member).
+   */
+  async membershipBySlug(
+    slug: string,
+    userId: number,
+  ): Promise<{ id: OrgRow['id']; status: OrgStatus; role: OrgRole | null } | null> {
+    const row = await this.db
+      .selectFrom('orgs')
+      .leftJoin('orgs_members', (join) =>
+        join.onRef('orgs_members.org_id', '=', 'orgs.id').on('orgs_members.user_id', '=', userId),
+      )
+      .select(['orgs.id', 'orgs.status', 'orgs_members.role'])
+      .where('orgs.slug', '=', slug.toLowerCase())
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
   /** The user's organizations (deleted ones left out), with the user's role, by name. */
   async listOfUser(userId: number): Promise<OrgWithRole[]> {
     return this.db
