@@ -71,7 +71,6 @@ export class RedisBus implements Bus {
   private readonly lockTokens = new Map<string, string>();
   private seq = 0;
   private readonly pendingWindows: PendingWindow[] = [];
-  private windowsInFlight = false;
   private readonly instance = `${process.pid}.${randomBytes(4).toString('hex')}`;
 
   /** `prefix` namespaces every key and channel (tests run side by side on one Redis). */
@@ -188,44 +187,35 @@ export class RedisBus implements Bus {
     const member = `${nowMs}-${this.instance}-${this.seq++}`;
     return new Promise((resolve, reject) => {
       const pending = { key: this.prefix + key, nowMs, windowMs, limit, member, resolve, reject };
-      if (this.pendingWindows.push(pending) === 1 && !this.windowsInFlight)
-        setImmediate(() => this.sendWindows());
+      if (this.pendingWindows.push(pending) === 1) setImmediate(() => this.sendWindows());
     });
   }
 
   /**
    * The counts asked for in one turn of the event loop, in one pipeline: under load every request
    * asks for one or two, from the I/O callbacks of many sockets (each its own tick, which
-   * auto-pipelining alone does not join), and a command per count cost more than the count. One
-   * batch is in flight at a time; counts asked for meanwhile go out together when it is answered,
-   * so the busier the process, the fuller each command (and an idle one waits no longer).
+   * auto-pipelining alone does not join), and a command per count cost more than the count.
    */
   private sendWindows(): void {
     const batch = this.pendingWindows.splice(0, WINDOWS_PER_COMMAND);
     if (batch.length === 0) return;
-    this.windowsInFlight = true;
+    if (this.pendingWindows.length > 0) setImmediate(() => this.sendWindows());
     const keys: string[] = [];
     const args: (string | number)[] = [];
     for (const w of batch) {
       keys.push(w.key);
       args.push(w.nowMs, w.windowMs, w.limit, w.member);
     }
-    this.commands
-      .slidingWindows(batch.length, ...keys, ...args)
-      .then(
-        (results) =>
-          batch.forEach((w, i) => {
-            const allowed = results[i * 3]!;
-            const count = results[i * 3 + 1]!;
-            const retry = results[i * 3 + 2]!;
-            w.resolve({ allowed: allowed === 1, count, retryAfterMs: Math.max(0, retry) });
-          }),
-        (error: unknown) => batch.forEach((w) => w.reject(error)),
-      )
-      .finally(() => {
-        this.windowsInFlight = false;
-        if (this.pendingWindows.length > 0) this.sendWindows();
-      });
+    this.commands.slidingWindows(batch.length, ...keys, ...args).then(
+      (results) =>
+        batch.forEach((w, i) => {
+          const allowed = results[i * 3]!;
+          const count = results[i * 3 + 1]!;
+          const retry = results[i * 3 + 2]!;
+          w.resolve({ allowed: allowed === 1, count, retryAfterMs: Math.max(0, retry) });
+        }),
+      (error: unknown) => batch.forEach((w) => w.reject(error)),
+    );
   }
 
   private subscriberConnection(): Redis {
