@@ -214,14 +214,17 @@ export class AuditLog {
 
   install(app: FastifyInstance): void {
     app.decorateRequest('auditNote', null);
-    app.addHook('onSend', async (request, reply, payload) => {
+    // A callback hook: every answer passes it, and most (the reads) write nothing.
+    app.addHook('onSend', (request, reply, payload, done) => {
       const action = request.routeOptions.config.audit;
-      if (typeof action !== 'string' || reply.statusCode >= 300 || reply.statusCode < 200) return payload;
+      if (typeof action !== 'string' || reply.statusCode >= 300 || reply.statusCode < 200)
+        return done(null, payload);
       // Before the answer leaves: a caller that reads the audit log next sees its own call.
-      await this.record(this.entryOf(request, action, payload)).catch((error: unknown) => {
-        this.log.error({ err: error, action }, 'audit entry not written');
-      });
-      return payload;
+      void this.record(this.entryOf(request, action, payload))
+        .catch((error: unknown) => {
+          this.log.error({ err: error, action }, 'audit entry not written');
+        })
+        .then(() => done(null, payload));
     });
   }
 

@@ -19,17 +19,22 @@ declare module 'fastify' {
  */
 export function installAuthFailureLimit(app: FastifyInstance, bus: Bus, clock: Clock): void {
   const keyOf = (route: string, ip: string): string => `rl:authfail:${route}:${ip}`;
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.authFailureLimit !== true) return;
+  // Callback hooks: every request passes them, and most routes have no such limit.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.authFailureLimit !== true) return done();
     const key = keyOf(request.routeOptions.url ?? '', request.ip);
-    const result = await bus.slidingWindowCount(key, clock.now(), WINDOW_MS);
-    if (result.count >= AUTH_FAILURES_PER_MINUTE) {
-      throw tooManyAuthAttempts();
-    }
+    bus
+      .slidingWindowCount(key, clock.now(), WINDOW_MS)
+      .then(
+        (result) => done(result.count >= AUTH_FAILURES_PER_MINUTE ? tooManyAuthAttempts() : undefined),
+        done,
+      );
   });
-  app.addHook('onSend', async (request, reply) => {
-    if (request.routeOptions.config.authFailureLimit !== true) return;
-    if (reply.statusCode !== 401 && reply.statusCode !== 403) return;
-    await bus.slidingWindowRecord(keyOf(request.routeOptions.url ?? '', request.ip), clock.now(), WINDOW_MS);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.routeOptions.config.authFailureLimit !== true) return done(null, payload);
+    if (reply.statusCode !== 401 && reply.statusCode !== 403) return done(null, payload);
+    bus
+      .slidingWindowRecord(keyOf(request.routeOptions.url ?? '', request.ip), clock.now(), WINDOW_MS)
+      .then(() => done(null, payload), done);
   });
 }

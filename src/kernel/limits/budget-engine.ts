@@ -152,8 +152,9 @@ export class BudgetEngine {
       done();
     });
     // preValidation: the body is parsed (an MFA token names its account) and malformed calls count too.
-    app.addHook('preValidation', async (request) => {
-      if (request.routeOptions.config.budget !== undefined) await this.chargeRequest(request);
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (request.routeOptions.config.budget === undefined) return done();
+      this.chargeRequest(request).then(() => done(), done);
     });
   }
 }

@@ -21,26 +21,27 @@ export function installRequestRateLimit(
   exempt: ExemptList,
 ): void {
   let warnedAt = -Infinity;
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || exempt.has(request.ip)) return;
-    let result;
-    try {
-      if (bus.reachable?.() === false) throw new Error('bus unreachable');
-      result = await bus.slidingWindowHit(
-        `rl:req:${request.ip}`,
-        clock.now(),
-        WINDOW_MS,
-        REQUESTS_PER_MINUTE,
-      );
-    } catch (error) {
+  // A callback hook: a promise less on every request (probes and exempt addresses pass at once).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api/') || exempt.has(request.ip)) return done();
+    const failOpen = (error: unknown): void => {
       if (clock.now() - warnedAt >= WINDOW_MS) {
         warnedAt = clock.now();
         request.log.warn({ err: error }, 'request rate limit not counted: the bus does not answer');
       }
-      return;
-    }
-    if (!result.allowed) {
-      throw rateLimitExceeded(Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
-    }
+      done();
+    };
+    if (bus.reachable?.() === false) return failOpen(new Error('bus unreachable'));
+    bus
+      .slidingWindowHit(`rl:req:${request.ip}`, clock.now(), WINDOW_MS, REQUESTS_PER_MINUTE)
+      .then(
+        (result) =>
+          done(
+            result.allowed
+              ? undefined
+              : rateLimitExceeded(Math.max(1, Math.ceil(result.retryAfterMs / 1000))),
+          ),
+        failOpen,
+      );
   });
 }

@@ -19,8 +19,9 @@ const CORS = {
  * every origin; 202 for what it takes and for what it drops (Do Not Track, bots).
  */
 export function registerIngestRoutes(app: ModuleApp, sites: SitesService, ingest: IngestService): void {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.routeOptions.url?.endsWith('/t/:site_key')) reply.headers(CORS);
+    done(null, payload);
   });
   app.options(
     '/t/:site_key',
