@@ -75,6 +75,22 @@ describe.each(backends)('bus on %s', (_name, make) => {
     expect((await b.slidingWindowCount('w', t0 + 61_000, 60_000)).count).toBe(3);
   });
 
+  it('drops the events that left a full window before refusing, and counts them out', async () => {
+    const t0 = 2_000_000;
+    for (const dt of [0, 1_000, 2_000])
+      expect((await a.slidingWindowHit('f', t0 + dt, 10_000, 3)).allowed).toBe(true);
+    expect((await b.slidingWindowHit('f', t0 + 9_000, 10_000, 3)).allowed).toBe(false);
+    // Two of the three have left the window: two more fit, then it is full until 12 s.
+    expect((await a.slidingWindowHit('f', t0 + 11_500, 10_000, 3)).allowed).toBe(true);
+    expect((await b.slidingWindowHit('f', t0 + 11_600, 10_000, 3)).allowed).toBe(true);
+    expect(await a.slidingWindowHit('f', t0 + 11_700, 10_000, 3)).toEqual({
+      allowed: false,
+      count: 3,
+      retryAfterMs: 300,
+    });
+    expect((await a.slidingWindowCount('f', t0 + 12_000, 10_000)).count).toBe(2);
+  });
+
   it('gives a lock to one holder at a time', async () => {
     expect(await a.tryLock('lock:member:1', 5_000)).toBe(true);
     expect(await b.tryLock('lock:member:1', 5_000)).toBe(false);

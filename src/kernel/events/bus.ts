@@ -40,6 +40,7 @@ export interface Bus {
 
 export interface WindowResult {
   readonly allowed: boolean;
+  /** Events inside the window: exact for a count; for a hit, at most the limit (Redis skips the trim below it). */
   readonly count: number;
   /** ms until the oldest counted event is `windowMs` old (0 when the window is empty). */
   readonly retryAfterMs: number;
