@@ -103,7 +103,8 @@ export class IngestService {
     const visitor = await this.visitorOf(orgId, ip, userAgent, at);
     const url = parseUrl(hit.url);
     const ref = hit.referrer !== undefined && hit.referrer !== '' ? parseUrl(hit.referrer) : null;
-    const q = url?.searchParams;
+    // Most page URLs carry no query: no URLSearchParams made for them.
+    const q = url !== null && url.search !== '' ? url.searchParams : undefined;
     const cut = (v: string | null | undefined, n = 100): string | null =>
       v === null || v === undefined || v === '' ? null : v.slice(0, n);
     const referrerHost = ref !== null && ref.host !== 'localhost' && ref.host !== url?.host ? ref.host : null;
