@@ -29,6 +29,7 @@ import type { MicroResult } from './micro-suite.ts';
 import { runPlatform, type PlatformResult } from './platform-suite.ts';
 import { runAnalytics, type AnalyticsResult } from './analytics-suite.ts';
 import { runScale } from './scale-suite.ts';
+import { HOSTS_1M } from './scale-1m.ts';
 import { runStorageListing, type StorageListingResult } from './storage-listing.ts';
 import { runStoragePresign, type PresignFigures } from './storage-presign.ts';
 import { runEdge, type Compared, type EdgeResult } from './edge-suite.ts';
@@ -271,6 +272,20 @@ function printScale(s: ScaleResult): void {
     ['setup', 'records', 'per process', 'total'],
     s.idle.map((m) => [m.setup, m.records, m.processesMiB.join(' + '), m.totalMiB]),
   );
+  const k = s.versusKnot;
+  printTable(
+    `scale: ${k?.records ?? '-'}-record zone, ours from its snapshot file vs Knot from its zone file, each in a fresh process`,
+    ['round', 'ours MiB', 'knot MiB', 'rss ÷ knot', 'ours start ms', 'knot start ms', 'start ÷ knot'],
+    (k?.rounds ?? []).map((r) => [
+      r.round,
+      Math.round(r.ours.rssMiB),
+      Math.round(r.knot.rssMiB),
+      num(r.rssRatio, 2),
+      Math.round(r.ours.startMs),
+      Math.round(r.knot.startMs),
+      num(r.startRatio, 2),
+    ]),
+  );
   for (const e of s.errors) console.log(`scale error: ${e}`);
 }
 
@@ -359,6 +374,17 @@ function targets(
   const big = scale?.snapshots.find((r) => r.records >= 1_000_000);
   add('1M-record snapshot build ≤ 20 s', big ? big.buildMs / 1000 : null, (v) => v <= 20, 1);
   add('1M-record snapshot resident ≤ 1 GiB (rss Δ, MiB)', big?.rssDeltaMiB, (v) => v <= GiB, 0);
+  const versus = scale?.versusKnot?.records !== undefined && scale.versusKnot.records >= 1_000_000;
+  add(
+    '1M-record zone: resident after load ÷ Knot ≤ 1.0 (median)',
+    versus ? scale!.versusKnot!.median.rssRatio : null,
+    (v) => v <= 1,
+  );
+  add(
+    '1M-record zone: start to first answer ÷ Knot ≤ 1.0 (median)',
+    versus ? scale!.versusKnot!.median.startRatio : null,
+    (v) => v <= 1,
+  );
   add('API change → answer p99 ≤ 1 s (ms)', scale?.change?.p99Ms, (v) => v <= 1000, 1);
   add('1M-record zone: record change applied ≤ 1 s (max of 20, ms)', big?.patchMaxMs, (v) => v <= 1000, 0);
   add(
@@ -464,6 +490,8 @@ async function main(): Promise<void> {
         snapshotSizes: quick ? [10_000] : [10_000, 100_000, 1_000_000],
         changes: quick ? 10 : 100,
         importRecords: quick ? 10_000 : 100_000,
+        versusKnotHosts: quick ? 20_000 : HOSTS_1M,
+        versusKnotRounds: quick ? 1 : (roundsArg ?? 3),
       },
       log,
     );

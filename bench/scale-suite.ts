@@ -2,8 +2,9 @@
  * Scale part of `npm run bench`: snapshot build time and resident memory per zone size (each size
  * in its own process, bench/snapshot-scale-child.ts), the time from an API change to the new
  * answer on the wire (product started by startTestApp, queries from src/testing/dns-client.ts), and
- * the import of a 100,000-record zone file (bench/zone-import.bench.ts, run as it is), and idle
- * resident memory per process of `npm start` and of `ROLE=dns` (bench/idle-memory.ts).
+ * the import of a 100,000-record zone file (bench/zone-import.bench.ts, run as it is), idle
+ * resident memory per process of `npm start` and of `ROLE=dns` (bench/idle-memory.ts), and a
+ * 1M-record zone against Knot: resident memory and start to first answer (bench/scale-1m.ts).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { startTestApp } from '../src/testing/test-app.ts';
 import { percentile } from './dnsperf-measure.ts';
 import type { SnapshotScaleResult } from './snapshot-scale-child.ts';
 import { measureIdleMemory, type IdleMemory } from './idle-memory.ts';
+import { runScale1m, type Scale1mResult } from './scale-1m.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Room for the 1M-record build, so an over-budget snapshot is measured instead of crashing. */
@@ -27,6 +29,9 @@ export interface ScaleOptions {
   snapshotSizes: number[];
   changes: number;
   importRecords: number;
+  /** Hosts of the zone served by ours and Knot (bench/scale-1m.ts; HOSTS_1M: 1M records), and rounds. */
+  versusKnotHosts: number;
+  versusKnotRounds: number;
 }
 
 export interface ChangeLatency {
@@ -60,6 +65,7 @@ export interface ScaleResult {
   change: ChangeLatency | null;
   import: ImportResult | null;
   idle: IdleMemory[];
+  versusKnot: Scale1mResult | null;
   errors: string[];
 }
 
@@ -197,5 +203,11 @@ export async function runScale(options: ScaleOptions, log: (line: string) => voi
   } catch (error) {
     errors.push(`idle memory: ${String(error)}`);
   }
-  return { options, snapshots, change, import: imported, idle, errors };
+  let versusKnot: Scale1mResult | null = null;
+  try {
+    versusKnot = await runScale1m({ rounds: options.versusKnotRounds, hosts: options.versusKnotHosts }, log);
+  } catch (error) {
+    errors.push(`versus Knot: ${String(error)}`);
+  }
+  return { options, snapshots, change, import: imported, idle, versusKnot, errors };
 }

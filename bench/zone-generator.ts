@@ -28,6 +28,12 @@ export interface BenchZone {
   delegations: string[];
 }
 
+/** The last groups of host i's IPv6 address: one group below 65,536 hosts, two above. */
+function v6Tail(i: number): string {
+  const low = (i & 0xffff).toString(16);
+  return i > 0xffff ? `${(i >>> 16).toString(16)}:${low}` : low;
+}
+
 export function generateZone(opts: BenchZoneOptions): BenchZone {
   const origin = opts.origin.replace(/\.$/, '');
   const n = opts.hostCount ?? DEFAULT_BENCH_HOSTS;
@@ -70,7 +76,7 @@ export function generateZone(opts: BenchZoneOptions): BenchZone {
     const h = `host${i}`;
     hosts.push(h);
     lines.push(`${h} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
-    if (rnd.int(3) === 0) lines.push(`${h} AAAA 2001:db8::${i.toString(16)}`);
+    if (rnd.int(3) === 0) lines.push(`${h} AAAA 2001:db8::${v6Tail(i)}`);
     if (rnd.int(10) === 0) lines.push(`${h} MX 10 mx1`);
     if (rnd.int(10) === 0) lines.push(`${h} TXT "id=${i}" "${'t'.repeat(rnd.int(60))}"`);
   }

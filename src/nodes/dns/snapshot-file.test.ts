@@ -86,8 +86,11 @@ describe('SnapshotFile', () => {
         keys: { sealer: new Sealer(randomBytes(32)), context },
       }).read())![0]!.dnssec,
     ).toBe(undefined);
-    const moved = text.replace('"id":1', '"id":9');
-    writeFileSync(file.file, moved);
+    const bytes = readFileSync(file.file);
+    const at = bytes.indexOf('"id":1,');
+    expect(at).toBeGreaterThan(0);
+    bytes.write('"id":9,', at);
+    writeFileSync(file.file, bytes);
     expect((await new SnapshotFile(file.file, { keys: { sealer, context } }).read())![0]!.dnssec).toBe(
       undefined,
     );
@@ -99,6 +102,21 @@ describe('SnapshotFile', () => {
     file.upsert(zone(3, 1));
     await new Promise((r) => setTimeout(r, 200));
     expect((await file.read())?.map((z) => z.id)).toEqual([3]);
+  });
+
+  it('answers null for a file cut short, with trailing bytes, or of another format', async () => {
+    const file = SnapshotFile.inDir(dir(), { debounceMs: 10 });
+    file.replaceAll([zone(1, 1), zone(2, 1)]);
+    await file.flush();
+    const whole = readFileSync(file.file);
+    for (const bad of [
+      whole.subarray(0, whole.length - 1),
+      Buffer.concat([whole, Buffer.of(0)]),
+      Buffer.from('{"format":1,"zones":[]}'),
+    ]) {
+      writeFileSync(file.file, bad);
+      expect(await new SnapshotFile(file.file).read()).toBeNull();
+    }
   });
 
   it('writes zones larger than one piece, and several zones, record for record', async () => {

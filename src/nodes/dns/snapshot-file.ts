@@ -5,21 +5,17 @@ import type { Sealer } from '../../kernel/crypto/sealing.ts';
 import type { ZoneMirror } from './zone-sync.ts';
 import { AtomicFileWriter, type AtomicFileWriterOptions } from '../shared/atomic-file-writer.ts';
 
-export const SNAPSHOT_FILE_NAME = 'dns-snapshot.json';
-const FORMAT = 1;
+export const SNAPSHOT_FILE_NAME = 'dns-snapshot.bin';
+const FORMAT = 2;
+/** The file's first bytes: what it is and its format. */
+const MAGIC = Buffer.from(`DNSSNAP${String.fromCharCode(FORMAT)}`, 'latin1');
 /**
  * Records serialised per write call: the file is written piece by piece, each piece an await, so a
  * DNS process writing a 1M-record zone keeps answering (one piece costs a few milliseconds).
  */
 export const RECORDS_PER_PIECE = 5000;
-
-interface StoredRecord {
-  readonly name: string;
-  readonly type: number;
-  readonly ttl: number;
-  /** RDATA, base64. */
-  readonly rdata: string;
-}
+/** A record's owner length meaning "the owner of the record before" (names are at most 255 octets). */
+const SAME_OWNER = 0xffff;
 
 /** A signing key as the database keeps it: the private key sealed (base64) under its zone and role. */
 interface StoredKey {
@@ -35,34 +31,117 @@ interface StoredDnssec {
   readonly zsk: StoredKey;
 }
 
+/** A zone's head (JSON): everything but its records, which follow it in binary. */
 interface StoredZone {
   readonly id: number;
   readonly domain: string;
   readonly serial: number;
-  readonly records: readonly StoredRecord[];
+  /** How many records follow. */
+  readonly records: number;
   readonly steering?: ZoneData['steering'];
   readonly dnssec?: StoredDnssec;
 }
 
+/** The file's head (JSON). */
 interface StoredSnapshot {
   readonly format: number;
   readonly writtenAt: string;
-  readonly zones: readonly StoredZone[];
+  readonly zones: number;
 }
 
 /*
+ * Layout (integers big-endian): MAGIC; the file head (u32 length, StoredSnapshot JSON); per zone
+ * its head (u32 length, StoredZone JSON) then its records, each: u16 owner length (SAME_OWNER: the
+ * previous record's owner) and the owner (UTF-8), u16 type, u32 TTL, u16 RDATA length and the
+ * RDATA. Reading is one read of the file and one pass over it: each record's RDATA is a view into
+ * the file's bytes, and records of one owner share its string.
+ *
  * DNSSEC private keys are written sealed exactly as the database keeps them (SEALING_KEY, the
  * key's zone and role as context), so a node cold-started from the file answers signed at once;
  * without a sealer they are left out (the zone is then served unsigned until the database
  * returns). TSIG secrets (`transfer`) are never written: transfers wait for the database.
  */
-function toStoredRecord(r: ZoneData['records'][number]): StoredRecord {
-  return {
-    name: r.name,
-    type: r.type,
-    ttl: r.ttl,
-    rdata: Buffer.from(r.rdata.buffer, r.rdata.byteOffset, r.rdata.length).toString('base64'),
+function jsonBlock(value: unknown): Buffer {
+  const json = Buffer.from(JSON.stringify(value));
+  const out = Buffer.allocUnsafe(4 + json.length);
+  out.writeUInt32BE(json.length, 0);
+  json.copy(out, 4);
+  return out;
+}
+
+/** Records [from, to) of `records` in the binary record layout. */
+function recordsPiece(records: ZoneData['records'], from: number, to: number): Buffer {
+  let size = 0;
+  let previous: string | null = from > 0 ? records[from - 1]!.name : null;
+  for (let i = from; i < to; i++) {
+    const r = records[i]!;
+    size += 2 + (r.name === previous ? 0 : Buffer.byteLength(r.name)) + 8 + r.rdata.length;
+    previous = r.name;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let p = 0;
+  previous = from > 0 ? records[from - 1]!.name : null;
+  for (let i = from; i < to; i++) {
+    const r = records[i]!;
+    if (r.name === previous) p = out.writeUInt16BE(SAME_OWNER, p);
+    else {
+      const n = out.write(r.name, p + 2);
+      out.writeUInt16BE(n, p);
+      p += 2 + n;
+    }
+    previous = r.name;
+    p = out.writeUInt16BE(r.type, p);
+    p = out.writeUInt32BE(r.ttl, p);
+    p = out.writeUInt16BE(r.rdata.length, p);
+    out.set(r.rdata, p);
+    p += r.rdata.length;
+  }
+  return out;
+}
+
+/** Reads the file's zones; throws on anything malformed (the caller answers null). */
+function parseSnapshot(bytes: Buffer, keys: KeySealing | null): ZoneData[] {
+  if (bytes.length < MAGIC.length || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
+    throw new Error('not a snapshot file of this format');
+  let p = MAGIC.length;
+  const json = <T>(): T => {
+    const length = bytes.readUInt32BE(p);
+    if (p + 4 + length > bytes.length) throw new Error('truncated');
+    const value = JSON.parse(bytes.toString('utf8', p + 4, p + 4 + length)) as T;
+    p += 4 + length;
+    return value;
   };
+  const head = json<StoredSnapshot>();
+  if (head.format !== FORMAT || typeof head.zones !== 'number') throw new Error('unknown format');
+  const zones: ZoneData[] = [];
+  for (let z = 0; z < head.zones; z++) {
+    const stored = json<StoredZone>();
+    const records = new Array<ZoneData['records'][number]>(stored.records);
+    let owner = '';
+    for (let i = 0; i < stored.records; i++) {
+      const length = bytes.readUInt16BE(p);
+      p += 2;
+      if (length !== SAME_OWNER) {
+        owner = bytes.toString('utf8', p, p + length);
+        p += length;
+      } else if (i === 0) throw new Error('no owner');
+      const type = bytes.readUInt16BE(p);
+      const ttl = bytes.readUInt32BE(p + 2);
+      const rdLength = bytes.readUInt16BE(p + 6);
+      p += 8;
+      if (p + rdLength > bytes.length) throw new Error('truncated');
+      records[i] = {
+        name: owner,
+        type,
+        ttl,
+        rdata: new Uint8Array(bytes.buffer, bytes.byteOffset + p, rdLength),
+      };
+      p += rdLength;
+    }
+    zones.push(fromStored(stored, records, keys));
+  }
+  if (p !== bytes.length) throw new Error('trailing bytes');
+  return zones;
 }
 
 /** How DNSSEC private keys are sealed in the file: the sealer, and the context binding a key to its zone and role. */
@@ -87,13 +166,14 @@ function openKey(keys: KeySealing, zoneId: number, role: 'ksk' | 'zsk', key: Sto
   };
 }
 
-/** A StoredZone without its records, as JSON missing the closing brace (records follow). */
-function zoneHeadJson(zone: ZoneData, keys: KeySealing | null): string {
+/** A zone's StoredZone head. */
+function zoneHead(zone: ZoneData, keys: KeySealing | null): StoredZone {
   const d = zone.dnssec;
-  const head: Omit<StoredZone, 'records'> = {
+  return {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
+    records: zone.records.length,
     ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
     ...(d !== undefined && keys !== null
       ? {
@@ -106,7 +186,6 @@ function zoneHeadJson(zone: ZoneData, keys: KeySealing | null): string {
         }
       : {}),
   };
-  return JSON.stringify(head).slice(0, -1);
 }
 
 /** The zone's signing material, or none when there is no sealer or the keys do not open. */
@@ -127,17 +206,12 @@ function dnssecOf(zone: StoredZone, keys: KeySealing | null): { dnssec?: ZoneDns
   }
 }
 
-function fromStored(zone: StoredZone, keys: KeySealing | null): ZoneData {
+function fromStored(zone: StoredZone, records: ZoneData['records'], keys: KeySealing | null): ZoneData {
   return {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
-    records: zone.records.map((r) => ({
-      name: r.name,
-      type: r.type,
-      ttl: r.ttl,
-      rdata: new Uint8Array(Buffer.from(r.rdata, 'base64')),
-    })),
+    records,
     ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
     ...dnssecOf(zone, keys),
   };
@@ -169,16 +243,14 @@ export class SnapshotFile implements ZoneMirror {
 
   /** The zones of the last snapshot written; null when there is none or it does not parse. */
   async read(): Promise<ZoneData[] | null> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(this.file, 'utf8');
+      bytes = await readFile(this.file);
     } catch {
       return null;
     }
     try {
-      const parsed = JSON.parse(text) as StoredSnapshot;
-      if (parsed.format !== FORMAT || !Array.isArray(parsed.zones)) return null;
-      return parsed.zones.map((z) => fromStored(z, this.options.keys ?? null));
+      return parseSnapshot(bytes, this.options.keys ?? null);
     } catch {
       return null;
     }
@@ -205,20 +277,17 @@ export class SnapshotFile implements ZoneMirror {
     return this.writer.flush();
   }
 
-  /** A StoredSnapshot as JSON, written RECORDS_PER_PIECE records at a time (see there). */
+  /** The file's layout (see parseSnapshot), written RECORDS_PER_PIECE records at a time (see there). */
   private async write(out: FileHandle): Promise<void> {
     const zones = [...this.zones.values()];
-    const writtenAt = JSON.stringify(new Date().toISOString());
-    await out.write(`{"format":${FORMAT},"writtenAt":${writtenAt},"zones":[`);
-    for (let z = 0; z < zones.length; z++) {
-      const zone = zones[z]!;
-      await out.write(`${z === 0 ? '' : ','}${zoneHeadJson(zone, this.options.keys ?? null)},"records":[`);
+    const keys = this.options.keys ?? null;
+    const head: StoredSnapshot = { format: FORMAT, writtenAt: new Date().toISOString(), zones: zones.length };
+    await out.write(Buffer.concat([MAGIC, jsonBlock(head)]));
+    for (const zone of zones) {
+      await out.write(jsonBlock(zoneHead(zone, keys)));
       for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
-        const piece = zone.records.slice(i, i + RECORDS_PER_PIECE).map(toStoredRecord);
-        await out.write(`${i === 0 ? '' : ','}${JSON.stringify(piece).slice(1, -1)}`);
+        await out.write(recordsPiece(zone.records, i, Math.min(zone.records.length, i + RECORDS_PER_PIECE)));
       }
-      await out.write(']}');
     }
-    await out.write(']}');
   }
 }
