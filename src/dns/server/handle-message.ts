@@ -68,10 +68,15 @@ export interface MessageOutcome {
   cookieValid: boolean;
   /**
    * The answer depends on the query's bytes and the zone's snapshot only, so an answer cache may
-   * keep it (answer-cache.ts): UDP, from a served zone, no ECS or COOKIE option, not a signed zone,
-   * not a load balancer's steered answer, not a transfer, no error.
+   * keep it (answer-cache.ts): UDP, from a served zone, no ECS or COOKIE option, not a load
+   * balancer's steered answer, not a transfer, no error.
    */
   cacheable: boolean;
+  /**
+   * The answer went through the signing stage (DO set, signed zone): its RRSIGs are made and
+   * refreshed over time, so a cache keeps it for a bounded time only.
+   */
+  signed: boolean;
 }
 
 export function createOutcome(): MessageOutcome {
@@ -84,6 +89,7 @@ export function createOutcome(): MessageOutcome {
     truncated: false,
     cookieValid: false,
     cacheable: false,
+    signed: false,
   };
 }
 
@@ -250,9 +256,7 @@ function cacheableAnswer(ctx: MessageContext, plan: AnswerPlan): boolean {
     !q.ecs.present &&
     q.cookieAt < 0 &&
     q.qtype !== RR_TYPE.IXFR &&
-    q.qtype !== RR_TYPE.AXFR &&
-    // Signatures and denial proofs are made and refreshed over time, not per snapshot.
-    zoneDnssec(plan.zone) === null
+    q.qtype !== RR_TYPE.AXFR
   );
 }
 
@@ -296,6 +300,8 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   out.rcode = plan.rcode;
   out.kind = kindOf(ctx);
   out.cacheable = cacheableAnswer(ctx, plan);
+  // Signatures and denial proofs are made and refreshed over time, not per snapshot.
+  out.signed = q.ednsDo && plan.zone !== null && zoneDnssec(plan.zone) !== null;
   ctx.opt.doBit = q.ednsDo;
   ctx.result = w.bytes;
   return w.finishInPlace(
@@ -322,6 +328,7 @@ function handle(
   out.truncated = false;
   out.cookieValid = false;
   out.cacheable = false;
+  out.signed = false;
   ctx.transport = client.transport;
   ctx.clientAddress = client.address;
   ctx.withCookie = false;
@@ -405,9 +412,10 @@ export interface MessageHandlerOptions {
   lbAnswers?: LbAnswerCounts | null;
   /**
    * Keep finished UDP answers (answer-cache.ts) for the slot entry point: memory bound in bytes
-   * (0: no cache) and where to count hits; default none.
+   * (0: no cache), where to count hits and the clock of signed answers' expiry (default
+   * Date.now); default none.
    */
-  answerCache?: { bytes: number; counters?: AnswerCacheCounters } | null;
+  answerCache?: { bytes: number; counters?: AnswerCacheCounters; now?: () => number } | null;
 }
 
 function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
@@ -472,7 +480,11 @@ export function createMessageHandlerWithContext(
   const cacheOptions = options.answerCache ?? null;
   const cache =
     cacheOptions !== null && cacheOptions.bytes > 0
-      ? new AnswerCache(cacheOptions.bytes, cacheOptions.counters ?? createAnswerCacheCounters())
+      ? new AnswerCache(
+          cacheOptions.bytes,
+          cacheOptions.counters ?? createAnswerCacheCounters(),
+          cacheOptions.now ?? Date.now,
+        )
       : null;
   if (cache !== null) {
     store.onChange((zoneId) => (zoneId === null ? cache.invalidateAll() : cache.invalidateZone(zoneId)));
