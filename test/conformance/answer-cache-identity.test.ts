@@ -29,6 +29,7 @@ import { buildQueryCorpus } from './query-corpus.ts';
 import { buildQuery } from './query-wire-builder.ts';
 
 const UDP: ClientInfo = { transport: 'udp', address: '192.0.2.53', port: 5353, family: 4 };
+const TCP: ClientInfo = { transport: 'tcp', address: '192.0.2.53', port: 5353, family: 4 };
 const SLOT = 4096;
 const PAYLOADS = [512, 600, 1232, 1400, 4096];
 
@@ -91,7 +92,7 @@ function counters() {
   return createAnswerCacheCounters();
 }
 
-function pair(store: ZoneStore, bytes = 1 << 20, now?: () => number): Pair {
+function pair(store: ZoneStore, bytes = 1 << 20, now?: () => number, client = UDP): Pair {
   const plainHandler = createMessageHandler(store);
   const c = counters();
   const cachedHandler = createMessageHandlerWithContext(store, {
@@ -104,13 +105,13 @@ function pair(store: ZoneStore, bytes = 1 << 20, now?: () => number): Pair {
   return {
     counters: c,
     plain: (q) => {
-      const res = plainHandler(q, UDP, out);
+      const res = plainHandler(q, client, out);
       return { bytes: res === null ? 'none' : Buffer.from(res).toString('hex'), out: { ...out } };
     },
     cached: (q) => {
       src.set(q, SLOT);
       dst.fill(0xee);
-      const n = cachedHandler.handleSlot(src, SLOT, q.length, UDP, out, dst, SLOT, SLOT);
+      const n = cachedHandler.handleSlot(src, SLOT, q.length, client, out, dst, SLOT, SLOT);
       const bytes = n < 0 ? 'none' : Buffer.from(dst.subarray(SLOT, SLOT + n)).toString('hex');
       // Nothing written outside the slot's answer.
       expect(dst[SLOT - 1]).toBe(0xee);
@@ -153,6 +154,16 @@ describe('answer cache: byte-identical to the uncached path', () => {
     expect(cases.length).toBeGreaterThan(1000);
     expect(p.counters.answerCacheHits).toBeGreaterThan(asked / 4);
     expect(p.counters.answerCacheHits + p.counters.answerCacheMisses).toBe(asked);
+  });
+
+  it('answers the query corpus over TCP alike (its own cache: answers untruncated)', () => {
+    const p = pair(storeOf(), 1 << 20, undefined, TCP);
+    const rnd = createSeededRandom(20261130);
+    for (const c of buildQueryCorpus()) {
+      expectSame(p, c.wire, `${c.id} tcp`);
+      expectSame(p, vary(c.wire, rnd), `${c.id} tcp variant`);
+    }
+    expect(p.counters.answerCacheHits).toBeGreaterThan(0);
   });
 
   it('stays identical in a cache far smaller than what it is asked (records overwritten)', () => {
@@ -240,30 +251,33 @@ const SIGNED_QUESTIONS: ReadonlyArray<[string, number, string]> = [
 ];
 
 describe('answer cache: signed answers (DO set)', () => {
-  it('answers each kind byte for byte as the signing path, at every payload size', () => {
-    const store = new ZoneStore();
-    store.replaceAll([signedZone()]);
-    const p = pair(store);
-    for (const [name, qtype, kind] of SIGNED_QUESTIONS) {
-      for (const payload of PAYLOADS) {
-        for (const doBit of [true, false]) {
-          const q = buildQuery({ name, qtype, edns: { payload, do: doBit } });
-          expectSame(p, q, `${name}/${qtype} payload ${payload} DO ${doBit}`);
-          const out = p.cached(q).out;
-          expect(out.kind, `${name}/${qtype}`).toBe(kind);
-          expect(out.signed).toBe(doBit);
-          expect(out.cacheable).toBe(true);
+  it.each([UDP, TCP])(
+    'answers each kind byte for byte as the signing path, at every payload size (%o)',
+    (client) => {
+      const store = new ZoneStore();
+      store.replaceAll([signedZone()]);
+      const p = pair(store, 1 << 20, undefined, client);
+      for (const [name, qtype, kind] of SIGNED_QUESTIONS) {
+        for (const payload of PAYLOADS) {
+          for (const doBit of [true, false]) {
+            const q = buildQuery({ name, qtype, edns: { payload, do: doBit } });
+            expectSame(p, q, `${name}/${qtype} payload ${payload} DO ${doBit}`);
+            const out = p.cached(q).out;
+            expect(out.kind, `${name}/${qtype}`).toBe(kind);
+            expect(out.signed).toBe(doBit);
+            expect(out.cacheable).toBe(true);
+          }
         }
+        const signed = p.cached(buildQuery({ name, qtype, edns: { payload: 1232, do: true } })).bytes;
+        // RRSIG (type 46) in the answer or the authority section.
+        expect(signed, `${name}/${qtype} signed`).toMatch(/002e0001/);
       }
-      const signed = p.cached(buildQuery({ name, qtype, edns: { payload: 1232, do: true } })).bytes;
-      // RRSIG (type 46) in the answer or the authority section.
-      expect(signed, `${name}/${qtype} signed`).toMatch(/002e0001/);
-    }
-    // Every question's third ask (and the check after it) was a hit.
-    expect(p.counters.answerCacheHits).toBeGreaterThanOrEqual(
-      SIGNED_QUESTIONS.length * PAYLOADS.length * 2 * 2,
-    );
-  });
+      // Every question's third ask (and the check after it) was a hit.
+      expect(p.counters.answerCacheHits).toBeGreaterThanOrEqual(
+        SIGNED_QUESTIONS.length * PAYLOADS.length * 2 * 2,
+      );
+    },
+  );
 
   it('uses an answer with signatures for a bounded time only; one without DO until the zone changes', () => {
     const store = new ZoneStore();

@@ -68,8 +68,9 @@ export interface MessageOutcome {
   cookieValid: boolean;
   /**
    * The answer depends on the query's bytes and the zone's snapshot only, so an answer cache may
-   * keep it (answer-cache.ts): UDP, from a served zone, no ECS or COOKIE option, not a load
-   * balancer's steered answer, not a transfer, no error.
+   * keep it (answer-cache.ts; one per transport, as a TCP answer is never truncated): from a
+   * served zone, no ECS or COOKIE option, not a load balancer's steered answer, not a transfer, no
+   * error.
    */
   cacheable: boolean;
   /**
@@ -248,7 +249,6 @@ function shortResponse(
 function cacheableAnswer(ctx: MessageContext, plan: AnswerPlan): boolean {
   const q = ctx.query;
   return (
-    ctx.transport === 'udp' &&
     plan.zone !== null &&
     !plan.steered &&
     plan.kind !== 'refused' &&
@@ -411,7 +411,9 @@ export interface MessageHandlerOptions {
   /** Counts answers at load balancers' hostnames (metrics); default not counted. */
   lbAnswers?: LbAnswerCounts | null;
   /**
-   * Keep finished UDP answers (answer-cache.ts) for the slot entry point: memory bound in bytes
+   * Keep finished answers (answer-cache.ts) for the slot entry point, in one cache for UDP and one
+   * for TCP (a TCP answer is the untruncated one; made on the first TCP query), each of this
+   * memory bound in bytes
    * (0: no cache), where to count hits and the clock of signed answers' expiry (default
    * Date.now); default none.
    */
@@ -458,10 +460,15 @@ export type DnsSlotHandler = (
 export interface MessageHandlers {
   /** Bytes in, a response Buffer of its own out (null = send nothing): TCP, node:dgram. */
   handle: (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
-  /** The UDP batch path (DnsSlotHandler), through the answer cache when there is one. */
+  /**
+   * The UDP batch path and the TCP listener (DnsSlotHandler), through the transport's answer cache
+   * when there is one.
+   */
   handleSlot: DnsSlotHandler;
-  /** The answer cache of `handleSlot`; null without one. */
+  /** The UDP answer cache of `handleSlot`; null without one. */
   cache: AnswerCache | null;
+  /** The TCP answer cache of `handleSlot`; null without one or before the first TCP query. */
+  tcpCache(): AnswerCache | null;
   context: MessageContext;
 }
 
@@ -478,17 +485,15 @@ export function createMessageHandlerWithContext(
   ctx.cookies = options.cookies ?? null;
   ctx.chaos = options.chaos ?? null;
   const cacheOptions = options.answerCache ?? null;
-  const cache =
-    cacheOptions !== null && cacheOptions.bytes > 0
-      ? new AnswerCache(
-          cacheOptions.bytes,
-          cacheOptions.counters ?? createAnswerCacheCounters(),
-          cacheOptions.now ?? Date.now,
-        )
-      : null;
-  if (cache !== null) {
-    store.onChange((zoneId) => (zoneId === null ? cache.invalidateAll() : cache.invalidateZone(zoneId)));
-  }
+  const cacheCounters = cacheOptions?.counters ?? createAnswerCacheCounters();
+  const newCache = (): AnswerCache | null => {
+    if (cacheOptions === null || cacheOptions.bytes <= 0) return null;
+    const c = new AnswerCache(cacheOptions.bytes, cacheCounters, cacheOptions.now ?? Date.now);
+    store.onChange((zoneId) => (zoneId === null ? c.invalidateAll() : c.invalidateZone(zoneId)));
+    return c;
+  };
+  const cache = newCache();
+  let tcpCache: AnswerCache | null = null;
   /** The response's length (bytes in ctx.result), or -1 for none. */
   const answerOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): number => {
     try {
@@ -514,15 +519,16 @@ export function createMessageHandlerWithContext(
   };
   const copier = new ByteCopier();
   const handleSlot: DnsSlotHandler = (src, off, len, client, out, dst, dstOff, max) => {
-    if (cache !== null) {
-      const hit = cache.answer(src, off, len, dst, dstOff, out);
+    const c = client.transport === 'udp' ? cache : cache === null ? null : (tcpCache ??= newCache());
+    if (c !== null) {
+      const hit = c.answer(src, off, len, dst, dstOff, out);
       if (hit >= 0) return hit;
     }
     const n = answerOne(src.subarray(off, off + len), client, out);
     if (n < 0 || n > max) return -1;
     copier.copy(ctx.result, 0, dst, dstOff, n);
-    if (cache !== null && out.cacheable) cache.store(src, off, len, dst, dstOff, n, out);
+    if (c !== null && out.cacheable) c.store(src, off, len, dst, dstOff, n, out);
     return n;
   };
-  return { handle: handleOne, handleSlot, cache, context: ctx };
+  return { handle: handleOne, handleSlot, cache, tcpCache: () => tcpCache, context: ctx };
 }
