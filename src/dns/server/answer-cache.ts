@@ -1,6 +1,7 @@
 /**
- * Finished UDP answers keyed by the query's bytes, so that a repeated question is answered by one
- * copy instead of parse → resolve → encode (the DNS hot path's user-space cost per query).
+ * Finished answers keyed by the query's bytes, so that a repeated question is answered by one
+ * copy instead of parse → resolve → encode (the DNS hot path's user-space cost per query). One
+ * cache per transport (handle-message.ts): a TCP answer is the untruncated one.
  *
  * Contract:
  * - The key is the query with its ID zeroed and its question name lower-cased (RFC 4343 §3): the
@@ -9,7 +10,7 @@
  *   query: owners equal to the query name are pointers to the question, every other name comes
  *   from the zone.
  * - Only what the handler marks `cacheable` is stored (handle-message.ts): answers from a served
- *   zone over UDP without ECS or COOKIE options, not a load balancer's steering, no transfer, no
+ *   zone without ECS or COOKIE options, not a load balancer's steering, no transfer, no
  *   error. The outcome (rcode, kind, zone…) is stored with the answer and restored on a hit, so
  *   statistics and RRL (which run after the handler, on the bytes sent) see the same thing.
  * - Invalidation: an answer is valid while its zone's generation and the cache's generation are the

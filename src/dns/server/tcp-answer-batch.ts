@@ -1,6 +1,6 @@
 /**
  * Gathers length-prefixed DNS answers (RFC 1035 §4.2.2) for one socket write. Answers are written
- * (by a slot handler, reserve() → commit()) or copied (add()) into one reused scratch buffer;
+ * (by a slot handler: reserve() → commit()) into one reused scratch buffer;
  * flush() hands the socket a single Buffer of exactly the bytes gathered (the socket keeps it until
  * written, so the scratch itself is never handed out). Synchronous use only: fill and flush within
  * one 'data' event.
@@ -36,18 +36,6 @@ export class AnswerBatch {
     s[at] = n >>> 8;
     s[at + 1] = n & 0xff;
     this.used = at + LENGTH_PREFIX + n;
-  }
-
-  /** Adds one answer (at most MAX_TCP_MESSAGE_SIZE bytes); flushes first through `write` if full. */
-  add(answer: Uint8Array, write: (bytes: Buffer) => void): void {
-    const need = answer.length + LENGTH_PREFIX;
-    if (this.used + need > SCRATCH_BYTES) this.flush(write);
-    const s = this.scratch;
-    const at = this.used;
-    s[at] = answer.length >>> 8;
-    s[at + 1] = answer.length & 0xff;
-    s.set(answer, at + LENGTH_PREFIX);
-    this.used = at + need;
   }
 
   /** Writes what was gathered, if anything, as one Buffer of its own. */
