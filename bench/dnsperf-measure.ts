@@ -22,6 +22,10 @@ export interface DnsperfRun {
   outstanding?: number;
   /** dnsperf -v: one line per query (for latency percentiles). */
   verbose?: boolean;
+  /** dnsperf -n: stop after this many passes over the query file (or `seconds`, whichever first). */
+  passes?: number;
+  /** dnsperf -D: the DO bit set (EDNS), so a signed zone answers with its signatures. */
+  dnssec?: boolean;
   /** Run dnsperf on this CPU only (taskset), away from the server's; default anywhere. */
   cpu?: number;
 }
@@ -118,6 +122,8 @@ export function runDnsperf(run: DnsperfRun): Promise<string> {
   if (run.maxQps !== undefined) args.push('-Q', String(run.maxQps));
   if (run.outstanding !== undefined) args.push('-q', String(run.outstanding));
   if (run.verbose === true) args.push('-v');
+  if (run.dnssec === true) args.push('-D');
+  if (run.passes !== undefined) args.push('-n', String(run.passes));
   const [cmd, argv] =
     run.cpu !== undefined ? ['taskset', ['-c', String(run.cpu), 'dnsperf', ...args]] : ['dnsperf', args];
   return new Promise((resolve, reject) => {

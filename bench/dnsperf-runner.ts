@@ -26,6 +26,8 @@ import { generateQueries } from './query-generator.ts';
 import { generateZone } from './zone-generator.ts';
 
 export const ORIGIN = 'bench.example';
+/** The signed zone of the macro suite's signed workloads. */
+export const SIGNED_ORIGIN = 'signed.example';
 const READY_TIMEOUT_MS = 60_000;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -82,10 +84,24 @@ export async function startOurs(
   };
 }
 
-/** Starts Knot on the zone text with `workers` UDP and TCP workers. */
-export async function startKnotWith(zoneText: string, workers: number): Promise<Running> {
+/** Knot's signing policy for `signed` zones: ECDSA P-256 (RFC 6605), NSEC (no NSEC3). */
+export const KNOT_SIGNING_POLICY = { id: 'p256', algorithm: 'ecdsap256sha256', nsec3: 'off' } as const;
+
+/**
+ * Starts Knot on the zone text with `workers` UDP and TCP workers; `signed` zones are served too,
+ * signed by Knot itself (KNOT_SIGNING_POLICY).
+ */
+export async function startKnotWith(
+  zoneText: string,
+  workers: number,
+  signed: ReadonlyArray<{ domain: string; text: string }> = [],
+): Promise<Running> {
   const knot = await startKnot({
-    zones: [{ domain: ORIGIN, text: zoneText }],
+    zones: [
+      { domain: ORIGIN, text: zoneText },
+      ...signed.map((z) => ({ ...z, dnssecPolicy: KNOT_SIGNING_POLICY.id })),
+    ],
+    policies: signed.length > 0 ? [KNOT_SIGNING_POLICY] : [],
     serverOptions: [`udp-workers: ${workers}`, `tcp-workers: ${workers}`, 'background-workers: 1'],
   });
   return { pid: knot.pid, port: knot.port, stop: () => knot.stop() };

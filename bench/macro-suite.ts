@@ -5,7 +5,9 @@
  * serve the same data (the platform replaces the apex SOA/NS on import). Optionally also
  * bench/serve-zone-file.ts (engine without the product around it).
  * Workloads (MACRO_WORKLOADS): mixed UDP queries at saturation and paced at a fixed rate, a UDP
- * flood of unique NXDOMAIN names, mixed TCP. One DNS worker each; server and dnsperf pinned to
+ * flood of unique NXDOMAIN names, mixed TCP, and mixed UDP queries with DO set at a second zone
+ * that each server signs itself (ours online, Knot with `dnssec-signing: on`; the `serve` server
+ * does not sign and skips it). One DNS worker each; server and dnsperf pinned to
  * separate cores when the machine has two (taskset), so CPU per query is the server's own; rounds
  * alternate between servers; medians and spreads per server and workload.
  */
@@ -21,7 +23,7 @@ import { queryUdp } from '../src/testing/dns-client.ts';
 import { freePort } from '../src/testing/free-port.ts';
 import { measure, measureLatency } from './dnsperf-measure.ts';
 import type { Measurement, Transport } from './dnsperf-measure.ts';
-import { ORIGIN, startKnotWith, startOurs } from './dnsperf-runner.ts';
+import { ORIGIN, SIGNED_ORIGIN, startKnotWith, startOurs } from './dnsperf-runner.ts';
 import { median, spreadPct } from './bench-stats.ts';
 import type { Running } from './dnsperf-runner.ts';
 import { generateNxFlood, generateQueries } from './query-generator.ts';
@@ -43,9 +45,21 @@ export type MacroServer = 'product' | 'serve' | 'knot';
 /** Queries in flight on each TCP connection of the tcp workload. */
 const TCP_IN_FLIGHT_PER_CONNECTION = 16;
 
-export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp'] as const;
+export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp', 'signed'] as const;
 export type MacroWorkload = (typeof MACRO_WORKLOADS)[number];
 const PACED_QPS = 50_000;
+/**
+ * Unmeasured passes over the query file before the rounds of a signed workload (bounded by
+ * SIGNED_WARMUP_MAX_SECONDS): ours signs on first ask and keeps an answer from its second ask on,
+ * Knot signs the whole zone at load.
+ */
+const SIGNED_WARMUP_PASSES = 2;
+const SIGNED_WARMUP_MAX_SECONDS = 60;
+
+/** `signed`: the mixed names (no unique NXDOMAIN names) at the signed zone, DO set. */
+function isSigned(w: MacroWorkload): boolean {
+  return w.startsWith('signed');
+}
 
 function transportOf(w: MacroWorkload): Transport {
   return w === 'tcp' ? 'tcp' : 'udp';
@@ -129,7 +143,8 @@ async function startProduct(
   zoneText: string,
   sampleName: string,
   log: (line: string) => void,
-): Promise<Running & { exported: string }> {
+  signedZoneText: string | null,
+): Promise<Running & { exported: string; signedExported: string | null }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-product-'));
   const apiPort = await freePort();
   const dnsPort = await freePort();
@@ -197,11 +212,58 @@ async function startProduct(
     log(`product: zone imported and served in ${Math.round(performance.now() - started)} ms`);
     const exported = await call('GET', `/dns/zones/${zoneId}/export`, undefined, token);
     if (exported.status !== 200) throw new Error(`export: ${exported.status}`);
-    return { pid: child.pid!, port: dnsPort, stop, exported: exported.text };
+    let signedExported: string | null = null;
+    if (signedZoneText !== null) {
+      // The signed zone: imported, then DNSSEC on (ECDSA P-256); ready once DNSKEY is answered.
+      const z = await call('POST', '/dns/zones', { domain: SIGNED_ORIGIN }, token);
+      if (z.status !== 201) throw new Error(`signed zone create: ${z.status} ${z.text}`);
+      const id = (JSON.parse(z.text) as { id: number }).id;
+      const imp = await call('POST', `/dns/zones/${id}/import`, { zone_file: signedZoneText }, token);
+      if (imp.status !== 200) throw new Error(`signed import: ${imp.status} ${imp.text.slice(0, 500)}`);
+      const on = { dnssec_enabled: true, dnssec_algorithm: 'ECDSAP256SHA256' };
+      const patched = await call('PATCH', `/dns/zones/${id}`, on, token);
+      if (patched.status !== 200) throw new Error(`dnssec on: ${patched.status} ${patched.text}`);
+      await waitFor('the signed zone on DNS', () => signedReady(dnsPort));
+      const e = await call('GET', `/dns/zones/${id}/export`, undefined, token);
+      if (e.status !== 200) throw new Error(`signed export: ${e.status}`);
+      signedExported = withoutDnssecRecords(e.text);
+    }
+    return { pid: child.pid!, port: dnsPort, stop, exported: exported.text, signedExported };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** Resolves true once the server answers the signed zone's DNSKEY with its RRSIG (DO set), else null. */
+async function signedReady(port: number): Promise<true | null> {
+  const query = dnsPacket.encode({
+    type: 'query',
+    id: 9,
+    questions: [{ type: 'DNSKEY', name: SIGNED_ORIGIN }],
+    additionals: [
+      {
+        type: 'OPT',
+        name: '.',
+        udpPayloadSize: 1232,
+        extendedRcode: 0,
+        ednsVersion: 0,
+        flags: dnsPacket.DNSSEC_OK,
+        flag_do: true,
+        options: [],
+      },
+    ],
+  });
+  const r = await queryUdp(query, { host: '127.0.0.1', port, timeoutMs: 200, retries: 0 });
+  return r.decoded?.answers?.some((a) => a.type === 'RRSIG') === true ? true : null;
+}
+
+/** A zone file without the records a signer makes (Knot signs the product's export itself). */
+function withoutDnssecRecords(text: string): string {
+  return text
+    .split('\n')
+    .filter((l) => !/\s(DNSKEY|RRSIG|NSEC|NSEC3|NSEC3PARAM|CDS|CDNSKEY)\s/.test(l))
+    .join('\n');
 }
 
 /** Runs the macro part; `log` gets one line per measurement. */
@@ -213,19 +275,32 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
   writeFileSync(queryFile, queries);
   const nxFile = path.join(dir, 'nx-queries.txt');
   if (options.workloads.includes('udp-nx')) writeFileSync(nxFile, generateNxFlood(ORIGIN));
+  // The signed zone: the same generated names under a second origin.
+  const signedZone = options.workloads.some(isSigned)
+    ? generateZone({ origin: SIGNED_ORIGIN, hostCount: options.hostCount })
+    : null;
+  const signedFile = path.join(dir, 'signed-queries.txt');
+  if (signedZone !== null)
+    writeFileSync(signedFile, generateQueries(signedZone, undefined, undefined, ['nx']));
   let pinned = false;
   const servers: Partial<Record<MacroServer, Running>> = {};
   const rounds: MacroRound[] = [];
   const latency = new Map<string, { p50Ms: number; p99Ms: number }>();
   let exported = zone.text;
+  let signedExported = signedZone?.text ?? null;
   try {
     // The product first: Knot and the engine-only server then serve the product's export.
     if (options.servers.includes('product')) {
-      const p = await startProduct(zone.text, `${zone.hosts[0]}.${ORIGIN}`, log);
+      const p = await startProduct(zone.text, `${zone.hosts[0]}.${ORIGIN}`, log, signedExported);
       servers.product = p;
       exported = p.exported;
+      signedExported = p.signedExported;
     }
-    if (options.servers.includes('knot')) servers.knot = await startKnotWith(exported, 1);
+    if (options.servers.includes('knot')) {
+      const signed = signedExported === null ? [] : [{ domain: SIGNED_ORIGIN, text: signedExported }];
+      servers.knot = await startKnotWith(exported, 1, signed);
+      if (signed.length > 0) await waitFor('Knot signing', () => signedReady(servers.knot!.port));
+    }
     if (options.servers.includes('serve')) {
       const zoneFile = path.join(dir, 'bench.zone');
       writeFileSync(zoneFile, exported);
@@ -239,7 +314,7 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
       const transport = transportOf(workload);
       const clients = transport === 'tcp' ? options.tcpClients : options.udpClients;
       const base = {
-        queryFile: workload === 'udp-nx' ? nxFile : queryFile,
+        queryFile: workload === 'udp-nx' ? nxFile : isSigned(workload) ? signedFile : queryFile,
         seconds: options.seconds,
         transport,
         clients,
@@ -247,9 +322,17 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
         // Persistent connections, 16 queries in flight on each (dnsperf's -q counts all clients').
         ...(transport === 'tcp' ? { outstanding: clients * TCP_IN_FLIGHT_PER_CONNECTION } : {}),
         ...(dnsperfCpu !== undefined ? { cpu: dnsperfCpu } : {}),
+        ...(isSigned(workload) ? { dnssec: true } : {}),
       };
+      const serversOf = isSigned(workload) ? options.servers.filter((x) => x !== 'serve') : options.servers;
+      if (isSigned(workload)) {
+        for (const server of serversOf) {
+          const warm = { seconds: SIGNED_WARMUP_MAX_SECONDS, passes: SIGNED_WARMUP_PASSES };
+          await measure({ ...base, ...warm, port: servers[server]!.port }, servers[server]!.pid);
+        }
+      }
       for (let round = 1; round <= options.rounds; round++) {
-        for (const server of options.servers) {
+        for (const server of serversOf) {
           const s = servers[server]!;
           const m = await measure({ ...base, port: s.port }, s.pid);
           rounds.push({ server, workload, transport, round, ...m });

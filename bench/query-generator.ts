@@ -21,13 +21,20 @@ const MIX: Array<[number, string]> = [
   [100, 'nodata'],
 ];
 
-export function generateQueries(zone: BenchZone, count = DEFAULT_BENCH_QUERIES, seed = 2): string {
+/** `omit`: kinds left out (their share of `count` is not replaced), e.g. `['nx']`. */
+export function generateQueries(
+  zone: BenchZone,
+  count = DEFAULT_BENCH_QUERIES,
+  seed = 2,
+  omit: readonly string[] = [],
+): string {
   const rnd = createSeededRandom(seed);
   const o = zone.origin;
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
     const roll = rnd.int(100);
     const kind = MIX.find(([upto]) => roll < upto)![1];
+    if (omit.includes(kind)) continue;
     switch (kind) {
       case 'a':
         lines.push(`${rnd.pick(zone.hosts)}.${o} A`);

@@ -66,6 +66,7 @@ export {
   createAnswerCacheCounters,
   DEFAULT_ANSWER_CACHE_BYTES,
   SAMPLE_EVERY,
+  SIGNED_ANSWER_LIFETIME_MS,
   WINDOW_LOOKUPS,
 } from './server/answer-cache.ts';
 export { ServerCookies } from './server/server-cookies.ts';

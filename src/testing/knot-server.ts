@@ -31,6 +31,18 @@ export interface KnotZone {
   master?: string;
   /** `acl` ids of the zone (e.g. one allowing NOTIFY from the primary). */
   acl?: readonly string[];
+  /** Knot signs the zone itself (`dnssec-signing: on`) under this `policy` id. */
+  dnssecPolicy?: string;
+}
+
+/** Knot `policy:` (automatic signing), e.g. `{ id: 'p256', algorithm: 'ecdsap256sha256', nsec3: 'off' }`. */
+export interface KnotPolicy {
+  id: string;
+  algorithm: string;
+  nsec3?: 'on' | 'off';
+  /** E.g. `14d`. */
+  'rrsig-lifetime'?: string;
+  'rrsig-refresh'?: string;
 }
 
 /** Knot `key:` (TSIG, RFC 8945). */
@@ -66,6 +78,7 @@ export interface KnotOptions {
   keys?: readonly KnotKey[];
   remotes?: readonly KnotRemote[];
   acls?: readonly KnotAcl[];
+  policies?: readonly KnotPolicy[];
   /** Knot log level for stderr (default warning); see KnotServer.log(). */
   logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error';
 }
@@ -95,6 +108,8 @@ function configText(dir: string, host: string, port: number, opts: KnotOptions):
       let entry = `  - domain: "${fqdn(z.domain)}"\n    file: "zone-${i}.zone"`;
       if (z.master !== undefined) entry += `\n    master: ${z.master}`;
       if (z.acl !== undefined) entry += `\n    acl: [${z.acl.join(', ')}]`;
+      if (z.dnssecPolicy !== undefined)
+        entry += `\n    dnssec-signing: on\n    dnssec-policy: ${z.dnssecPolicy}`;
       return entry;
     })
     .join('\n');
@@ -123,7 +138,7 @@ function configText(dir: string, host: string, port: number, opts: KnotOptions):
 ${server}
 database:
     storage: "${dir}/db"
-${section('key', opts.keys)}${section('remote', opts.remotes)}${section('acl', opts.acls)}log:
+${section('key', opts.keys)}${section('remote', opts.remotes)}${section('acl', opts.acls)}${section('policy', opts.policies)}log:
   - target: stderr
     any: ${opts.logLevel ?? 'warning'}
 template:

@@ -2,8 +2,10 @@
  * The UDP answer cache (src/dns/server/answer-cache.ts) answers byte for byte what the handler
  * answers without it: every query of the differential and malformed corpora, each in random
  * variations (ID, 0x20 letter case, RD, EDNS payload and DO), asked twice through the cached slot
- * entry and compared with the plain handler's answer and outcome. Then invalidation: a changed
- * zone, a new child zone and a removed zone are answered as the plain handler answers them.
+ * entry and compared with the plain handler's answer and outcome. The same for answers with DO
+ * set at a signed zone (positive, NODATA, wildcard, referral, CNAME and NXDOMAIN with their RRSIGs
+ * and proofs), and their bounded lifetime. Then invalidation: a changed zone, a new child zone and a
+ * removed zone are answered as the plain handler answers them.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,12 +13,14 @@ import {
   createMessageHandler,
   createMessageHandlerWithContext,
   createOutcome,
+  generateDnssecKey,
   SAMPLE_EVERY,
+  SIGNED_ANSWER_LIFETIME_MS,
   WINDOW_LOOKUPS,
   ZoneStore,
   zoneDataFromText,
 } from '../../src/dns/index.ts';
-import type { ClientInfo, MessageOutcome } from '../../src/dns/index.ts';
+import type { ClientInfo, MessageOutcome, ZoneData, ZoneDnssec } from '../../src/dns/index.ts';
 import { createSeededRandom } from '../../src/testing/seeded-random.ts';
 import type { SeededRandom } from '../../src/testing/seeded-random.ts';
 import { CONFORMANCE_ZONES } from './conformance-zones.ts';
@@ -25,6 +29,7 @@ import { buildQueryCorpus } from './query-corpus.ts';
 import { buildQuery } from './query-wire-builder.ts';
 
 const UDP: ClientInfo = { transport: 'udp', address: '192.0.2.53', port: 5353, family: 4 };
+const TCP: ClientInfo = { transport: 'tcp', address: '192.0.2.53', port: 5353, family: 4 };
 const SLOT = 4096;
 const PAYLOADS = [512, 600, 1232, 1400, 4096];
 
@@ -87,10 +92,12 @@ function counters() {
   return createAnswerCacheCounters();
 }
 
-function pair(store: ZoneStore, bytes = 1 << 20): Pair {
+function pair(store: ZoneStore, bytes = 1 << 20, now?: () => number, client = UDP): Pair {
   const plainHandler = createMessageHandler(store);
   const c = counters();
-  const cachedHandler = createMessageHandlerWithContext(store, { answerCache: { bytes, counters: c } });
+  const cachedHandler = createMessageHandlerWithContext(store, {
+    answerCache: { bytes, counters: c, ...(now ? { now } : {}) },
+  });
   const out = createOutcome();
   const dst = new Uint8Array(3 * SLOT);
   // The query sits inside a larger buffer, as in a batch's receive area.
@@ -98,13 +105,13 @@ function pair(store: ZoneStore, bytes = 1 << 20): Pair {
   return {
     counters: c,
     plain: (q) => {
-      const res = plainHandler(q, UDP, out);
+      const res = plainHandler(q, client, out);
       return { bytes: res === null ? 'none' : Buffer.from(res).toString('hex'), out: { ...out } };
     },
     cached: (q) => {
       src.set(q, SLOT);
       dst.fill(0xee);
-      const n = cachedHandler.handleSlot(src, SLOT, q.length, UDP, out, dst, SLOT, SLOT);
+      const n = cachedHandler.handleSlot(src, SLOT, q.length, client, out, dst, SLOT, SLOT);
       const bytes = n < 0 ? 'none' : Buffer.from(dst.subarray(SLOT, SLOT + n)).toString('hex');
       // Nothing written outside the slot's answer.
       expect(dst[SLOT - 1]).toBe(0xee);
@@ -149,6 +156,16 @@ describe('answer cache: byte-identical to the uncached path', () => {
     expect(p.counters.answerCacheHits + p.counters.answerCacheMisses).toBe(asked);
   });
 
+  it('answers the query corpus over TCP alike (its own cache: answers untruncated)', () => {
+    const p = pair(storeOf(), 1 << 20, undefined, TCP);
+    const rnd = createSeededRandom(20261130);
+    for (const c of buildQueryCorpus()) {
+      expectSame(p, c.wire, `${c.id} tcp`);
+      expectSame(p, vary(c.wire, rnd), `${c.id} tcp variant`);
+    }
+    expect(p.counters.answerCacheHits).toBeGreaterThan(0);
+  });
+
   it('stays identical in a cache far smaller than what it is asked (records overwritten)', () => {
     const p = pair(storeOf(), 64 * 1024);
     const rnd = createSeededRandom(7);
@@ -171,6 +188,120 @@ describe('answer cache: byte-identical to the uncached path', () => {
     expect(Buffer.from(hit.bytes, 'hex').subarray(0, 2).readUInt16BE()).toBe(2);
     expect(Buffer.from(hit.bytes, 'hex').includes(Buffer.from('wWw\x07ExAmPlE\x03cOm', 'latin1'))).toBe(true);
     expect(hit.bytes).toBe(p.plain(b).bytes);
+  });
+});
+
+const SIGNED_ZONE = `
+$ORIGIN signed.example.
+$TTL 3600
+@ SOA ns1 hostmaster 1 7200 3600 1209600 300
+@ NS ns1
+@ NS ns2
+@ MX 10 mail
+ns1 A 192.0.2.1
+ns2 A 192.0.2.2
+mail A 192.0.2.25
+www A 192.0.2.80
+www AAAA 2001:db8::80
+www TXT "v=1" "${'t'.repeat(40)}"
+alias CNAME www
+dangling CNAME gone
+*.wild A 192.0.2.99
+*.wild TXT "wild"
+secure NS ns.secure
+secure DS 12345 13 2 ${'ab'.repeat(32)}
+ns.secure A 192.0.2.53
+insecure NS ns.other.example.
+`;
+
+function signedZone(): ZoneData {
+  const ksk = generateDnssecKey(13, 'ksk');
+  const zsk = generateDnssecKey(13, 'zsk');
+  const dnssec: ZoneDnssec = {
+    algorithm: 13,
+    ksk: { algorithm: 13, keyTag: ksk.keyTag, privateKeyPkcs8: ksk.privateKeyPkcs8 },
+    zsk: { algorithm: 13, keyTag: zsk.keyTag, privateKeyPkcs8: zsk.privateKeyPkcs8 },
+    nsecTtl: 300,
+  };
+  const data = zoneDataFromText({ id: 7, domain: 'signed.example', text: SIGNED_ZONE });
+  const dnskeys = [ksk, zsk].map((k) => ({ name: 'signed.example', type: 48, ttl: 3600, rdata: k.dnskey }));
+  return { ...data, records: [...data.records, ...dnskeys], dnssec };
+}
+
+/** Questions at the signed zone: every kind of answer the signing stage makes. */
+const SIGNED_QUESTIONS: ReadonlyArray<[string, number, string]> = [
+  ['www.signed.example', 1, 'positive'],
+  ['www.signed.example', 28, 'positive'],
+  ['www.signed.example', 16, 'positive'],
+  ['signed.example', 15, 'positive'],
+  ['signed.example', 48, 'positive'],
+  ['signed.example', 2, 'positive'],
+  ['www.signed.example', 33, 'nodata'],
+  ['ns1.signed.example', 15, 'nodata'],
+  ['signed.example', 33, 'nodata'],
+  ['alias.signed.example', 1, 'positive'],
+  ['alias.signed.example', 33, 'nodata'],
+  ['dangling.signed.example', 1, 'nxdomain'],
+  ['w1.wild.signed.example', 1, 'wildcard'],
+  ['Some.Deeper.wild.signed.example', 16, 'wildcard'],
+  ['w2.wild.signed.example', 28, 'wildcard'],
+  ['www.secure.signed.example', 1, 'referral'],
+  ['www.insecure.signed.example', 1, 'referral'],
+  ['nx1.signed.example', 1, 'nxdomain'],
+];
+
+describe('answer cache: signed answers (DO set)', () => {
+  it.each([UDP, TCP])(
+    'answers each kind byte for byte as the signing path, at every payload size (%o)',
+    (client) => {
+      const store = new ZoneStore();
+      store.replaceAll([signedZone()]);
+      const p = pair(store, 1 << 20, undefined, client);
+      for (const [name, qtype, kind] of SIGNED_QUESTIONS) {
+        for (const payload of PAYLOADS) {
+          for (const doBit of [true, false]) {
+            const q = buildQuery({ name, qtype, edns: { payload, do: doBit } });
+            expectSame(p, q, `${name}/${qtype} payload ${payload} DO ${doBit}`);
+            const out = p.cached(q).out;
+            expect(out.kind, `${name}/${qtype}`).toBe(kind);
+            expect(out.signed).toBe(doBit);
+            expect(out.cacheable).toBe(true);
+          }
+        }
+        const signed = p.cached(buildQuery({ name, qtype, edns: { payload: 1232, do: true } })).bytes;
+        // RRSIG (type 46) in the answer or the authority section.
+        expect(signed, `${name}/${qtype} signed`).toMatch(/002e0001/);
+      }
+      // Every question's third ask (and the check after it) was a hit.
+      expect(p.counters.answerCacheHits).toBeGreaterThanOrEqual(
+        SIGNED_QUESTIONS.length * PAYLOADS.length * 2 * 2,
+      );
+    },
+  );
+
+  it('uses an answer with signatures for a bounded time only; one without DO until the zone changes', () => {
+    const store = new ZoneStore();
+    store.replaceAll([signedZone()]);
+    let nowMs = 1_000_000;
+    const p = pair(store, 1 << 20, () => nowMs);
+    const withDo = buildQuery({ name: 'www.signed.example', qtype: 1, edns: { payload: 1232, do: true } });
+    const withoutDo = buildQuery({ name: 'www.signed.example', qtype: 1, edns: { payload: 1232 } });
+    for (const q of [withDo, withoutDo]) expectSame(p, q, 'warm');
+    nowMs += SIGNED_ANSWER_LIFETIME_MS - 2_000;
+    let hits = p.counters.answerCacheHits;
+    p.cached(withDo);
+    p.cached(withoutDo);
+    expect(p.counters.answerCacheHits).toBe(hits + 2);
+    nowMs += 2_000;
+    hits = p.counters.answerCacheHits;
+    const stores = p.counters.answerCacheStores;
+    expect(p.cached(withDo).bytes).toBe(p.plain(withDo).bytes);
+    expect(p.counters.answerCacheHits).toBe(hits);
+    // Stored again at once (seen before), then answered from the cache.
+    expect(p.counters.answerCacheStores).toBe(stores + 1);
+    p.cached(withoutDo);
+    p.cached(withDo);
+    expect(p.counters.answerCacheHits).toBe(hits + 2);
   });
 });
 

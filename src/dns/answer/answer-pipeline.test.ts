@@ -484,6 +484,7 @@ describe('answer pipeline (expected values recorded from Knot DNS 3.2.6)', () =>
       truncated: false,
       cookieValid: false,
       cacheable: true,
+      signed: false,
     });
     handle(buildQuery({ name: 'x.deleg.example.com', type: 'A' }), UDP, out);
     expect(out.kind).toBe('referral');

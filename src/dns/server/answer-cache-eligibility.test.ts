@@ -1,8 +1,9 @@
 /**
  * What the UDP answer cache must not keep (answer-cache.ts, MessageOutcome.cacheable): answers at
- * a load balancer's hostname (health, client and chance decide them) and anything from a signed
- * zone (signatures are made and refreshed over time). A record type that a load balancer does not
- * answer (TXT at its hostname) comes from the zone's records and is kept.
+ * a load balancer's hostname (health, client and chance decide them). A record type that a load
+ * balancer does not answer (TXT at its hostname) comes from the zone's records and is kept. A
+ * signed zone's answers are kept, those with signatures (DO set) marked `signed` (kept for a
+ * bounded time; test/conformance/answer-cache-identity.test.ts checks their bytes).
  */
 import { describe, expect, it } from 'vitest';
 import { buildQuery } from '../../../test/conformance/query-wire-builder.ts';
@@ -75,7 +76,7 @@ describe('answer cache: what it does not keep', () => {
     expect(c.counters.answerCacheHits).toBe(1);
   });
 
-  it('keeps nothing from a signed zone, with DO or without', () => {
+  it("keeps a signed zone's answers, with DO (marked signed) or without", () => {
     const ksk = generateDnssecKey(13, 'ksk');
     const zsk = generateDnssecKey(13, 'zsk');
     const dnssec: ZoneDnssec = {
@@ -89,9 +90,12 @@ describe('answer cache: what it does not keep', () => {
     const c = cachedHandler(store);
     for (const doBit of [true, false]) {
       const q = buildQuery({ name: 'ns1.example.com', qtype: 1, edns: { payload: 1232, do: doBit } });
-      for (let i = 0; i < 3; i++) c.ask(q);
-      expect(c.out.cacheable).toBe(false);
+      const first = c.ask(q);
+      for (let i = 0; i < 2; i++) expect(c.ask(q)).toEqual(first);
+      expect(c.out.cacheable).toBe(true);
+      expect(c.out.signed).toBe(doBit);
     }
-    expect(c.counters.answerCacheStores).toBe(0);
+    expect(c.counters.answerCacheStores).toBe(2);
+    expect(c.counters.answerCacheHits).toBe(2);
   });
 });

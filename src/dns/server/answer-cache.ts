@@ -1,6 +1,7 @@
 /**
- * Finished UDP answers keyed by the query's bytes, so that a repeated question is answered by one
- * copy instead of parse → resolve → encode (the DNS hot path's user-space cost per query).
+ * Finished answers keyed by the query's bytes, so that a repeated question is answered by one
+ * copy instead of parse → resolve → encode (the DNS hot path's user-space cost per query). One
+ * cache per transport (handle-message.ts): a TCP answer is the untruncated one.
  *
  * Contract:
  * - The key is the query with its ID zeroed and its question name lower-cased (RFC 4343 §3): the
@@ -9,13 +10,16 @@
  *   query: owners equal to the query name are pointers to the question, every other name comes
  *   from the zone.
  * - Only what the handler marks `cacheable` is stored (handle-message.ts): answers from a served
- *   zone over UDP without ECS or COOKIE options, outside signed zones, not a load balancer's
- *   steering, no transfer, no error. The outcome (rcode, kind, zone…) is stored with the answer and
- *   restored on a hit, so statistics and RRL (which run after the handler, on the bytes sent) see
- *   the same thing.
+ *   zone without ECS or COOKIE options, not a load balancer's steering, no transfer, no
+ *   error. The outcome (rcode, kind, zone…) is stored with the answer and restored on a hit, so
+ *   statistics and RRL (which run after the handler, on the bytes sent) see the same thing.
  * - Invalidation: an answer is valid while its zone's generation and the cache's generation are the
  *   ones it was stored under; the zone store reports every change (ZoneStore.onChange): one zone
- *   changed → that zone's generation moves; the set of zones changed → everything goes.
+ *   changed → that zone's generation moves; the set of zones changed → everything goes. An answer
+ *   with signatures (DO at a signed zone, outcome `signed`: its RRSIGs and proofs, positive,
+ *   NODATA, wildcard or referral alike) is also used SIGNED_ANSWER_LIFETIME_MS at most, far inside
+ *   the signatures' refresh margin, as the signed denial cache (denial-answer-cache.ts): only such a
+ *   hit reads the clock.
  * - Memory is bounded: records (header, key, answer, word aligned) live in one ring of `bytes`
  *   less the index, overwritten oldest first; the index has a power of two of 16-byte slots, one
  *   per 128 to 256 bytes of bound. No objects or strings per entry; a lookup allocates nothing,
@@ -64,6 +68,8 @@ export interface CachedOutcome {
   truncated: boolean;
   cookieValid: boolean;
   cacheable: boolean;
+  /** The answer carries signatures: kept SIGNED_ANSWER_LIFETIME_MS at most. */
+  signed: boolean;
 }
 
 export type OutcomeKind =
@@ -88,15 +94,20 @@ export const MIN_ANSWER_CACHE_BYTES = 64 * 1024;
 export const QUERY_MAX = 512;
 export const ANSWER_MAX = 4096;
 
+/** How long an answer with signatures is used (see the file comment). */
+export const SIGNED_ANSWER_LIFETIME_MS = 60_000;
+
 const HEADER = 12;
 /** Record header: Int32 words before the key. */
 const W_LENGTHS = 0; // key length | answer length << 16
 const W_ZONE_SLOT = 1;
 const W_ZONE_GEN = 2;
 const W_GEN = 3;
-const W_OUTCOME = 4; // rcode | kind << 8 | truncated << 12 | qname end << 16
+const W_OUTCOME = 4; // rcode | kind << 8 | truncated << 12 | signed << 13 | qname end << 16
 const W_QTYPE = 5;
-const RECORD_HEADER_WORDS = 6;
+/** Signed answers: seconds since the cache's start (see nowS) from which it is stale; else 0. */
+const W_EXPIRES = 6;
+const RECORD_HEADER_WORDS = 7;
 /**
  * Index slot (16 bytes, four to a cache line): hash, ring offset in words, absolute position in
  * words (mod 2^32), and a word left free (keeps slots aligned to the line).
@@ -185,10 +196,16 @@ export class AnswerCache {
   private skippedSrc: Uint8Array | null = null;
   private skippedOff = -1;
 
+  /** The clock's reading at construction, ms (expiry times are kept relative to it). */
+  private readonly startMs: number;
+
+  /** `now`: the clock of signed answers' expiry, ms (default Date.now). */
   constructor(
     bytes: number,
     private readonly counters: AnswerCacheCounters,
+    private readonly now: () => number = Date.now,
   ) {
+    this.startMs = now();
     const total = Math.max(MIN_ANSWER_CACHE_BYTES, Math.floor(bytes));
     let slots = 1;
     while (slots * 2 * BYTES_PER_SLOT <= total) slots *= 2;
@@ -326,7 +343,12 @@ export class AnswerCache {
     }
     const words = this.words;
     const zoneSlot = words[w + W_ZONE_SLOT]!;
-    if (words[w + W_GEN] !== this.generation || words[w + W_ZONE_GEN] !== this.zoneGens[zoneSlot]) {
+    const expires = words[w + W_EXPIRES]!;
+    if (
+      words[w + W_GEN] !== this.generation ||
+      words[w + W_ZONE_GEN] !== this.zoneGens[zoneSlot] ||
+      (expires !== 0 && this.nowS() >= expires)
+    ) {
       this.counters.answerCacheMisses++;
       return -1;
     }
@@ -338,6 +360,7 @@ export class AnswerCache {
     out.rcode = o & 0xff;
     out.kind = KINDS[(o >>> 8) & 0xf]!;
     out.truncated = ((o >>> 12) & 1) === 1;
+    out.signed = ((o >>> 13) & 1) === 1;
     out.qtype = words[w + W_QTYPE]!;
     out.zoneId = this.zoneIds[zoneSlot]!;
     out.zoneApex = this.zoneApexes[zoneSlot]!;
@@ -346,6 +369,11 @@ export class AnswerCache {
     this.counters.answerCacheHits++;
     this.windowHits++;
     return answerLen;
+  }
+
+  /** Seconds since the cache's start, at least 1 (0 marks an answer that does not expire). */
+  private nowS(): number {
+    return 1 + Math.floor((this.now() - this.startMs) / 1000);
   }
 
   /** At the end of a window: sample while the hits were too few to pay for the lookups. */
@@ -483,8 +511,10 @@ export class AnswerCache {
       (out.rcode & 0xff) |
       (KINDS.indexOf(out.kind) << 8) |
       ((out.truncated ? 1 : 0) << 12) |
+      ((out.signed ? 1 : 0) << 13) |
       (this.qnameEnd << 16);
     words[at + W_QTYPE] = out.qtype;
+    words[at + W_EXPIRES] = out.signed ? this.nowS() + Math.ceil(SIGNED_ANSWER_LIFETIME_MS / 1000) : 0;
     const kw = this.keyWords;
     const keyAt = at + RECORD_HEADER_WORDS;
     for (let i = 0; i < keyWordCount; i++) words[keyAt + i] = kw[i]!;

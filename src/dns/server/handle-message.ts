@@ -68,10 +68,16 @@ export interface MessageOutcome {
   cookieValid: boolean;
   /**
    * The answer depends on the query's bytes and the zone's snapshot only, so an answer cache may
-   * keep it (answer-cache.ts): UDP, from a served zone, no ECS or COOKIE option, not a signed zone,
-   * not a load balancer's steered answer, not a transfer, no error.
+   * keep it (answer-cache.ts; one per transport, as a TCP answer is never truncated): from a
+   * served zone, no ECS or COOKIE option, not a load balancer's steered answer, not a transfer, no
+   * error.
    */
   cacheable: boolean;
+  /**
+   * The answer went through the signing stage (DO set, signed zone): its RRSIGs are made and
+   * refreshed over time, so a cache keeps it for a bounded time only.
+   */
+  signed: boolean;
 }
 
 export function createOutcome(): MessageOutcome {
@@ -84,6 +90,7 @@ export function createOutcome(): MessageOutcome {
     truncated: false,
     cookieValid: false,
     cacheable: false,
+    signed: false,
   };
 }
 
@@ -242,7 +249,6 @@ function shortResponse(
 function cacheableAnswer(ctx: MessageContext, plan: AnswerPlan): boolean {
   const q = ctx.query;
   return (
-    ctx.transport === 'udp' &&
     plan.zone !== null &&
     !plan.steered &&
     plan.kind !== 'refused' &&
@@ -250,9 +256,7 @@ function cacheableAnswer(ctx: MessageContext, plan: AnswerPlan): boolean {
     !q.ecs.present &&
     q.cookieAt < 0 &&
     q.qtype !== RR_TYPE.IXFR &&
-    q.qtype !== RR_TYPE.AXFR &&
-    // Signatures and denial proofs are made and refreshed over time, not per snapshot.
-    zoneDnssec(plan.zone) === null
+    q.qtype !== RR_TYPE.AXFR
   );
 }
 
@@ -296,6 +300,8 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   out.rcode = plan.rcode;
   out.kind = kindOf(ctx);
   out.cacheable = cacheableAnswer(ctx, plan);
+  // Signatures and denial proofs are made and refreshed over time, not per snapshot.
+  out.signed = q.ednsDo && plan.zone !== null && zoneDnssec(plan.zone) !== null;
   ctx.opt.doBit = q.ednsDo;
   ctx.result = w.bytes;
   return w.finishInPlace(
@@ -322,6 +328,7 @@ function handle(
   out.truncated = false;
   out.cookieValid = false;
   out.cacheable = false;
+  out.signed = false;
   ctx.transport = client.transport;
   ctx.clientAddress = client.address;
   ctx.withCookie = false;
@@ -404,10 +411,13 @@ export interface MessageHandlerOptions {
   /** Counts answers at load balancers' hostnames (metrics); default not counted. */
   lbAnswers?: LbAnswerCounts | null;
   /**
-   * Keep finished UDP answers (answer-cache.ts) for the slot entry point: memory bound in bytes
-   * (0: no cache) and where to count hits; default none.
+   * Keep finished answers (answer-cache.ts) for the slot entry point, in one cache for UDP and one
+   * for TCP (a TCP answer is the untruncated one; made on the first TCP query), each of this
+   * memory bound in bytes
+   * (0: no cache), where to count hits and the clock of signed answers' expiry (default
+   * Date.now); default none.
    */
-  answerCache?: { bytes: number; counters?: AnswerCacheCounters } | null;
+  answerCache?: { bytes: number; counters?: AnswerCacheCounters; now?: () => number } | null;
 }
 
 function steeringRuntime(options: MessageHandlerOptions): SteeringRuntime {
@@ -450,10 +460,15 @@ export type DnsSlotHandler = (
 export interface MessageHandlers {
   /** Bytes in, a response Buffer of its own out (null = send nothing): TCP, node:dgram. */
   handle: (query: Uint8Array, client: ClientInfo, out: MessageOutcome) => Buffer | null;
-  /** The UDP batch path (DnsSlotHandler), through the answer cache when there is one. */
+  /**
+   * The UDP batch path and the TCP listener (DnsSlotHandler), through the transport's answer cache
+   * when there is one.
+   */
   handleSlot: DnsSlotHandler;
-  /** The answer cache of `handleSlot`; null without one. */
+  /** The UDP answer cache of `handleSlot`; null without one. */
   cache: AnswerCache | null;
+  /** The TCP answer cache of `handleSlot`; null without one or before the first TCP query. */
+  tcpCache(): AnswerCache | null;
   context: MessageContext;
 }
 
@@ -470,13 +485,15 @@ export function createMessageHandlerWithContext(
   ctx.cookies = options.cookies ?? null;
   ctx.chaos = options.chaos ?? null;
   const cacheOptions = options.answerCache ?? null;
-  const cache =
-    cacheOptions !== null && cacheOptions.bytes > 0
-      ? new AnswerCache(cacheOptions.bytes, cacheOptions.counters ?? createAnswerCacheCounters())
-      : null;
-  if (cache !== null) {
-    store.onChange((zoneId) => (zoneId === null ? cache.invalidateAll() : cache.invalidateZone(zoneId)));
-  }
+  const cacheCounters = cacheOptions?.counters ?? createAnswerCacheCounters();
+  const newCache = (): AnswerCache | null => {
+    if (cacheOptions === null || cacheOptions.bytes <= 0) return null;
+    const c = new AnswerCache(cacheOptions.bytes, cacheCounters, cacheOptions.now ?? Date.now);
+    store.onChange((zoneId) => (zoneId === null ? c.invalidateAll() : c.invalidateZone(zoneId)));
+    return c;
+  };
+  const cache = newCache();
+  let tcpCache: AnswerCache | null = null;
   /** The response's length (bytes in ctx.result), or -1 for none. */
   const answerOne = (query: Uint8Array, client: ClientInfo, out: MessageOutcome): number => {
     try {
@@ -502,15 +519,16 @@ export function createMessageHandlerWithContext(
   };
   const copier = new ByteCopier();
   const handleSlot: DnsSlotHandler = (src, off, len, client, out, dst, dstOff, max) => {
-    if (cache !== null) {
-      const hit = cache.answer(src, off, len, dst, dstOff, out);
+    const c = client.transport === 'udp' ? cache : cache === null ? null : (tcpCache ??= newCache());
+    if (c !== null) {
+      const hit = c.answer(src, off, len, dst, dstOff, out);
       if (hit >= 0) return hit;
     }
     const n = answerOne(src.subarray(off, off + len), client, out);
     if (n < 0 || n > max) return -1;
     copier.copy(ctx.result, 0, dst, dstOff, n);
-    if (cache !== null && out.cacheable) cache.store(src, off, len, dst, dstOff, n, out);
+    if (c !== null && out.cacheable) c.store(src, off, len, dst, dstOff, n, out);
     return n;
   };
-  return { handle: handleOne, handleSlot, cache, context: ctx };
+  return { handle: handleOne, handleSlot, cache, tcpCache: () => tcpCache, context: ctx };
 }

@@ -21,6 +21,7 @@ function outcome(kind: MessageOutcome['kind'], zoneApex = 'example.com'): Messag
     truncated: false,
     cookieValid: false,
     cacheable: false,
+    signed: false,
   };
 }
 /** Header (1 question, 1 answer) + question `<label>.example.com A IN` + fake answer bytes. */

@@ -17,7 +17,8 @@ describe('TCP frame reader', () => {
   ];
   it.each([1, 2, 3, 7, 1000, stream.length])('reassembles messages from chunks of %i bytes', (size) => {
     const got: number[][] = [];
-    const r = createTcpFrameReader((m) => {
+    const r = createTcpFrameReader((buf, off, len) => {
+      const m = buf.subarray(off, off + len);
       got.push([m.length, m[0]!]);
       if (!m.every((x) => x === m[0])) throw new Error('corrupted message');
       return true;

@@ -2,7 +2,7 @@
  * Incremental reader for DNS-over-TCP framing (RFC 1035 §4.2.2, RFC 7766 §8): each message is
  * preceded by a 2-byte big-endian length. Handles partial reads and several messages per chunk
  * in O(bytes): a message split across chunks is assembled into one buffer of its exact size,
- * a message whole inside a chunk is passed as a view without copying.
+ * a message whole inside a chunk is passed as its place in the chunk (no copy, no view made).
  */
 import { DNS_HEADER_SIZE } from './listener-options.ts';
 
@@ -10,14 +10,16 @@ const LENGTH_PREFIX = 2;
 
 export interface TcpFrameReader {
   /**
-   * Feeds one chunk; calls `onMessage` for each complete message in order. Returns false when
+   * Feeds one chunk; calls `onMessage` with each complete message's bytes, buf[off, off + len), in order. Returns false when
    * the stream is malformed (a length below a DNS header) and must be closed, or when
    * `onMessage` returned false (stop reading, e.g. the socket was destroyed).
    */
   push(chunk: Buffer): boolean;
 }
 
-export function createTcpFrameReader(onMessage: (message: Buffer) => boolean): TcpFrameReader {
+export function createTcpFrameReader(
+  onMessage: (buf: Buffer, off: number, len: number) => boolean,
+): TcpFrameReader {
   let lenBytes = 0;
   let lenHigh = 0;
   let body: Buffer | null = null;
@@ -34,7 +36,7 @@ export function createTcpFrameReader(onMessage: (message: Buffer) => boolean): T
               i += LENGTH_PREFIX;
               if (len < DNS_HEADER_SIZE) return false;
               if (chunk.length - i >= len) {
-                const ok = onMessage(chunk.subarray(i, i + len));
+                const ok = onMessage(chunk, i, len);
                 i += len;
                 if (!ok) return false;
                 continue;
@@ -61,7 +63,7 @@ export function createTcpFrameReader(onMessage: (message: Buffer) => boolean): T
         if (got === body.length) {
           const message = body;
           body = null;
-          if (!onMessage(message)) return false;
+          if (!onMessage(message, 0, message.length)) return false;
         }
       }
       return true;

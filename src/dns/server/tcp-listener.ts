@@ -2,7 +2,9 @@
  * TCP side of the server (RFC 7766). Contract:
  * - 2-byte length framing; pipelined queries are answered in arrival order. The answers to the
  *   queries that one read delivered go out in one socket write (fewer syscalls and segments per
- *   query than one write each; RFC 7766 §6.2.1.1 leaves the grouping to the server).
+ *   query than one write each; RFC 7766 §6.2.1.1 leaves the grouping to the server). Each answer
+ *   is written by the slot handler (its TCP answer cache, see handle-message.ts) straight into the
+ *   batch, from the query's place in the chunk read: no Buffer per message.
  * - A length below a DNS header closes the connection; 65535 is the most the prefix can say.
  * - Idle connections are closed after `tcpIdleTimeoutMs` (RFC 7766 §6.2.3).
  * - New connections over the total or per-client-address cap are closed at once.
@@ -18,7 +20,7 @@
 import net from 'node:net';
 import { createOutcome } from './handle-message.ts';
 import type { ClientInfo } from './handle-message.ts';
-import { MAX_TCP_MESSAGE_SIZE, setClientAddress } from './listener-options.ts';
+import { MAX_TCP_MESSAGE_SIZE, setClientAddress, slotHandlerOf } from './listener-options.ts';
 import type { ListenerContext } from './listener-options.ts';
 import { createTcpFrameReader } from './tcp-frame-reader.ts';
 import { AnswerBatch } from './tcp-answer-batch.ts';
@@ -35,7 +37,8 @@ export interface TcpListener {
 }
 
 export function bindTcp(host: string, port: number, ctx: ListenerContext): Promise<TcpListener> {
-  const { handler, stats, limits } = ctx;
+  const { stats, limits } = ctx;
+  const slot = ctx.slotHandler ?? slotHandlerOf(ctx.handler);
   const transfer = ctx.transfer ?? null;
   const out = createOutcome();
   const open = new Set<net.Socket>();
@@ -91,11 +94,11 @@ export function bindTcp(host: string, port: number, ctx: ListenerContext): Promi
         write(frame);
       }
     };
-    const reader = createTcpFrameReader((message) => {
+    const reader = createTcpFrameReader((buf, off, len) => {
       if (sock.destroyed) return false;
-      if (transfer !== null && isTransferQuery(message)) {
-        // The frame is a view of a chunk that is reused: copy before going async.
-        transfer.handle(Uint8Array.from(message), client.address).then(
+      if (transfer !== null && isTransferQuery(buf, off, len)) {
+        // The frame is in a chunk that is reused: copy before going async.
+        transfer.handle(Uint8Array.from(buf.subarray(off, off + len)), client.address).then(
           (r) => {
             if (stats !== null) stats.record(r.zoneId ?? -1, r.qtype, r.rcode);
             send(r.messages);
@@ -104,14 +107,15 @@ export function bindTcp(host: string, port: number, ctx: ListenerContext): Promi
         );
         return true;
       }
-      let res: Buffer | null;
+      const at = batch.reserve(write);
+      let n: number;
       try {
-        res = handler(message, client, out);
+        n = slot(buf, off, len, client, out, batch.bytes, at, MAX_TCP_MESSAGE_SIZE);
         if (stats !== null) stats.record(out.zoneId, out.qtype, out.rcode);
       } catch {
         return true;
       }
-      if (res !== null && res.length <= MAX_TCP_MESSAGE_SIZE) batch.add(res, write);
+      if (n >= 0) batch.commit(n);
       return true;
     });
     sock.on('data', (chunk: Buffer) => {

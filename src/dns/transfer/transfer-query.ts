@@ -82,23 +82,28 @@ function u32(buf: Uint8Array, p: number): number {
 
 /**
  * Cheap test for the TCP listener: a query (QR 0, opcode QUERY) whose QTYPE is AXFR or IXFR, or
- * an SOA query carrying a TSIG RR (a secondary's signed refresh query, RFC 1996 §3.11).
+ * an SOA query carrying a TSIG RR (a secondary's signed refresh query, RFC 1996 §3.11). The message
+ * is buf[off, off + len) (default: all of buf), so a frame is tested in place.
  */
-export function isTransferQuery(msg: Uint8Array): boolean {
-  if (msg.length < HEADER_SIZE || (msg[2]! & 0xf8) !== 0 || u16(msg, 4) !== 1) return false;
-  let p = HEADER_SIZE;
-  for (;;) {
-    const len = msg[p];
-    if (len === undefined || (len & POINTER_MASK) !== 0) return false;
-    p += len + 1;
-    if (len === 0) break;
+export function isTransferQuery(buf: Uint8Array, off = 0, len = buf.length - off): boolean {
+  const end = off + len;
+  if (len < HEADER_SIZE || (buf[off + 2]! & 0xf8) !== 0 || buf[off + 4] !== 0 || buf[off + 5] !== 1) {
+    return false;
   }
-  if (p + 4 > msg.length) return false;
-  const qtype = u16(msg, p);
+  let p = off + HEADER_SIZE;
+  for (;;) {
+    if (p >= end) return false;
+    const l = buf[p]!;
+    if ((l & POINTER_MASK) !== 0) return false;
+    p += l + 1;
+    if (l === 0) break;
+  }
+  if (p + 4 > end) return false;
+  const qtype = (buf[p]! << 8) | buf[p + 1]!;
   if (qtype === RR_TYPE.AXFR || qtype === RR_TYPE.IXFR) return true;
-  if (qtype !== RR_TYPE.SOA || u16(msg, 10) === 0) return false;
+  if (qtype !== RR_TYPE.SOA || (buf[off + 10] === 0 && buf[off + 11] === 0)) return false;
   try {
-    return parseTransferQuery(msg).tsig !== null;
+    return parseTransferQuery(buf.subarray(off, end)).tsig !== null;
   } catch {
     return false;
   }

@@ -22,7 +22,7 @@ export interface DnsSettings {
   /** Host names of the zones' name servers; the first is the SOA MNAME. */
   readonly nameservers: readonly string[];
   readonly geoipDb: string;
-  /** Memory bound of each DNS process's UDP answer cache, bytes; 0: none (DNS_ANSWER_CACHE_MB). */
+  /** Memory bound of each DNS process's UDP answer cache (and of its TCP one), bytes; 0: none (DNS_ANSWER_CACHE_MB). */
   readonly dnsAnswerCacheBytes: number;
   readonly rrlRate: number;
   readonly rrlExempt: readonly string[];

@@ -59,7 +59,7 @@ export function registerDnsMetrics(
   );
   const cache = registry.counter(
     'dns_answer_cache_lookups_total',
-    'UDP queries looked up in the answer cache (DNS_ANSWER_CACHE_MB), by result (hit, miss; skipped: not looked up while too few lookups hit).',
+    'Queries (UDP and TCP) looked up in the answer cache (DNS_ANSWER_CACHE_MB), by result (hit, miss; skipped: not looked up while too few lookups hit).',
     ['result'],
   );
   const cacheStores = registry.counter(
