@@ -24,6 +24,8 @@ export interface DnsperfRun {
   verbose?: boolean;
   /** Run dnsperf on this CPU only (taskset), away from the server's; default anywhere. */
   cpu?: number;
+  /** dnsperf -B: the query file holds raw messages, each preceded by its 16-bit length. */
+  binary?: boolean;
 }
 
 export interface Measurement {
@@ -118,6 +120,7 @@ export function runDnsperf(run: DnsperfRun): Promise<string> {
   if (run.maxQps !== undefined) args.push('-Q', String(run.maxQps));
   if (run.outstanding !== undefined) args.push('-q', String(run.outstanding));
   if (run.verbose === true) args.push('-v');
+  if (run.binary === true) args.push('-B');
   const [cmd, argv] =
     run.cpu !== undefined ? ['taskset', ['-c', String(run.cpu), 'dnsperf', ...args]] : ['dnsperf', args];
   return new Promise((resolve, reject) => {
