@@ -30,8 +30,8 @@ export interface SteeringRuntime {
   readonly answers: LbAnswerCounts | null;
 }
 
-/** No health reports: every member `unknown`, i.e. healthy. */
-export const ALL_UNKNOWN_HEALTH: HealthView = { statusOf: () => 'unknown' };
+/** No health reports: every member `unknown`, i.e. healthy; it never changes (generation 0). */
+export const ALL_UNKNOWN_HEALTH: HealthView = { statusOf: () => 'unknown', generation: 0 };
 
 /** Text of the ECS address (bits beyond the source prefix are already zero). */
 export function clientSubnetAddressText(ecs: ClientSubnet): string {
