@@ -28,6 +28,8 @@ export interface DnsperfRun {
   dnssec?: boolean;
   /** Run dnsperf on this CPU only (taskset), away from the server's; default anywhere. */
   cpu?: number;
+  /** dnsperf -B: the query file holds raw messages, each preceded by its 16-bit length. */
+  binary?: boolean;
 }
 
 export interface Measurement {
@@ -124,6 +126,7 @@ export function runDnsperf(run: DnsperfRun): Promise<string> {
   if (run.verbose === true) args.push('-v');
   if (run.dnssec === true) args.push('-D');
   if (run.passes !== undefined) args.push('-n', String(run.passes));
+  if (run.binary === true) args.push('-B');
   const [cmd, argv] =
     run.cpu !== undefined ? ['taskset', ['-c', String(run.cpu), 'dnsperf', ...args]] : ['dnsperf', args];
   return new Promise((resolve, reject) => {

@@ -29,6 +29,8 @@ import type { Running } from './dnsperf-runner.ts';
 import { generateNxFlood, generateQueries } from './query-generator.ts';
 import { pinTree } from './dnsperf-measure.ts';
 import { generateZone } from './zone-generator.ts';
+import { prepareSteered } from './steered-workload.ts';
+import type { ApiCall, SteeredWorkload } from './steered-workload.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MAIN = path.join(HERE, '..', 'src', 'apps', 'main.ts');
@@ -40,12 +42,13 @@ export type MacroServer = 'product' | 'serve' | 'knot';
 
 /**
  * `udp`/`tcp`: the mixed query file as fast as the server answers; `udp@50k`: the same paced at
- * 50,000 queries/s (CPU below saturation); `udp-nx`: unique NXDOMAIN names at saturation.
+ * 50,000 queries/s (CPU below saturation); `udp-nx`: unique NXDOMAIN names at saturation;
+ * `steered`: A queries with client subnets at load balancers (steered-workload.ts).
  */
 /** Queries in flight on each TCP connection of the tcp workload. */
 const TCP_IN_FLIGHT_PER_CONNECTION = 16;
 
-export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp', 'signed'] as const;
+export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp', 'signed', 'steered'] as const;
 export type MacroWorkload = (typeof MACRO_WORKLOADS)[number];
 const PACED_QPS = 50_000;
 /**
@@ -144,6 +147,7 @@ async function startProduct(
   sampleName: string,
   log: (line: string) => void,
   signedZoneText: string | null,
+  steered: SteeredWorkload | null = null,
 ): Promise<Running & { exported: string; signedExported: string | null }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-product-'));
   const apiPort = await freePort();
@@ -178,7 +182,7 @@ async function startProduct(
     });
   try {
     const api = `http://127.0.0.1:${apiPort}/api/v1`;
-    const call = async (method: string, p: string, body?: unknown, token?: string) => {
+    const call: ApiCall = async (method, p, body, token) => {
       const headers: Record<string, string> = {};
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
@@ -210,6 +214,18 @@ async function startProduct(
       return (r.decoded?.answers?.length ?? 0) > 0 ? true : null;
     });
     log(`product: zone imported and served in ${Math.round(performance.now() - started)} ms`);
+    if (steered !== null) {
+      await steered.setup(call, token, zoneId);
+      await waitFor('the load balancers on DNS', async () => {
+        const r = await queryUdp(steered.probe, {
+          host: '127.0.0.1',
+          port: dnsPort,
+          timeoutMs: 200,
+          retries: 0,
+        });
+        return (r.decoded?.answers?.length ?? 0) > 0 ? true : null;
+      });
+    }
     const exported = await call('GET', `/dns/zones/${zoneId}/export`, undefined, token);
     if (exported.status !== 200) throw new Error(`export: ${exported.status}`);
     let signedExported: string | null = null;
@@ -288,17 +304,21 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
   const latency = new Map<string, { p50Ms: number; p99Ms: number }>();
   let exported = zone.text;
   let signedExported = signedZone?.text ?? null;
+  const steeredFile = path.join(dir, 'steered-queries.bin');
+  const steered = options.workloads.includes('steered') ? await prepareSteered(steeredFile, ORIGIN) : null;
   try {
     // The product first: Knot and the engine-only server then serve the product's export.
     if (options.servers.includes('product')) {
-      const p = await startProduct(zone.text, `${zone.hosts[0]}.${ORIGIN}`, log, signedExported);
+      const p = await startProduct(zone.text, `${zone.hosts[0]}.${ORIGIN}`, log, signedExported, steered);
       servers.product = p;
       exported = p.exported;
       signedExported = p.signedExported;
     }
     if (options.servers.includes('knot')) {
       const signed = signedExported === null ? [] : [{ domain: SIGNED_ORIGIN, text: signedExported }];
-      servers.knot = await startKnotWith(exported, 1, signed);
+      // The load balancers' names as static records (one A each) for Knot.
+      const knotZone = steered === null ? exported : `${exported.trimEnd()}\n${steered.knotRecords}`;
+      servers.knot = await startKnotWith(knotZone, 1, signed);
       if (signed.length > 0) await waitFor('Knot signing', () => signedReady(servers.knot!.port));
     }
     if (options.servers.includes('serve')) {
@@ -314,7 +334,15 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
       const transport = transportOf(workload);
       const clients = transport === 'tcp' ? options.tcpClients : options.udpClients;
       const base = {
-        queryFile: workload === 'udp-nx' ? nxFile : isSigned(workload) ? signedFile : queryFile,
+        queryFile:
+          workload === 'udp-nx'
+            ? nxFile
+            : workload === 'steered'
+              ? steeredFile
+              : isSigned(workload)
+                ? signedFile
+                : queryFile,
+        ...(workload === 'steered' ? { binary: true } : {}),
         seconds: options.seconds,
         transport,
         clients,

@@ -421,21 +421,30 @@ describe('answer cache: invalidation', () => {
     expect(p.counters.answerCacheMisses).toBe(misses + 1);
   });
 
-  it('does not keep steered, ECS, cookie or transfer answers', () => {
+  it('keeps an answer to a query with ECS under that query (its echo is made from it)', () => {
+    const p = pair(storeOf());
+    const ecs = (subnet: number) =>
+      buildQuery({
+        name: 'www.example.com',
+        qtype: 1,
+        edns: { payload: 1232, options: [[8, Uint8Array.from([0, 1, 24, 0, 192, 0, subnet])]] },
+      });
+    expectSame(p, ecs(2), 'ECS 192.0.2.0/24');
+    expectSame(p, ecs(3), 'ECS 192.0.3.0/24');
+    expect(p.cached(ecs(2)).out.cacheable).toBe(true);
+    expect(p.counters.answerCacheHits).toBe(3);
+  });
+
+  it('does not keep cookie or transfer answers', () => {
     const store = storeOf();
     const p = pair(store);
-    const ecs = buildQuery({
-      name: 'www.example.com',
-      qtype: 1,
-      edns: { payload: 1232, options: [[8, Uint8Array.from([0, 1, 24, 0, 192, 0, 2])]] },
-    });
     const cookie = buildQuery({
       name: 'www.example.com',
       qtype: 1,
       edns: { payload: 1232, options: [[10, Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8])]] },
     });
     const ixfr = buildQuery({ name: 'example.com', qtype: 251 });
-    for (const q of [ecs, cookie, ixfr]) {
+    for (const q of [cookie, ixfr]) {
       expectSame(p, q, 'uncacheable');
       expect(p.cached(q).out.cacheable).toBe(false);
     }

@@ -4,9 +4,9 @@ import type { LookupName, ResolverScratch } from './name-resolver.ts';
 import { resolveInZone } from './name-resolver.ts';
 import type { ParsedQuery } from '../wire/message/query-parser.ts';
 import type { SteeringRuntime } from '../steering/steered-answer.ts';
-import { steerDnsQuery } from '../steering/steered-answer.ts';
+import { lastDnsDecisionKeepable, steerDnsQuery } from '../steering/steered-answer.ts';
 import type { CompiledLoadBalancer } from '../steering/steering-compiler.ts';
-import { compiledSteering, poolRRsetKey } from '../steering/steering-compiler.ts';
+import { compiledSteering, loadBalancerOfQuery, poolRRsetKey } from '../steering/steering-compiler.ts';
 import type { SteeringDecision } from '../steering/steering-decision.ts';
 import type { ZoneStore } from '../zone/zone-store.ts';
 import {
@@ -41,6 +41,13 @@ export interface AnswerContext {
   clientAddress?: string | null;
   /** SCOPE PREFIX-LENGTH for the ECS echo (RFC 7871 §7.2.1): set by steering, else 0. */
   ecsScope: number;
+  /**
+   * Set by the steering stage: the steered answer may be kept in an answer cache keyed by the
+   * query's bytes (lastDnsDecisionKeepable); false for every other answer.
+   */
+  steeredKeepable: boolean;
+  /** With steeredKeepable: the load-balancer answer count's token (LbAnswerCounts.tokenOf), else -1. */
+  steeredToken: number;
   /** Identity and version answered in class CHAOS; null or absent = none (REFUSED). */
   chaos?: ChaosIdentity | null;
 }
@@ -220,12 +227,17 @@ const steeringStage: AnswerStage = {
     const lbs = compiledSteering(ctx.plan.zone!);
     const qtype = ctx.query.qtype;
     if (!lbs || !ctx.steering || (qtype !== RR_TYPE.A && qtype !== RR_TYPE.AAAA)) return false;
-    const lb = lbs.get(ctx.query.name.key(0));
+    const lb = loadBalancerOfQuery(lbs, ctx.query.name);
     if (lb === undefined) return false;
     const family = qtype === RR_TYPE.A ? 4 : 6;
     ctx.plan.steered = true;
     const decision = steerDnsQuery(lb, family, ctx.steering, ctx.query.ecs, ctx.clientAddress ?? null);
-    ctx.steering.answers?.count(ctx.plan.zone!.domain, lb, decision);
+    const answers = ctx.steering.answers;
+    if (answers !== null) answers.count(ctx.plan.zone!.domain, lb, decision);
+    if (lastDnsDecisionKeepable()) {
+      ctx.steeredKeepable = true;
+      ctx.steeredToken = answers === null ? -1 : answers.tokenOf(ctx.plan.zone!.domain, lb, decision);
+    }
     planSteeredAnswer(ctx.plan, lb, decision, family);
     ctx.ecsScope = decision.ecsScope;
     return true;

@@ -10,16 +10,26 @@
  *   query: owners equal to the query name are pointers to the question, every other name comes
  *   from the zone.
  * - Only what the handler marks `cacheable` is stored (handle-message.ts): answers from a served
- *   zone without ECS or COOKIE options, not a load balancer's steering, no transfer, no
- *   error. The outcome (rcode, kind, zone…) is stored with the answer and restored on a hit, so
- *   statistics and RRL (which run after the handler, on the bytes sent) see the same thing.
+ *   zone without a COOKIE option, no transfer, no error. An ECS option is part of the key like
+ *   the rest of the query (its echo is made from it).
+ * - Steered answers (A/AAAA at a load balancer) are stored only when their decision is a function
+ *   of the query's bytes, the zone's snapshot and the member health (lastDnsDecisionKeepable in
+ *   steering/steered-answer.ts): no random draw, and a client location or subnet taken from the
+ *   query's ECS option, not the resolver's address. The placement is thus the ECS subnet (or none
+ *   when the decision did not read the client). Such a record also keeps the health generation it
+ *   was made under (HealthView.generation): a health change makes every steered record stale at
+ *   once, static ones stay. A steered hit counts its load-balancer answer as the uncached path
+ *   does (LbAnswerCounts.countToken). Steered records live until invalidated or overwritten, not
+ *   for the answer's TTL: nothing else they depend on moves with time.
+ * - The outcome (rcode, kind, zone…) is stored with the answer and restored on a hit, so statistics
+ *   and RRL (which run after the handler, on the bytes sent) see the same thing.
  * - Invalidation: an answer is valid while its zone's generation and the cache's generation are the
  *   ones it was stored under; the zone store reports every change (ZoneStore.onChange): one zone
- *   changed → that zone's generation moves; the set of zones changed → everything goes. An answer
- *   with signatures (DO at a signed zone, outcome `signed`: its RRSIGs and proofs, positive,
- *   NODATA, wildcard or referral alike) is also used SIGNED_ANSWER_LIFETIME_MS at most, far inside
- *   the signatures' refresh margin, as the signed denial cache (denial-answer-cache.ts): only such a
- *   hit reads the clock.
+ *   changed → that zone's generation moves (a load balancer's or pool's change is a new snapshot of
+ *   its zone); the set of zones changed → everything goes. An answer with signatures (DO at a
+ *   signed zone, outcome `signed`: its RRSIGs and proofs, positive, NODATA, wildcard or referral
+ *   alike) is also used SIGNED_ANSWER_LIFETIME_MS at most, far inside the signatures' refresh
+ *   margin, as the signed denial cache (denial-answer-cache.ts): only such a hit reads the clock.
  * - Memory is bounded: records (header, key, answer, word aligned) live in one ring of `bytes`
  *   less the index, overwritten oldest first; the index has a power of two of 16-byte slots, one
  *   per 128 to 256 bytes of bound. No objects or strings per entry; a lookup allocates nothing,
@@ -107,7 +117,22 @@ const W_OUTCOME = 4; // rcode | kind << 8 | truncated << 12 | signed << 13 | qna
 const W_QTYPE = 5;
 /** Signed answers: seconds since the cache's start (see nowS) from which it is stale; else 0. */
 const W_EXPIRES = 6;
-const RECORD_HEADER_WORDS = 7;
+/** STATIC_ANSWER, STEERED_UNCOUNTED or a steered answer's count token (>= 0). */
+const W_STEERED = 7;
+/** Health generation a steered answer was made under. */
+const W_HEALTH_GEN = 8;
+const RECORD_HEADER_WORDS = 9;
+
+/** store()'s `steered` for an answer from the zone's records. */
+export const STATIC_ANSWER = -1;
+/** store()'s `steered` for a steered answer whose hits are not counted (no LbAnswerCounts). */
+export const STEERED_UNCOUNTED = -2;
+
+/** What steered records depend on beyond the snapshot: health, and where their hits are counted. */
+export interface SteeredAnswerSources {
+  readonly health: { readonly generation?: number };
+  readonly lbAnswers: { countToken(token: number): void } | null;
+}
 /**
  * Index slot (16 bytes, four to a cache line): hash, ring offset in words, absolute position in
  * words (mod 2^32), and a word left free (keeps slots aligned to the line).
@@ -204,6 +229,7 @@ export class AnswerCache {
     bytes: number,
     private readonly counters: AnswerCacheCounters,
     private readonly now: () => number = Date.now,
+    private readonly steeredSources: SteeredAnswerSources | null = null,
   ) {
     this.startMs = now();
     const total = Math.max(MIN_ANSWER_CACHE_BYTES, Math.floor(bytes));
@@ -352,6 +378,15 @@ export class AnswerCache {
       this.counters.answerCacheMisses++;
       return -1;
     }
+    const steered = words[w + W_STEERED]!;
+    if (steered !== STATIC_ANSWER) {
+      const sources = this.steeredSources;
+      if (sources === null || words[w + W_HEALTH_GEN] !== sources.health.generation) {
+        this.counters.answerCacheMisses++;
+        return -1;
+      }
+      if (steered >= 0) sources.lbAnswers?.countToken(steered);
+    }
     const answerLen = words[w + W_LENGTHS]! >>> 16;
     this.copyOut(w + RECORD_HEADER_WORDS + ((this.keyLen + 3) >> 2), answerLen, dst, dstOff);
     // The client's ID and its spelling of the name (the key matched it case-insensitively).
@@ -442,7 +477,8 @@ export class AnswerCache {
 
   /**
    * Stores the answer in ans[ansOff, ansOff + ansLen) to the query at src[off, off + len), with
-   * the outcome `out` (which must be marked cacheable) of zone `out.zoneId`.
+   * the outcome `out` (which must be marked cacheable) of zone `out.zoneId`. `steered`:
+   * STATIC_ANSWER, or for a steered answer its count token or STEERED_UNCOUNTED.
    */
   store(
     src: Uint8Array,
@@ -452,6 +488,7 @@ export class AnswerCache {
     ansOff: number,
     ansLen: number,
     out: CachedOutcome,
+    steered: number = STATIC_ANSWER,
   ): void {
     if (this.skippedOff >= 0) {
       // The query answer() just skipped: not stored either (a store would read its key).
@@ -460,6 +497,8 @@ export class AnswerCache {
       if (skipped) return;
     }
     if (!out.cacheable || out.zoneId < 0 || ansLen > ANSWER_MAX || ansLen < HEADER) return;
+    const healthGen = steered === STATIC_ANSWER ? 0 : this.steeredSources?.health.generation;
+    if (healthGen === undefined) return;
     const keyKept = this.keyOff === off && this.keySrc === src && this.keyLen === len;
     this.keyOff = -1;
     if (!keyKept && !this.readKey(src, off, len)) return;
@@ -515,6 +554,8 @@ export class AnswerCache {
       (this.qnameEnd << 16);
     words[at + W_QTYPE] = out.qtype;
     words[at + W_EXPIRES] = out.signed ? this.nowS() + Math.ceil(SIGNED_ANSWER_LIFETIME_MS / 1000) : 0;
+    words[at + W_STEERED] = steered;
+    words[at + W_HEALTH_GEN] = healthGen;
     const kw = this.keyWords;
     const keyAt = at + RECORD_HEADER_WORDS;
     for (let i = 0; i < keyWordCount; i++) words[keyAt + i] = kw[i]!;

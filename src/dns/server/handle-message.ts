@@ -39,7 +39,7 @@ import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import { zoneDnssec } from '../dnssec/signing-registry.ts';
 import type { AnswerPlan } from '../answer/answer-plan.ts';
-import { AnswerCache, createAnswerCacheCounters } from './answer-cache.ts';
+import { AnswerCache, createAnswerCacheCounters, STATIC_ANSWER, STEERED_UNCOUNTED } from './answer-cache.ts';
 import { ByteCopier } from '../wire/byte-copy.ts';
 import type { AnswerCacheCounters, OutcomeKind } from './answer-cache.ts';
 import {
@@ -67,10 +67,11 @@ export interface MessageOutcome {
   /** The query carried a valid server cookie of ours (RFC 7873 §5.2.4): exempt from RRL. */
   cookieValid: boolean;
   /**
-   * The answer depends on the query's bytes and the zone's snapshot only, so an answer cache may
-   * keep it (answer-cache.ts; one per transport, as a TCP answer is never truncated): from a
-   * served zone, no ECS or COOKIE option, not a load balancer's steered answer, not a transfer, no
-   * error.
+   * The answer depends on the query's bytes and the zone's snapshot only (and, for a steered
+   * answer, the health generation), so an answer cache may keep it (answer-cache.ts; one per
+   * transport, as a TCP answer is never truncated): from a served zone, no COOKIE option, not a
+   * transfer, no error; a load balancer's steered answer only when its decision allows
+   * (lastDnsDecisionKeepable).
    */
   cacheable: boolean;
   /**
@@ -142,6 +143,8 @@ export function createMessageContext(): MessageContext {
     qname: { query: query.name, keys: NO_KEYS, owner: null, wire: query.name.lower, wireLength: 0 },
     writer,
     ecsScope: 0,
+    steeredKeepable: false,
+    steeredToken: -1,
     steering: null,
     clientAddress: null,
     opt: { doBit: false, writeOptions: null },
@@ -250,14 +253,19 @@ function cacheableAnswer(ctx: MessageContext, plan: AnswerPlan): boolean {
   const q = ctx.query;
   return (
     plan.zone !== null &&
-    !plan.steered &&
+    (!plan.steered || ctx.steeredKeepable) &&
     plan.kind !== 'refused' &&
     plan.kind !== 'error' &&
-    !q.ecs.present &&
     q.cookieAt < 0 &&
     q.qtype !== RR_TYPE.IXFR &&
     q.qtype !== RR_TYPE.AXFR
   );
+}
+
+/** What answer-cache.ts keeps beside the last answer: static, or steered (with its count token). */
+function steeredMark(ctx: MessageContext): number {
+  if (!ctx.plan.steered) return STATIC_ANSWER;
+  return ctx.steeredToken >= 0 ? ctx.steeredToken : STEERED_UNCOUNTED;
 }
 
 function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: MessageOutcome): number {
@@ -265,6 +273,8 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
   const plan = ctx.plan;
   resetPlan(plan);
   ctx.ecsScope = 0;
+  ctx.steeredKeepable = false;
+  ctx.steeredToken = -1;
   ctx.qname.wireLength = q.qnameEnd - HEADER_SIZE;
   runAnswerPipeline(ctx, store);
   // DNSSEC (RFC 4035 §3.1): RRSIGs and denial proofs when DO is set and the zone is signed.
@@ -478,7 +488,8 @@ export function createMessageHandlerWithContext(
   options: MessageHandlerOptions = {},
 ): MessageHandlers {
   const ctx = createMessageContext();
-  ctx.steering = steeringRuntime(options);
+  const steering = steeringRuntime(options);
+  ctx.steering = steering;
   ctx.transfer = options.transfer ?? null;
   ctx.nsid =
     options.nsid !== undefined && options.nsid !== null && options.nsid.length > 0 ? options.nsid : null;
@@ -488,7 +499,10 @@ export function createMessageHandlerWithContext(
   const cacheCounters = cacheOptions?.counters ?? createAnswerCacheCounters();
   const newCache = (): AnswerCache | null => {
     if (cacheOptions === null || cacheOptions.bytes <= 0) return null;
-    const c = new AnswerCache(cacheOptions.bytes, cacheCounters, cacheOptions.now ?? Date.now);
+    const c = new AnswerCache(cacheOptions.bytes, cacheCounters, cacheOptions.now ?? Date.now, {
+      health: steering.health,
+      lbAnswers: steering.answers,
+    });
     store.onChange((zoneId) => (zoneId === null ? c.invalidateAll() : c.invalidateZone(zoneId)));
     return c;
   };
@@ -527,7 +541,7 @@ export function createMessageHandlerWithContext(
     const n = answerOne(src.subarray(off, off + len), client, out);
     if (n < 0 || n > max) return -1;
     copier.copy(ctx.result, 0, dst, dstOff, n);
-    if (c !== null && out.cacheable) c.store(src, off, len, dst, dstOff, n, out);
+    if (c !== null && out.cacheable) c.store(src, off, len, dst, dstOff, n, out, steeredMark(ctx));
     return n;
   };
   return { handle: handleOne, handleSlot, cache, tcpCache: () => tcpCache, context: ctx };

@@ -63,6 +63,10 @@ function reasonIndex(reason: SteeringReason): number {
 
 const SLOTS = CASCADE_HITS.length * STEERING_REASONS.length;
 
+function slotIndex(decision: SteeringDecision): number {
+  return hitIndex(decision.cascadeHit) * STEERING_REASONS.length + reasonIndex(decision.reason);
+}
+
 /** `zone|lb|cascadeHit|reason` (zone apex, load balancer hostname) → answers, non-zero only (IPC-safe). */
 export type LbAnswerSnapshot = Record<string, number>;
 
@@ -86,8 +90,12 @@ export class LbAnswerCounts {
   /** Set on a merged copy (the primary's, from its workers' snapshots): read instead of byLb. */
   private merged: LbAnswerSnapshot | null = null;
 
-  /** Counts one decision for `compiled`, a load balancer of the zone at `zoneApex`. */
-  count(zoneApex: string, compiled: CompiledLoadBalancer, decision: SteeringDecision): void {
+  /** Counted slots of (zone, lb, hit, reason) kept in an answer cache: token → slots array, index. */
+  private readonly tokenSlots: Float64Array[] = [];
+  private readonly tokenIndex: number[] = [];
+  private readonly tokenOfSlot = new Map<Float64Array, Int32Array>();
+
+  private slotsOf(zoneApex: string, compiled: CompiledLoadBalancer): Float64Array {
     let cached = SLOTS_OF.get(compiled);
     if (cached === undefined || cached.owner !== this) {
       let entry = this.byLb.get(compiled.lb.id);
@@ -101,7 +109,38 @@ export class LbAnswerCounts {
       cached = { owner: this, slots: entry.slots };
       SLOTS_OF.set(compiled, cached);
     }
-    cached.slots[hitIndex(decision.cascadeHit) * STEERING_REASONS.length + reasonIndex(decision.reason)]!++;
+    return cached.slots;
+  }
+
+  /** Counts one decision for `compiled`, a load balancer of the zone at `zoneApex`. */
+  count(zoneApex: string, compiled: CompiledLoadBalancer, decision: SteeringDecision): void {
+    this.slotsOf(zoneApex, compiled)[slotIndex(decision)]!++;
+  }
+
+  /**
+   * A number standing for the slot count() increments for this decision, for an answer cache to
+   * keep beside a steered answer and count its hits with countToken(). At most one per load
+   * balancer id and slot, so their number is bounded by the configuration.
+   */
+  tokenOf(zoneApex: string, compiled: CompiledLoadBalancer, decision: SteeringDecision): number {
+    const slots = this.slotsOf(zoneApex, compiled);
+    let tokens = this.tokenOfSlot.get(slots);
+    if (tokens === undefined) {
+      tokens = new Int32Array(SLOTS).fill(-1);
+      this.tokenOfSlot.set(slots, tokens);
+    }
+    const i = slotIndex(decision);
+    if (tokens[i]! < 0) {
+      tokens[i] = this.tokenSlots.length;
+      this.tokenSlots.push(slots);
+      this.tokenIndex.push(i);
+    }
+    return tokens[i]!;
+  }
+
+  /** Counts one answer of the slot behind `token` (tokenOf). */
+  countToken(token: number): void {
+    this.tokenSlots[token]![this.tokenIndex[token]!]!++;
   }
 
   snapshot(): LbAnswerSnapshot {

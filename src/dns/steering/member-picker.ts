@@ -57,6 +57,8 @@ export function pickMember(
   let total = 0;
   let best: SteeringMember | null = null;
   let bestScore = Infinity;
+  let candidates = 0;
+  let only: SteeringMember | null = null;
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
     if (!isCandidate(m, family, health)) continue;
@@ -66,8 +68,11 @@ export function pickMember(
       total = 0;
       best = null;
       bestScore = Infinity;
+      candidates = 0;
     }
     total += m.weight;
+    candidates++;
+    only = m;
     if (affinityKey !== null) {
       const s = rendezvousScore(affinityKey, m.id, m.weight);
       if (s < bestScore) {
@@ -77,6 +82,8 @@ export function pickMember(
     }
   }
   if (affinityKey !== null || total <= 0) return best;
+  // One candidate: no draw (a decision without chance may be kept by an answer cache).
+  if (candidates === 1) return only;
   let r = random() * total;
   let last: SteeringMember | null = null;
   for (let i = 0; i < ms.length; i++) {

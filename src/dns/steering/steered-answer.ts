@@ -11,7 +11,7 @@ import type { HealthView } from './steering-config.ts';
 import type { LbAnswerCounts } from './lb-answer-counts.ts';
 import type { CompiledLoadBalancer } from './steering-compiler.ts';
 import type { SteeringDecision } from './steering-decision.ts';
-import { createReusableDecision, steer } from './steering-engine.ts';
+import { createReusableDecision, lastSteerDependedOnClient, steer } from './steering-engine.ts';
 
 /**
  * The DNS side of steering: query → client context → steer(). The decision comes from the same
@@ -30,8 +30,8 @@ export interface SteeringRuntime {
   readonly answers: LbAnswerCounts | null;
 }
 
-/** No health reports: every member `unknown`, i.e. healthy. */
-export const ALL_UNKNOWN_HEALTH: HealthView = { statusOf: () => 'unknown' };
+/** No health reports: every member `unknown`, i.e. healthy; it never changes (generation 0). */
+export const ALL_UNKNOWN_HEALTH: HealthView = { statusOf: () => 'unknown', generation: 0 };
 
 /** Text of the ECS address (bits beyond the source prefix are already zero). */
 export function clientSubnetAddressText(ecs: ClientSubnet): string {
@@ -59,6 +59,32 @@ const DNS_CONTEXT = new ReusableClientContext();
 // Likewise the decision: the steering stage (answer/answer-stages.ts) reads it before the next query.
 const DNS_DECISION = createReusableDecision();
 
+// The runtime's random source, counted: a decision that drew a number is never kept.
+let drawFrom: () => number = Math.random;
+let draws = 0;
+const countedRandom = (): number => {
+  draws++;
+  return drawFrom();
+};
+let lastKeepable = false;
+
+/**
+ * Whether the last steerDnsQuery() decision may be kept in an answer cache keyed by the query's
+ * bytes, i.e. whether it is a function of the query's bytes, the zone's snapshot and the health
+ * generation alone:
+ * - no random draw (a `random` policy among two or more usable pools, a weighted choice among two
+ *   or more members of a pool without session affinity): each query draws again, so such answers
+ *   are never kept (keeping one would freeze a single draw);
+ * - not dependent on the resolver's address: a decision that read the client's location or hashed
+ *   its subnet is kept only when that client came from the query's ECS option (which is in the
+ *   key); decisions from the PoP's location or from ordered pool lists depend on neither;
+ * - a health view with a generation (HealthView.generation), which the cache compares on a hit.
+ * Geo, proximity, failover and off policies, and affinity-keyed choices, are kept on these terms.
+ */
+export function lastDnsDecisionKeepable(): boolean {
+  return lastKeepable;
+}
+
 /**
  * The decision for a DNS query. The returned object (and its context) is reused by the next call:
  * read it before steering again.
@@ -78,14 +104,19 @@ export function steerDnsQuery(
     ecs,
     runtime.locator,
   );
-  return steer(
+  drawFrom = runtime.random;
+  draws = 0;
+  const decision = steer(
     compiled.lb,
     compiled.poolsById,
     ctx,
     family,
     runtime.health,
-    runtime.random,
+    countedRandom,
     false,
     DNS_DECISION,
   );
+  lastKeepable =
+    draws === 0 && runtime.health.generation !== undefined && (ctx.fromEcs || !lastSteerDependedOnClient());
+  return decision;
 }

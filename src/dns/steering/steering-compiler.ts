@@ -1,4 +1,6 @@
 import { ipv4ToBytes, ipv6ToBytes } from '../../net/ip-address-text.ts';
+import type { QueryName } from '../wire/message/query-name.ts';
+import { nameKeyHash } from '../wire/name-key-hash.ts';
 import type { WireName } from '../wire/wire-name.ts';
 import { wireNameFromText } from '../wire/wire-name.ts';
 import type { RRset } from '../wire/rrset-encoding.ts';
@@ -24,8 +26,31 @@ export interface CompiledLoadBalancer {
   readonly negativeSoa: RRset | null;
 }
 
-/** Enabled load balancers by canonical name key (WireName.keys[0]). */
-export type CompiledSteering = ReadonlyMap<string, CompiledLoadBalancer>;
+/**
+ * Enabled load balancers by canonical name key (WireName.keys[0]), and by the hash of that key
+ * (wire/name-key-hash.ts), which the query parser computes from the query name's wire bytes: a
+ * query finds its load balancer with one integer probe and a byte comparison, no key string.
+ */
+export interface CompiledSteering extends ReadonlyMap<string, CompiledLoadBalancer> {
+  readonly byHash: ReadonlyMap<number, readonly CompiledLoadBalancer[]>;
+}
+
+/** Name-key hashes as small integers (Map keys that stay unboxed). */
+const smiHash = (hash: number): number => hash & 0x3fffffff;
+
+/** The load balancer at the query's name, compared on the lower-cased wire bytes; undefined: none. */
+export function loadBalancerOfQuery(
+  lbs: CompiledSteering,
+  name: QueryName,
+): CompiledLoadBalancer | undefined {
+  const candidates = lbs.byHash.get(smiHash(name.hash));
+  if (candidates === undefined) return undefined;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    if (name.equalsKey(0, c.owner.keys[0] ?? '')) return c;
+  }
+  return undefined;
+}
 
 export function poolRRsetKey(poolId: number, family: 4 | 6): number {
   return poolId * 2 + (family === 6 ? 1 : 0);
@@ -98,7 +123,13 @@ export function compileZoneSteering(
       negativeSoa: cappedSoa(negativeSoa, lb.ttl),
     });
   }
-  return out.size === 0 ? null : out;
+  if (out.size === 0) return null;
+  const byHash = new Map<number, CompiledLoadBalancer[]>();
+  for (const [key, lb] of out) {
+    const h = smiHash(nameKeyHash(key));
+    byHash.set(h, [...(byHash.get(h) ?? []), lb]);
+  }
+  return Object.assign(out, { byHash });
 }
 
 /**

@@ -67,6 +67,11 @@ export type MemberHealth = 'unknown' | 'healthy' | 'unhealthy';
 /** Current health of members; `unknown` counts as healthy. */
 export interface HealthView {
   statusOf(memberId: number): MemberHealth;
+  /**
+   * A number that changes whenever some statusOf() answer changes (MemberHealthTable's). Absent:
+   * health may change unseen, so no answer that steering decided is kept in an answer cache.
+   */
+  readonly generation?: number;
 }
 
 declare module '../zone/zone-data.ts' {

@@ -156,7 +156,8 @@ function randomPool(
     }
   }
   if (key === null && count > 0) {
-    let n = Math.min(count - 1, Math.floor(random() * count));
+    // One usable pool: no draw (a decision without chance may be kept by an answer cache).
+    let n = count === 1 ? 0 : Math.min(count - 1, Math.floor(random() * count));
     for (let i = 0; i < ids.length; i++) {
       const pool = w.poolsById.get(ids[i]!);
       if (pool === undefined || poolSkipReason(pool, w.family, w.health) !== null) continue;
@@ -202,6 +203,18 @@ export function createReusableDecision(): ReusableDecision {
     ecsScope: 0,
     trace: NO_TRACE,
   };
+}
+
+/** Whether the last steer() call's decision depended on the client's address (see clientDependent). */
+let CLIENT_DEPENDENT = false;
+
+/**
+ * Whether the last steer() decision depended on the client: its country, region or coordinates
+ * came from its address (not the PoP), or a session affinity hashed its subnet. With an ECS
+ * context that is the ECS subnet (ecsScope > 0); without one, the resolver's address.
+ */
+export function lastSteerDependedOnClient(): boolean {
+  return CLIENT_DEPENDENT;
 }
 
 /** Per-call output target: a fresh object unless the caller passed one to reuse. */
@@ -266,6 +279,7 @@ export function steer(
 ): SteeringDecision {
   const trace: TraceStage[] | null = withTrace ? [] : null;
   INTO = into;
+  CLIENT_DEPENDENT = false;
   try {
     if (!lb.enabled) return decision(null, 'load_balancer_disabled', null, NO_MEMBERS, lb.ttl, 0, trace);
     return steerEnabled(lb, poolsById, ctx, family, health, random, trace);
@@ -363,11 +377,13 @@ function walk(w: Walk, lb: SteeringLoadBalancer, ctx: ClientContext, random: () 
   if (pool !== null) {
     const affinity = pool.sessionAffinity === 'client_ip';
     if (affinity) dependsOnClient = true;
+    CLIENT_DEPENDENT = dependsOnClient;
     const member = pickMember(pool, family, health, random, affinity ? ctx.affinityKey : null);
     const scope = ctx.fromEcs && dependsOnClient ? ctx.subnetPrefix : 0;
     return decision(hit, 'ok', pool, member === null ? NO_MEMBERS : oneMember(member), lb.ttl, scope, trace);
   }
 
+  CLIENT_DEPENDENT = dependsOnClient;
   const scope = ctx.fromEcs && dependsOnClient ? ctx.subnetPrefix : 0;
   if (!w.sawMembers) return decision(null, 'no_members', null, NO_MEMBERS, lb.ttl, scope, trace);
   if (lb.onAllUnhealthy === 'servfail')
