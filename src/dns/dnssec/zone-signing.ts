@@ -11,6 +11,7 @@ import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
 import { DenialAnswerCache } from './denial-answer-cache.ts';
 import type { DenialZone } from './nsec-denial.ts';
+import { Nsec3Chain } from './nsec3-chain.ts';
 import type { SignatureCache } from './signature-cache.ts';
 import { ZoneSigner } from './zone-signer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
@@ -29,6 +30,11 @@ export interface ZoneSigning {
   exists(key: string): boolean;
   /** Finished negative-answer authority sections of this snapshot, by query name and kind. */
   readonly denials: DenialAnswerCache;
+  /**
+   * The zone's NSEC3 chain when its denial is pre-signed (ZoneDnssec.denial "nsec3"); null when
+   * negative answers are signed online with NSEC white lies.
+   */
+  readonly nsec3: Nsec3Chain | null;
 }
 
 /**
@@ -66,6 +72,7 @@ interface SigningState {
   /** Delegation points: authority below them changes only through a whole build. */
   readonly cuts: Set<string>;
   readonly extra: ReadonlyMap<string, readonly number[]>;
+  readonly nsec3: Nsec3Chain | null;
 }
 
 const states = new WeakMap<ZoneSigning, SigningState>();
@@ -78,6 +85,20 @@ function occludedIn(zone: ZoneSnapshot, key: string): boolean {
   return false;
 }
 
+/** Types of an existing name as its NSEC or NSEC3 shows them, without RRSIG and NSEC (DenialZone.typesAt). */
+function typesIn(
+  zone: ZoneSnapshot,
+  extra: ReadonlyMap<string, readonly number[]>,
+): (key: string) => readonly number[] {
+  return (key) => {
+    const node = zone.nodes.get(key);
+    const more = extra.get(key) ?? [];
+    if (!node) return more;
+    if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
+    return [...node.rrsets.map((rs) => rs.type), ...more];
+  };
+}
+
 /** The signing object of `zone` over `state` (the parts rebuilt per snapshot are cheap). */
 function signingOver(
   zone: ZoneSnapshot,
@@ -87,13 +108,7 @@ function signingOver(
 ): ZoneSigning {
   const compiled = new WeakSet<RRset>(synthesized);
   const { owners, existing, extra } = state;
-  const typesAt = (key: string): readonly number[] => {
-    const node = zone.nodes.get(key);
-    const more = extra.get(key) ?? [];
-    if (!node) return more;
-    if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
-    return [...node.rrsets.map((rs) => rs.type), ...more];
-  };
+  const typesAt = typesIn(zone, extra);
   const signing: ZoneSigning = {
     signer,
     denial: { apexKey: zone.apexKey, names: state.names, typesAt },
@@ -101,6 +116,7 @@ function signingOver(
     isCompiled: (rrset) => compiled.has(rrset),
     exists: (key) => existing.has(key),
     denials: new DenialAnswerCache(),
+    nsec3: state.nsec3,
   };
   states.set(signing, state);
   return signing;
@@ -126,12 +142,21 @@ export function createZoneSigning(
   const synthesized = options.synthesized ?? NO_SYNTHESIZED_NAMES;
   const extra = synthesized.types;
   for (const key of extra.keys()) if (!zone.nodes.has(key)) authoritative.push(key);
+  const nsec3 =
+    material.denial === 'nsec3'
+      ? new Nsec3Chain(
+          { apexKey: zone.apexKey, typesAt: typesIn(zone, extra) },
+          material.nsecTtl,
+          authoritative,
+        )
+      : null;
   const state: SigningState = {
     owners,
     existing: new Set(authoritative),
     names: new NameIndex(authoritative),
     cuts,
     extra,
+    nsec3,
   };
   return signingOver(zone, signer, state, synthesized.rrsets);
 }
@@ -170,6 +195,9 @@ export function patchZoneSigning(
       state.names.delete(key);
     }
   }
+  state.nsec3?.patch({ apexKey: zone.apexKey, typesAt: typesIn(zone, state.extra) }, touched, (key) =>
+    state.existing.has(key),
+  );
   return signingOver(zone, base.signer, state, synthesized.rrsets);
 }
 
