@@ -24,6 +24,8 @@ export interface DnsperfRun {
   verbose?: boolean;
   /** Run dnsperf on this CPU only (taskset), away from the server's; default anywhere. */
   cpu?: number;
+  /** dnsperf -D: the DO bit in every query (DNSSEC answers from a signed zone). */
+  dnssecOk?: boolean;
 }
 
 export interface Measurement {
@@ -118,6 +120,7 @@ export function runDnsperf(run: DnsperfRun): Promise<string> {
   if (run.maxQps !== undefined) args.push('-Q', String(run.maxQps));
   if (run.outstanding !== undefined) args.push('-q', String(run.outstanding));
   if (run.verbose === true) args.push('-v');
+  if (run.dnssecOk === true) args.push('-D');
   const [cmd, argv] =
     run.cpu !== undefined ? ['taskset', ['-c', String(run.cpu), 'dnsperf', ...args]] : ['dnsperf', args];
   return new Promise((resolve, reject) => {

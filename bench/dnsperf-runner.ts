@@ -82,11 +82,40 @@ export async function startOurs(
   };
 }
 
-/** Starts Knot on the zone text with `workers` UDP and TCP workers. */
-export async function startKnotWith(zoneText: string, workers: number): Promise<Running> {
+/** Knot signing the zone itself: what `signed` is passed to startKnotWith. */
+export interface KnotSigning {
+  readonly policy: string;
+  readonly zoneOptions: readonly string[];
+}
+
+/**
+ * Knot signing the zone on load with an ECDSA P-256 key pair of its own and NSEC3 with RFC 9276's
+ * parameters (no salt, no extra iterations, no opt-out), the chain our zones sign with.
+ */
+export function knotNsec3Signing(): KnotSigning {
+  return {
+    policy: `policy:
+  - id: bench
+    algorithm: ecdsap256sha256
+    nsec3: on
+    nsec3-iterations: 0
+    nsec3-salt-length: 0
+    nsec3-opt-out: off
+`,
+    zoneOptions: ['dnssec-signing: on', 'dnssec-policy: bench'],
+  };
+}
+
+/** Starts Knot on the zone text with `workers` UDP and TCP workers (signing it when `signed`). */
+export async function startKnotWith(
+  zoneText: string,
+  workers: number,
+  signed?: KnotSigning,
+): Promise<Running> {
   const knot = await startKnot({
-    zones: [{ domain: ORIGIN, text: zoneText }],
+    zones: [{ domain: ORIGIN, text: zoneText, ...(signed ? { options: signed.zoneOptions } : {}) }],
     serverOptions: [`udp-workers: ${workers}`, `tcp-workers: ${workers}`, 'background-workers: 1'],
+    ...(signed ? { extraConfig: signed.policy } : {}),
   });
   return { pid: knot.pid, port: knot.port, stop: () => knot.stop() };
 }

@@ -21,7 +21,7 @@ import { queryUdp } from '../src/testing/dns-client.ts';
 import { freePort } from '../src/testing/free-port.ts';
 import { measure, measureLatency } from './dnsperf-measure.ts';
 import type { Measurement, Transport } from './dnsperf-measure.ts';
-import { ORIGIN, startKnotWith, startOurs } from './dnsperf-runner.ts';
+import { knotNsec3Signing, ORIGIN, startKnotWith, startOurs } from './dnsperf-runner.ts';
 import { median, spreadPct } from './bench-stats.ts';
 import type { Running } from './dnsperf-runner.ts';
 import { generateNxFlood, generateQueries } from './query-generator.ts';
@@ -43,7 +43,11 @@ export type MacroServer = 'product' | 'serve' | 'knot';
 /** Queries in flight on each TCP connection of the tcp workload. */
 const TCP_IN_FLIGHT_PER_CONNECTION = 16;
 
-export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp'] as const;
+/**
+ * `signed-nx`: unique NXDOMAIN names with DO set once the zone is signed — ours through the API
+ * (the NSEC3 chain), Knot signing the same zone itself (knotNsec3Signing); runs after the others.
+ */
+export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp', 'signed-nx'] as const;
 export type MacroWorkload = (typeof MACRO_WORKLOADS)[number];
 const PACED_QPS = 50_000;
 
@@ -129,7 +133,7 @@ async function startProduct(
   zoneText: string,
   sampleName: string,
   log: (line: string) => void,
-): Promise<Running & { exported: string }> {
+): Promise<Running & { exported: string; signZone: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-product-'));
   const apiPort = await freePort();
   const dnsPort = await freePort();
@@ -197,11 +201,56 @@ async function startProduct(
     log(`product: zone imported and served in ${Math.round(performance.now() - started)} ms`);
     const exported = await call('GET', `/dns/zones/${zoneId}/export`, undefined, token);
     if (exported.status !== 200) throw new Error(`export: ${exported.status}`);
-    return { pid: child.pid!, port: dnsPort, stop, exported: exported.text };
+    const signZone = async (): Promise<void> => {
+      const on = await call('PATCH', `/dns/zones/${zoneId}`, { dnssec_enabled: true }, token);
+      if (on.status !== 200) throw new Error(`dnssec: ${on.status} ${on.text}`);
+      const ask = dnsPacket.encode({
+        type: 'query',
+        id: 8,
+        questions: [{ type: 'DNSKEY', name: ORIGIN }],
+        additionals: [
+          {
+            type: 'OPT',
+            name: '.',
+            udpPayloadSize: 1232,
+            extendedRcode: 0,
+            ednsVersion: 0,
+            flags: dnsPacket.DNSSEC_OK,
+            flag_do: true,
+            options: [],
+          },
+        ],
+      });
+      await waitFor('the zone served signed', async () => {
+        const r = await queryUdp(ask, { host: '127.0.0.1', port: dnsPort, timeoutMs: 200, retries: 0 });
+        return (r.decoded?.answers ?? []).some((a) => a.type === 'RRSIG') ? true : null;
+      });
+    };
+    return { pid: child.pid!, port: dnsPort, stop, exported: exported.text, signZone };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/**
+ * Before `signed-nx`: the product's zone signed through the API, Knot restarted on the same zone
+ * text signing it itself; the engine-only server (no signing) is left as it is. Returns whether the
+ * new Knot could be pinned.
+ */
+async function signServers(
+  servers: Partial<Record<MacroServer, Running>>,
+  signProduct: (() => Promise<void>) | null,
+  exported: string,
+  log: (line: string) => void,
+): Promise<boolean> {
+  if (signProduct !== null) await signProduct();
+  if (servers.knot === undefined) return true;
+  await servers.knot.stop();
+  const started = performance.now();
+  servers.knot = await startKnotWith(exported, 1, knotNsec3Signing());
+  log(`knot: zone signed and served in ${Math.round(performance.now() - started)} ms`);
+  return os.availableParallelism() >= 2 && pinTree(servers.knot.pid, 0);
 }
 
 /** Runs the macro part; `log` gets one line per measurement. */
@@ -212,9 +261,12 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
   const queries = generateQueries(zone);
   writeFileSync(queryFile, queries);
   const nxFile = path.join(dir, 'nx-queries.txt');
-  if (options.workloads.includes('udp-nx')) writeFileSync(nxFile, generateNxFlood(ORIGIN));
+  if (options.workloads.some((w) => w === 'udp-nx' || w === 'signed-nx')) {
+    writeFileSync(nxFile, generateNxFlood(ORIGIN));
+  }
   let pinned = false;
   const servers: Partial<Record<MacroServer, Running>> = {};
+  let signProduct: (() => Promise<void>) | null = null;
   const rounds: MacroRound[] = [];
   const latency = new Map<string, { p50Ms: number; p99Ms: number }>();
   let exported = zone.text;
@@ -224,6 +276,7 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
       const p = await startProduct(zone.text, `${zone.hosts[0]}.${ORIGIN}`, log);
       servers.product = p;
       exported = p.exported;
+      signProduct = p.signZone;
     }
     if (options.servers.includes('knot')) servers.knot = await startKnotWith(exported, 1);
     if (options.servers.includes('serve')) {
@@ -236,10 +289,13 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
     if (cpus >= 2) pinned = Object.values(servers).every((s) => pinTree(s.pid, 0));
     const dnsperfCpu = pinned ? 1 : undefined;
     for (const workload of options.workloads) {
+      if (workload === 'signed-nx')
+        pinned = (await signServers(servers, signProduct, exported, log)) && pinned;
       const transport = transportOf(workload);
       const clients = transport === 'tcp' ? options.tcpClients : options.udpClients;
       const base = {
-        queryFile: workload === 'udp-nx' ? nxFile : queryFile,
+        queryFile: workload === 'udp-nx' || workload === 'signed-nx' ? nxFile : queryFile,
+        ...(workload === 'signed-nx' ? { dnssecOk: true } : {}),
         seconds: options.seconds,
         transport,
         clients,

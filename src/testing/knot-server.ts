@@ -31,6 +31,8 @@ export interface KnotZone {
   master?: string;
   /** `acl` ids of the zone (e.g. one allowing NOTIFY from the primary). */
   acl?: readonly string[];
+  /** Knot zone options appended verbatim (e.g. `dnssec-signing: on`), indented by us. */
+  options?: readonly string[];
 }
 
 /** Knot `key:` (TSIG, RFC 8945). */
@@ -66,6 +68,8 @@ export interface KnotOptions {
   keys?: readonly KnotKey[];
   remotes?: readonly KnotRemote[];
   acls?: readonly KnotAcl[];
+  /** Top-level Knot configuration sections appended verbatim (e.g. a `policy:` section). */
+  extraConfig?: string;
   /** Knot log level for stderr (default warning); see KnotServer.log(). */
   logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error';
 }
@@ -95,6 +99,7 @@ function configText(dir: string, host: string, port: number, opts: KnotOptions):
       let entry = `  - domain: "${fqdn(z.domain)}"\n    file: "zone-${i}.zone"`;
       if (z.master !== undefined) entry += `\n    master: ${z.master}`;
       if (z.acl !== undefined) entry += `\n    acl: [${z.acl.join(', ')}]`;
+      for (const o of z.options ?? []) entry += `\n    ${o}`;
       return entry;
     })
     .join('\n');
@@ -123,7 +128,7 @@ function configText(dir: string, host: string, port: number, opts: KnotOptions):
 ${server}
 database:
     storage: "${dir}/db"
-${section('key', opts.keys)}${section('remote', opts.remotes)}${section('acl', opts.acls)}log:
+${section('key', opts.keys)}${section('remote', opts.remotes)}${section('acl', opts.acls)}${opts.extraConfig ?? ''}log:
   - target: stderr
     any: ${opts.logLevel ?? 'warning'}
 template:
