@@ -25,6 +25,7 @@ import {
 } from '../dnssec/nsec-denial.ts';
 import type { Nsec3Chain, Nsec3Record } from '../dnssec/nsec3-chain.ts';
 import type { ZoneSigning } from '../dnssec/zone-signing.ts';
+import { rrsigRRset } from '../dnssec/rrsig-rrset.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 const WILDCARD = '\x01*';
@@ -40,18 +41,6 @@ function append(sec: PlanSection, owner: WireName | null, rrset: RRset, mandator
 /** An RRset of records without compressible names, encoded once. */
 export function flatRRset(type: number, ttl: number, rdatas: readonly Uint8Array[]): RRset {
   return encodeRRset(type, ttl, rdatas, []);
-}
-
-/** RRSIG RRsets by signature RDATA: a cached signature reuses its encoded RRset. */
-const rrsigSets = new WeakMap<Uint8Array, RRset>();
-
-function rrsigRRset(rdata: Uint8Array, ttl: number): RRset {
-  let rs = rrsigSets.get(rdata);
-  if (rs === undefined || rs.ttl !== ttl) {
-    rs = flatRRset(RR_TYPE.RRSIG, ttl, [rdata]);
-    rrsigSets.set(rdata, rs);
-  }
-  return rs;
 }
 
 function nameOfKey(key: string): WireName {
@@ -217,6 +206,7 @@ export function signPlan(
     signSection(plan.sections[0], 0, zone, signing, qnameKey, false);
     return;
   }
+  if (!online && signNsec3Denial(plan, zone, signing, signing.nsec3!, qnameKey)) return;
   if (signWarmPositive(plan, signing, qnameKey)) return;
   // Stored NSEC3 records cost a hash and a search: no per-name cache to fill.
   const denialKey = online ? cacheableDenialKey(plan, qnameKey, qtype) : null;
@@ -242,6 +232,56 @@ export function signPlan(
       signing.signer.nowMs(),
     );
   }
+}
+
+/** Start in `key` of the child of its ancestor that is `ancestorLength` long (the next closer name). */
+function nextCloserOffset(key: string, ancestorLength: number): number {
+  const end = key.length - ancestorLength;
+  let p = 0;
+  let label = 0;
+  while (p < end) {
+    label = p;
+    p += key.charCodeAt(p) + 1;
+  }
+  return label;
+}
+
+function appendNsec3(auth: PlanSection, r: Nsec3Record | undefined): void {
+  if (r !== undefined) append(auth, r.owner, r.rrset, true);
+}
+
+/**
+ * A plain negative answer (NXDOMAIN or NODATA, nothing but the SOA in the authority section) from
+ * the zone's NSEC3 chain (RFC 5155 §7.2.2, §7.2.3, §7.2.5): stored records appended, their
+ * signatures found by identity; one hash of the next closer name, no allocation. False (nothing
+ * changed) for any other answer.
+ */
+function signNsec3Denial(
+  plan: AnswerPlan,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  chain: Nsec3Chain,
+  qnameKey: string,
+): boolean {
+  if (plan.kind !== 'nxdomain' && plan.kind !== 'nodata') return false;
+  if (plan.sections[0].count !== 0 || plan.sections[2].count !== 0) return false;
+  const auth = plan.sections[1];
+  if (plan.kind === 'nodata' && signing.exists(qnameKey)) {
+    appendNsec3(auth, chain.matching(qnameKey));
+  } else {
+    // No such name (or NODATA from the wildcard): closest-encloser proof, then the wildcard's
+    // absence (NXDOMAIN) or the wildcard's NSEC3 (wildcard NODATA).
+    const ce = closestEncloser(signing, qnameKey, zone.apexKey);
+    if (ce === qnameKey) return false;
+    const match = chain.matching(ce);
+    const cover = chain.coveringSuffix(qnameKey, nextCloserOffset(qnameKey, ce.length));
+    const wildcard = plan.kind === 'nxdomain' ? chain.coveringWildcard(ce) : chain.matching(WILDCARD + ce);
+    appendNsec3(auth, match);
+    if (cover !== match) appendNsec3(auth, cover);
+    if (wildcard !== match && wildcard !== cover) appendNsec3(auth, wildcard);
+  }
+  signSection(auth, 1, zone, signing, qnameKey, false);
+  return true;
 }
 
 /**
@@ -334,7 +374,7 @@ function signatureOf(
   // are found by identity; only per-query RRsets (NSEC, synthesized CNAME) go by content.
   if (source !== undefined) return signer.signedObject(rs, source, rrsigRRset);
   // NSEC3 RRsets are the chain's stored records (the zone itself holds none outside the chain).
-  if (signing.isCompiled(rs) || rs.type === RR_TYPE.NSEC3)
+  if (rs.type === RR_TYPE.NSEC3 || signing.isCompiled(rs))
     return signer.signedObject(rs, ownerKey, rrsigRRset);
   return rrsigRRset(signer.sign(ownerKey, rs.type, rs.ttl, rs.rdatas), rs.ttl);
 }

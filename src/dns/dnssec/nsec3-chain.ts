@@ -15,8 +15,8 @@
  * by identity (ZoneSigner.signedObject); a patch replaces only the records whose content changed:
  * the changed names' own and their predecessors' in hash order.
  */
-import { hash as oneShotHash } from 'node:crypto';
 import { wireOfKey } from './canonical-name.ts';
+import { sha1Into } from './nsec3-hash.ts';
 import { writeTypeBitmap } from '../wire/rdata/rdata-type-bitmap.ts';
 import { RdataWriter } from '../wire/rdata/rdata-wire-writer.ts';
 import { encodeRRset, type RRset } from '../wire/rrset-encoding.ts';
@@ -55,14 +55,26 @@ export interface Nsec3Zone {
   typesAt(key: string): readonly number[];
 }
 
-/** Scratch for the wire form of a name being hashed (keys are at most 254 octets). */
-const scratch = Buffer.alloc(256);
+/** Scratch for the wire form of a name being hashed (keys are at most 254 octets), and its hash. */
+const scratch = new Uint8Array(256);
+const scratchHash = new Uint8Array(HASH_LENGTH);
 
-/** The NSEC3 hash of a name key (RFC 5155 §5 with no salt and 0 iterations: one SHA-1). */
-export function nsec3Hash(key: string): Buffer {
-  const n = scratch.write(key, 0, 'latin1');
+/** Writes `key` and the root label into `scratch`; returns the wire length. */
+function wireIntoScratch(key: string): number {
+  const n = key.length;
+  for (let i = 0; i < n; i++) scratch[i] = key.charCodeAt(i);
   scratch[n] = 0;
-  return oneShotHash('sha1', scratch.subarray(0, n + 1), 'buffer') as unknown as Buffer;
+  return n + 1;
+}
+
+/**
+ * The NSEC3 hash of a name key (RFC 5155 §5 with no salt and 0 iterations: one SHA-1 of the
+ * canonical wire form; keys are lower case already).
+ */
+export function nsec3Hash(key: string): Uint8Array {
+  const out = new Uint8Array(HASH_LENGTH);
+  sha1Into(scratch, 0, wireIntoScratch(key), out);
+  return out;
 }
 
 /** Base32hex, lower case (RFC 4648 §7; RFC 5155 §3.3 presentation of hashed owner names). */
@@ -115,7 +127,7 @@ export class Nsec3Chain {
     readonly ttl: number,
     names: Iterable<string>,
   ) {
-    const hashed: { key: string; hash: Buffer }[] = [];
+    const hashed: { key: string; hash: Uint8Array }[] = [];
     for (const key of names) hashed.push({ key, hash: nsec3Hash(key) });
     hashed.sort((a, b) => compareHash(a.hash, b.hash));
     const n = hashed.length;
@@ -158,7 +170,17 @@ export class Nsec3Chain {
 
   /** The NSEC3 covering the (missing) name `key` (RFC 5155 §7.2.1): one hash, one binary search. */
   covering(key: string): Nsec3Record {
-    return this.coveringHash(nsec3Hash(key));
+    return this.coveringSuffix(key, 0);
+  }
+
+  /**
+   * The NSEC3 covering the name `key.slice(from)` (`from` on a label boundary, e.g. the next closer
+   * name of a query name): no allocation.
+   */
+  coveringSuffix(key: string, from: number): Nsec3Record {
+    const n = wireIntoScratch(key);
+    sha1Into(scratch, from, n - from, scratchHash);
+    return this.coveringHash(scratchHash);
   }
 
   /** The NSEC3 covering the wildcard at the closest encloser `ceKey` (RFC 5155 §7.2.2), remembered. */
@@ -175,8 +197,9 @@ export class Nsec3Chain {
    * Follows a zone change: `touched` names may have come, gone or changed types; `exists` tells
    * which names own an NSEC3 now, `zone` the new types. Remakes only the records whose content
    * changes: the touched names' own and the predecessors (in hash order) of names that came or went.
+   * Returns the records made anew (to be signed).
    */
-  patch(zone: Nsec3Zone, touched: Iterable<string>, exists: (key: string) => boolean): void {
+  patch(zone: Nsec3Zone, touched: Iterable<string>, exists: (key: string) => boolean): Nsec3Record[] {
     this.zone = zone;
     this.wildcardCovers.clear();
     const moved: Uint8Array[] = [];
@@ -200,20 +223,23 @@ export class Nsec3Chain {
         dirty.add(key);
       }
     }
-    if (this.records.length === 0) return;
+    if (this.records.length === 0) return [];
     for (const hash of moved) {
       const i = this.insertionIndex(hash);
       // The record before `hash` (the one now pointing at it or past it).
       const before = this.records[(i - 1 + this.records.length) % this.records.length]!;
       dirty.add(before.originalKey);
     }
+    const remade: Nsec3Record[] = [];
     for (const key of dirty) {
       const at = this.indexOf(this.byName.get(key)!.hash);
       const next = this.records[(at + 1) % this.records.length]!.hash;
       const record = this.make(key, this.records[at]!.hash, next);
       this.records[at] = record;
       this.byName.set(key, record);
+      remade.push(record);
     }
+    return remade;
   }
 
   /** First index whose hash is ≥ `hash`. */

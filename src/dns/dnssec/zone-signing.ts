@@ -11,7 +11,8 @@ import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
 import { DenialAnswerCache } from './denial-answer-cache.ts';
 import type { DenialZone } from './nsec-denial.ts';
-import { Nsec3Chain } from './nsec3-chain.ts';
+import { Nsec3Chain, type Nsec3Record } from './nsec3-chain.ts';
+import { rrsigRRset } from './rrsig-rrset.ts';
 import type { SignatureCache } from './signature-cache.ts';
 import { ZoneSigner } from './zone-signer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
@@ -99,6 +100,15 @@ function typesIn(
   };
 }
 
+/**
+ * Signs NSEC3 records as the chain is made or patched, not per query: each signature is kept by
+ * the record's identity (answers find it there) and by content in the shared cache (a reload of the
+ * zone re-signs only records whose content changed).
+ */
+function signNsec3(signer: ZoneSigner, records: readonly Nsec3Record[]): void {
+  for (const r of records) signer.signedObject(r.rrset, r.ownerKey, rrsigRRset);
+}
+
 /** The signing object of `zone` over `state` (the parts rebuilt per snapshot are cheap). */
 function signingOver(
   zone: ZoneSnapshot,
@@ -134,6 +144,8 @@ export function createZoneSigning(
   const owners = new WeakMap<RRset, string>();
   const authoritative: string[] = [];
   const cuts = new Set<string>();
+  // The SOA of negative answers (TTL capped, RFC 2308 §3) is the snapshot's too: signed by identity.
+  if (zone.negativeSoa !== null) owners.set(zone.negativeSoa, zone.apexKey);
   for (const [key, node] of zone.nodes) {
     for (const rs of node.rrsets) owners.set(rs, key);
     if (node.delegation) cuts.add(key);
@@ -150,6 +162,7 @@ export function createZoneSigning(
           authoritative,
         )
       : null;
+  if (nsec3 !== null) signNsec3(signer, nsec3.list());
   const state: SigningState = {
     owners,
     existing: new Set(authoritative),
@@ -181,6 +194,7 @@ export function patchZoneSigning(
     if ((zone.nodes.get(key)?.delegation === true) !== state.cuts.has(key)) return null;
   }
   states.delete(base);
+  if (zone.negativeSoa !== null) state.owners.set(zone.negativeSoa, zone.apexKey);
   for (const key of touched) {
     const node = zone.nodes.get(key);
     if (node !== undefined) for (const rs of node.rrsets) state.owners.set(rs, key);
@@ -195,9 +209,13 @@ export function patchZoneSigning(
       state.names.delete(key);
     }
   }
-  state.nsec3?.patch({ apexKey: zone.apexKey, typesAt: typesIn(zone, state.extra) }, touched, (key) =>
-    state.existing.has(key),
-  );
+  if (state.nsec3 !== null) {
+    const nsec3Zone = { apexKey: zone.apexKey, typesAt: typesIn(zone, state.extra) };
+    signNsec3(
+      base.signer,
+      state.nsec3.patch(nsec3Zone, touched, (key) => state.existing.has(key)),
+    );
+  }
   return signingOver(zone, base.signer, state, synthesized.rrsets);
 }
 
