@@ -143,6 +143,10 @@ async function startProduct(
     API_PORT: String(apiPort),
     DNS_HOST: '127.0.0.1',
     DNS_PORT: String(dnsPort),
+    // The game edge and the ACME HTTP-01 listener on ports of the system's choosing: their defaults
+    // (25565, 80) may be taken on a shared machine.
+    EDGE_PORT: '0',
+    ACME_HTTP_PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     // One DNS worker, as Knot gets one (the primary then only runs the API).

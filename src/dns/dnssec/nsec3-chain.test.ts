@@ -1,4 +1,7 @@
+import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createSeededRandom } from '../../testing/seeded-random.ts';
+import { sha1Into } from './nsec3-hash.ts';
 import { keyOfText } from '../wire/wire-name.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import {
@@ -36,6 +39,16 @@ describe('NSEC3 chain (RFC 5155, RFC 9276 parameters)', () => {
     // Independent reference: Python hashlib.sha1(b"\x07example\x00") in base32hex.
     expect(base32hex(nsec3Hash(k('example')))).toBe('3msev9usmd4br9s97v51r2tdvmr9iqo1');
     expect(base32hex(nsec3Hash(k('A.example')))).toBe('6cd522290vma0nr8lqu1ivtcofj94rga');
+  });
+
+  it('computes SHA-1 as node:crypto does, for every input length a name can have', () => {
+    const rnd = createSeededRandom(5);
+    const out = new Uint8Array(20);
+    for (let len = 0; len <= 255; len++) {
+      const input = Uint8Array.from({ length: len + 3 }, () => rnd.int(256));
+      sha1Into(input, 3, len, out);
+      expect(Buffer.from(out).toString('hex'), `length ${len}`).toBe(hash('sha1', input.subarray(3)));
+    }
   });
 
   it('shows RRSIG only for names with signed data', () => {
