@@ -176,7 +176,7 @@ describe.skipIf(!isUnboundAvailable() && !process.env.CI).each(['nsec3', 'online
       expect(plain.records.some((l) => /RRSIG/.test(l))).toBe(false);
     });
 
-    it.runIf(denial === 'nsec3')('proves NXDOMAIN with three NSEC3 records of the stored chain', async () => {
+    it.runIf(denial === 'nsec3')('proves NXDOMAIN with the NSEC3 records of the stored chain', async () => {
       const param = await dig(port, ZONE, 'NSEC3PARAM', ['+norec']);
       expect(
         param.records.some((l) => /\sNSEC3PARAM\s+1 0 0 -$/.test(l)),
@@ -186,8 +186,10 @@ describe.skipIf(!isUnboundAvailable() && !process.env.CI).each(['nsec3', 'online
       const r = await dig(port, name, 'A', ['+norec']);
       expect(r.status).toBe('NXDOMAIN');
       const nsec3 = r.records.filter((l) => /\sNSEC3\s+1 0 0 - /.test(l));
-      expect(nsec3, r.text).toHaveLength(3);
-      expect(r.records.filter((l) => /\sRRSIG\s+NSEC3 /.test(l))).toHaveLength(3);
+      // Closest encloser, next closer and wildcard: three records, two when one NSEC3 covers both.
+      expect(nsec3.length, r.text).toBeGreaterThanOrEqual(2);
+      expect(nsec3.length, r.text).toBeLessThanOrEqual(3);
+      expect(r.records.filter((l) => /\sRRSIG\s+NSEC3 /.test(l))).toHaveLength(nsec3.length);
       expect(r.records.some((l) => /\sNSEC\s/.test(l))).toBe(false);
       const lb = await dig(port, `lb.${ZONE}`, 'AAAA', ['+norec']);
       expect(
