@@ -84,8 +84,18 @@ export async function startOurs(
   };
 }
 
-/** Knot's signing policy for `signed` zones: ECDSA P-256 (RFC 6605), NSEC (no NSEC3). */
-export const KNOT_SIGNING_POLICY = { id: 'p256', algorithm: 'ecdsap256sha256', nsec3: 'off' } as const;
+/**
+ * Knot's signing policy for `signed` zones: ECDSA P-256 (RFC 6605) and NSEC3 with RFC 9276's
+ * parameters (no salt, no extra iterations, no opt-out): the denial the product's zones sign with.
+ */
+export const KNOT_SIGNING_POLICY = {
+  id: 'p256',
+  algorithm: 'ecdsap256sha256',
+  nsec3: 'on',
+  'nsec3-iterations': 0,
+  'nsec3-salt-length': 0,
+  'nsec3-opt-out': 'off',
+} as const;
 
 /**
  * Starts Knot on the zone text with `workers` UDP and TCP workers; `signed` zones are served too,

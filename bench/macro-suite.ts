@@ -48,7 +48,12 @@ export type MacroServer = 'product' | 'serve' | 'knot';
 /** Queries in flight on each TCP connection of the tcp workload. */
 const TCP_IN_FLIGHT_PER_CONNECTION = 16;
 
-export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp', 'signed', 'steered'] as const;
+/**
+ * `signed`: the mixed names without unique NXDOMAIN ones at the signed zone, DO set; `signed-nx`:
+ * unique NXDOMAIN names under the signed zone, DO set (a random-subdomain flood answered from the
+ * zone's NSEC3 chain); `steered`: bench/steered-workload.ts.
+ */
+export const MACRO_WORKLOADS = ['udp', 'udp@50k', 'udp-nx', 'tcp', 'signed', 'signed-nx', 'steered'] as const;
 export type MacroWorkload = (typeof MACRO_WORKLOADS)[number];
 const PACED_QPS = 50_000;
 /**
@@ -158,6 +163,9 @@ async function startProduct(
     API_PORT: String(apiPort),
     DNS_HOST: '127.0.0.1',
     DNS_PORT: String(dnsPort),
+    // Listeners the bench does not use, on ports the system picks (the defaults may be taken).
+    EDGE_PORT: '0',
+    ACME_HTTP_PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     // One DNS worker, as Knot gets one (the primary then only runs the API).
@@ -298,6 +306,8 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
   const signedFile = path.join(dir, 'signed-queries.txt');
   if (signedZone !== null)
     writeFileSync(signedFile, generateQueries(signedZone, undefined, undefined, ['nx']));
+  const signedNxFile = path.join(dir, 'signed-nx-queries.txt');
+  if (options.workloads.includes('signed-nx')) writeFileSync(signedNxFile, generateNxFlood(SIGNED_ORIGIN));
   let pinned = false;
   const servers: Partial<Record<MacroServer, Running>> = {};
   const rounds: MacroRound[] = [];
@@ -339,9 +349,11 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
             ? nxFile
             : workload === 'steered'
               ? steeredFile
-              : isSigned(workload)
-                ? signedFile
-                : queryFile,
+              : workload === 'signed-nx'
+                ? signedNxFile
+                : isSigned(workload)
+                  ? signedFile
+                  : queryFile,
         ...(workload === 'steered' ? { binary: true } : {}),
         seconds: options.seconds,
         transport,
@@ -353,7 +365,8 @@ export async function runMacro(options: MacroOptions, log: (line: string) => voi
         ...(isSigned(workload) ? { dnssec: true } : {}),
       };
       const serversOf = isSigned(workload) ? options.servers.filter((x) => x !== 'serve') : options.servers;
-      if (isSigned(workload)) {
+      // Unique names repeat nothing: a warm-up would only add to the chain's signatures' first use.
+      if (workload === 'signed') {
         for (const server of serversOf) {
           const warm = { seconds: SIGNED_WARMUP_MAX_SECONDS, passes: SIGNED_WARMUP_PASSES };
           await measure({ ...base, ...warm, port: servers[server]!.port }, servers[server]!.pid);

@@ -11,7 +11,7 @@
  * bench/results/<YYYY-MM-DD>.json.
  *
  * `npm run bench -- [--only micro,macro,scale,platform,storage,edge,compute,commerce,analytics] [--quick] [--rounds N] [--seconds S]
- *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp]`
+ *  [--macro-servers product,knot,serve] [--macro-workloads udp,udp@50k,udp-nx,tcp,signed,signed-nx,steered]`
  * --quick shortens everything for a smoke run; quick and partial runs write
  * <date>-<parts>[-quick].json so they never overwrite the figures of a full run.
  */
@@ -362,6 +362,23 @@ function targets(
   add('UDP mixed cpu µs/q ÷ Knot ≤ 1.0 (saturation)', udp?.cpuRatioToKnot, (v) => v <= 1);
   add('UDP mixed cpu µs/q ÷ Knot ≤ 1.1 (at 50k q/s)', row('udp@50k')?.cpuRatioToKnot, (v) => v <= 1.1);
   add('UDP unique NXDOMAIN flood cpu µs/q ÷ Knot ≤ 1.1', row('udp-nx')?.cpuRatioToKnot, (v) => v <= 1.1);
+  add(
+    'TCP mixed cpu µs/q ÷ Knot ≤ 1.0 (16 in flight a connection)',
+    row('tcp')?.cpuRatioToKnot,
+    (v) => v <= 1,
+  );
+  add('TCP mixed q/s ÷ Knot ≥ 1.0', row('tcp')?.qpsRatioToKnot, (v) => v >= 1);
+  add('Signed zone mixed (DO) cpu µs/q ÷ Knot ≤ 1.0', row('signed')?.cpuRatioToKnot, (v) => v <= 1);
+  add(
+    'Steered answers (ECS, 65 countries) cpu µs/q ÷ Knot static ≤ 1.1',
+    row('steered')?.cpuRatioToKnot,
+    (v) => v <= 1.1,
+  );
+  add(
+    'Signed zone unique NXDOMAIN flood (DO) cpu µs/q ÷ Knot ≤ 1.1',
+    row('signed-nx')?.cpuRatioToKnot,
+    (v) => v <= 1.1,
+  );
   const lost = macro ? macro.rounds.filter((r) => r.server !== 'knot').reduce((a, r) => a + r.lost, 0) : null;
   add('lost queries = 0 (ours, all macro rounds)', lost, (v) => v === 0, 0);
   const ratio = (name: string): number | null | undefined => micro?.rows.find((r) => r.case === name)?.ratio;

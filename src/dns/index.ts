@@ -32,7 +32,8 @@ export type {
   SteeringPool,
   ZoneSteering,
 } from './steering/steering-config.ts';
-export type { DnssecAlgorithm, DnssecSigningKey, ZoneDnssec } from './dnssec/dnssec-config.ts';
+export type { DnssecAlgorithm, DnssecDenial, DnssecSigningKey, ZoneDnssec } from './dnssec/dnssec-config.ts';
+export { NSEC3PARAM_RDATA } from './dnssec/nsec3-chain.ts';
 export {
   DNSKEY_FLAGS_KSK,
   DNSKEY_FLAGS_ZSK,

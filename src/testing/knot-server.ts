@@ -33,6 +33,8 @@ export interface KnotZone {
   acl?: readonly string[];
   /** Knot signs the zone itself (`dnssec-signing: on`) under this `policy` id. */
   dnssecPolicy?: string;
+  /** Knot zone options appended verbatim (e.g. `dnssec-signing: on`), indented by us. */
+  options?: readonly string[];
 }
 
 /** Knot `policy:` (automatic signing), e.g. `{ id: 'p256', algorithm: 'ecdsap256sha256', nsec3: 'off' }`. */
@@ -40,6 +42,9 @@ export interface KnotPolicy {
   id: string;
   algorithm: string;
   nsec3?: 'on' | 'off';
+  'nsec3-iterations'?: number;
+  'nsec3-salt-length'?: number;
+  'nsec3-opt-out'?: 'on' | 'off';
   /** E.g. `14d`. */
   'rrsig-lifetime'?: string;
   'rrsig-refresh'?: string;
@@ -79,6 +84,8 @@ export interface KnotOptions {
   remotes?: readonly KnotRemote[];
   acls?: readonly KnotAcl[];
   policies?: readonly KnotPolicy[];
+  /** Top-level Knot configuration sections appended verbatim (e.g. a `policy:` section). */
+  extraConfig?: string;
   /** Knot log level for stderr (default warning); see KnotServer.log(). */
   logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error';
 }
@@ -110,6 +117,7 @@ function configText(dir: string, host: string, port: number, opts: KnotOptions):
       if (z.acl !== undefined) entry += `\n    acl: [${z.acl.join(', ')}]`;
       if (z.dnssecPolicy !== undefined)
         entry += `\n    dnssec-signing: on\n    dnssec-policy: ${z.dnssecPolicy}`;
+      for (const o of z.options ?? []) entry += `\n    ${o}`;
       return entry;
     })
     .join('\n');
@@ -138,7 +146,7 @@ function configText(dir: string, host: string, port: number, opts: KnotOptions):
 ${server}
 database:
     storage: "${dir}/db"
-${section('key', opts.keys)}${section('remote', opts.remotes)}${section('acl', opts.acls)}${section('policy', opts.policies)}log:
+${section('key', opts.keys)}${section('remote', opts.remotes)}${section('acl', opts.acls)}${section('policy', opts.policies)}${opts.extraConfig ?? ''}log:
   - target: stderr
     any: ${opts.logLevel ?? 'warning'}
 template:

@@ -73,9 +73,9 @@ async function signedZone(t: TestApp, token: string, domain: string, body: Recor
   return { zone, info, port, ds: info.ds_records[0] as string };
 }
 
-describe.skipIf(!isUnboundAvailable() && !process.env.CI)(
-  'DNSSEC: answers validate in real validators',
-  () => {
+describe.skipIf(!isUnboundAvailable() && !process.env.CI).each(['nsec3', 'online'] as const)(
+  'DNSSEC (denial: %s): answers validate in real validators',
+  (denial) => {
     let t: TestApp;
     let unbound: Unbound;
     let port: number;
@@ -86,7 +86,9 @@ describe.skipIf(!isUnboundAvailable() && !process.env.CI)(
       t = await startTestApp();
       ({ token } = await t.signUp());
       let zone: { id: number };
-      ({ port, ds, zone } = await signedZone(t, token, ZONE));
+      let info: { denial: string };
+      ({ port, ds, zone, info } = await signedZone(t, token, ZONE, { dnssec_denial: denial }));
+      expect(info.denial).toBe(denial);
       zoneId = zone.id;
       // A load-balanced name, added once the zone is signed.
       const pool = await t.request('POST', `${ZONES}/${zoneId}/pools`, {
@@ -133,6 +135,9 @@ describe.skipIf(!isUnboundAvailable() && !process.env.CI)(
       ['signed DS at a secure delegation', `secure.${ZONE}`, 'DS', 'NOERROR'],
       ['load-balanced answer', `lb.${ZONE}`, 'A', 'NOERROR'],
       ['NODATA at a load-balanced name', `lb.${ZONE}`, 'TXT', 'NOERROR'],
+      ['NXDOMAIN of a random name', `${Math.random().toString(36).slice(2, 12)}.${ZONE}`, 'A', 'NXDOMAIN'],
+      ['NXDOMAIN below a wildcard-less name', `x.www.${ZONE}`, 'A', 'NXDOMAIN'],
+      ['NSEC3PARAM (or NODATA for it)', ZONE, 'NSEC3PARAM', 'NOERROR'],
     ])('%s validates (AD)', async (_what, name, type, status) => {
       await validated(name, type, status);
     });
@@ -171,7 +176,30 @@ describe.skipIf(!isUnboundAvailable() && !process.env.CI)(
       expect(plain.records.some((l) => /RRSIG/.test(l))).toBe(false);
     });
 
-    it('shows A in the NSEC bitmap of a load-balanced name', async () => {
+    it.runIf(denial === 'nsec3')('proves NXDOMAIN with the NSEC3 records of the stored chain', async () => {
+      const param = await dig(port, ZONE, 'NSEC3PARAM', ['+norec']);
+      expect(
+        param.records.some((l) => /\sNSEC3PARAM\s+1 0 0 -$/.test(l)),
+        param.text,
+      ).toBe(true);
+      const name = `${Math.random().toString(36).slice(2, 12)}.${ZONE}`;
+      const r = await dig(port, name, 'A', ['+norec']);
+      expect(r.status).toBe('NXDOMAIN');
+      const nsec3 = r.records.filter((l) => /\sNSEC3\s+1 0 0 - /.test(l));
+      // Closest encloser, next closer and wildcard: three records, two when one NSEC3 covers both.
+      expect(nsec3.length, r.text).toBeGreaterThanOrEqual(2);
+      expect(nsec3.length, r.text).toBeLessThanOrEqual(3);
+      expect(r.records.filter((l) => /\sRRSIG\s+NSEC3 /.test(l))).toHaveLength(nsec3.length);
+      expect(r.records.some((l) => /\sNSEC\s/.test(l))).toBe(false);
+      const lb = await dig(port, `lb.${ZONE}`, 'AAAA', ['+norec']);
+      expect(
+        lb.records.some((l) => /\sNSEC3\s+1 0 0 - \S+ A RRSIG$/.test(l)),
+        lb.text,
+      ).toBe(true);
+      expect(await delv(port, ds, name, 'A')).toContain('fully validated');
+    });
+
+    it.runIf(denial === 'online')('shows A in the NSEC bitmap of a load-balanced name', async () => {
       const r = await dig(port, `lb.${ZONE}`, 'AAAA', ['+norec']);
       expect(r.records).toContain(`lb.${ZONE}. 300 IN NSEC \\000.lb.${ZONE}. A RRSIG NSEC`);
     });
@@ -187,31 +215,34 @@ describe.skipIf(!isUnboundAvailable() && !process.env.CI)(
       }
     });
 
-    it('does not let anyone walk the zone: NSEC names are the asked names or made up', async () => {
-      const asked = new Set<string>();
-      const seen = new Set<string>();
-      const names = [
-        ...Array.from({ length: 20 }, (_, i) => `r${i}${Math.random().toString(36).slice(2, 8)}.${ZONE}`),
-        `q.r.s.${ZONE}`,
-        `zzz.${ZONE}`,
-        `a.${ZONE}`,
-        `www.${ZONE}`,
-        `ent.${ZONE}`,
-      ];
-      for (const name of names) {
-        asked.add(name);
-        for (const type of ['A', 'TXT']) {
-          const r = await dig(port, name, type, ['+norec']);
-          for (const line of r.records) {
-            const m = /^(\S+)\s+\d+\s+IN\s+NSEC\s+(\S+)/.exec(line);
-            if (m) for (const n of [m[1]!, m[2]!]) seen.add(n.replace(/\.$/, '').toLowerCase());
+    it.runIf(denial === 'online')(
+      'does not let anyone walk the zone: NSEC names are the asked names or made up',
+      async () => {
+        const asked = new Set<string>();
+        const seen = new Set<string>();
+        const names = [
+          ...Array.from({ length: 20 }, (_, i) => `r${i}${Math.random().toString(36).slice(2, 8)}.${ZONE}`),
+          `q.r.s.${ZONE}`,
+          `zzz.${ZONE}`,
+          `a.${ZONE}`,
+          `www.${ZONE}`,
+          `ent.${ZONE}`,
+        ];
+        for (const name of names) {
+          asked.add(name);
+          for (const type of ['A', 'TXT']) {
+            const r = await dig(port, name, type, ['+norec']);
+            for (const line of r.records) {
+              const m = /^(\S+)\s+\d+\s+IN\s+NSEC\s+(\S+)/.exec(line);
+              if (m) for (const n of [m[1]!, m[2]!]) seen.add(n.replace(/\.$/, '').toLowerCase());
+            }
           }
         }
-      }
-      expect(seen.size).toBeGreaterThan(20);
-      const revealed = [...seen].filter((n) => EXISTING.includes(n) && !asked.has(n));
-      expect(revealed).toEqual([]);
-    });
+        expect(seen.size).toBeGreaterThan(20);
+        const revealed = [...seen].filter((n) => EXISTING.includes(n) && !asked.has(n));
+        expect(revealed).toEqual([]);
+      },
+    );
 
     it('turning DNSSEC off publishes the RFC 8078 delete CDS/CDNSKEY, still signed', async () => {
       const off = await t.request('PATCH', `${ZONES}/${zoneId}`, { token, body: { dnssec_enabled: false } });

@@ -2,7 +2,8 @@
  * The signing step of an answer to a query with DO set, for a signed zone (RFC 4035 §3.1): after
  * the plan is resolved, each RRset in the answer and authority sections (and non-glue additional
  * data) gets its RRSIG RRset right after it; negative answers, wildcard expansions and referrals
- * get their NSEC proofs (nsec-denial.ts) and a referral the DS RRset of a secure delegation
+ * get their denial proofs (NSEC white lies, nsec-denial.ts, or the zone's NSEC3 chain,
+ * nsec3-chain.ts) and a referral the DS RRset of a secure delegation
  * (RFC 4035 §3.1.4). Not signed: the NS RRset and glue of a delegation (RFC 4035 §2.2), and a
  * CNAME synthesized from a DNAME (RFC 6672 §5.3.1). AD is never set by an authoritative server.
  */
@@ -14,6 +15,7 @@ import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
 import { encodeRRset } from '../wire/rrset-encoding.ts';
 import { wireOfKey } from '../dnssec/canonical-name.ts';
 import {
+  nextCloser,
   nodataProof,
   nsecRdata,
   nxdomainProof,
@@ -21,7 +23,9 @@ import {
   wildcardNodataProof,
   type NsecRecord,
 } from '../dnssec/nsec-denial.ts';
+import type { Nsec3Chain, Nsec3Record } from '../dnssec/nsec3-chain.ts';
 import type { ZoneSigning } from '../dnssec/zone-signing.ts';
+import { rrsigRRset } from '../dnssec/rrsig-rrset.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
 const WILDCARD = '\x01*';
@@ -39,18 +43,6 @@ export function flatRRset(type: number, ttl: number, rdatas: readonly Uint8Array
   return encodeRRset(type, ttl, rdatas, []);
 }
 
-/** RRSIG RRsets by signature RDATA: a cached signature reuses its encoded RRset. */
-const rrsigSets = new WeakMap<Uint8Array, RRset>();
-
-function rrsigRRset(rdata: Uint8Array, ttl: number): RRset {
-  let rs = rrsigSets.get(rdata);
-  if (rs === undefined || rs.ttl !== ttl) {
-    rs = flatRRset(RR_TYPE.RRSIG, ttl, [rdata]);
-    rrsigSets.set(rdata, rs);
-  }
-  return rs;
-}
-
 function nameOfKey(key: string): WireName {
   return wireNameFromWire(wireOfKey(key));
 }
@@ -61,19 +53,91 @@ function closestEncloser(signing: ZoneSigning, key: string, apexKey: string): st
   return k;
 }
 
+/** A denial record as the authority section takes it: its owner and its (one-record) RRset. */
+interface ProofEntry {
+  readonly owner: WireName;
+  readonly rrset: RRset;
+  /** Owner key: one entry per owner. */
+  readonly key: string;
+}
+
+/** The proofs of one denial scheme (RFC 4035 §3.1.3 with NSEC, RFC 5155 §7.2 with NSEC3). */
+interface Denier {
+  nxdomain(qnameKey: string, ceKey: string): ProofEntry[];
+  nodata(key: string): ProofEntry[];
+  wildcardAnswer(qnameKey: string, ceKey: string): ProofEntry[];
+  wildcardNodata(qnameKey: string, ceKey: string): ProofEntry[];
+}
+
+function nsecEntries(signing: ZoneSigning, records: readonly NsecRecord[]): ProofEntry[] {
+  return records.map((r) => ({
+    owner: nameOfKey(r.ownerKey),
+    rrset: flatRRset(RR_TYPE.NSEC, signing.signer.nsecTtl, [nsecRdata(r)]),
+    key: r.ownerKey,
+  }));
+}
+
+/** Online white lies (nsec-denial.ts): records made per answer. */
+function onlineDenier(signing: ZoneSigning): Denier {
+  const d = signing.denial;
+  return {
+    nxdomain: (q, ce) => nsecEntries(signing, nxdomainProof(d, q, ce)),
+    nodata: (key) => nsecEntries(signing, nodataProof(d, key)),
+    wildcardAnswer: (q, ce) => nsecEntries(signing, wildcardAnswerProof(d, q, ce)),
+    wildcardNodata: (q, ce) => nsecEntries(signing, wildcardNodataProof(d, q, ce)),
+  };
+}
+
+function nsec3Entry(r: Nsec3Record | undefined): ProofEntry[] {
+  return r === undefined ? [] : [{ owner: r.owner, rrset: r.rrset, key: r.ownerKey }];
+}
+
+/** The zone's NSEC3 chain (nsec3-chain.ts): stored records, one hash of the next closer name. */
+function chainDenier(chain: Nsec3Chain): Denier {
+  return {
+    // Closest-encloser proof (RFC 5155 §7.2.1) and the wildcard's absence (§7.2.2).
+    nxdomain: (q, ce) => [
+      ...nsec3Entry(chain.matching(ce)),
+      ...nsec3Entry(chain.covering(nextCloser(q, ce))),
+      ...nsec3Entry(chain.coveringWildcard(ce)),
+    ],
+    // §7.2.3, §7.2.4, and a delegation without DS (§7.2.7; no opt-out, so it matches).
+    nodata: (key) => nsec3Entry(chain.matching(key)),
+    // §7.2.6: the next closer name does not exist.
+    wildcardAnswer: (q, ce) => nsec3Entry(chain.covering(nextCloser(q, ce))),
+    // §7.2.5: closest-encloser proof and the NSEC3 at the wildcard.
+    wildcardNodata: (q, ce) => [
+      ...nsec3Entry(chain.matching(ce)),
+      ...nsec3Entry(chain.covering(nextCloser(q, ce))),
+      ...nsec3Entry(chain.matching(WILDCARD + ce)),
+    ],
+  };
+}
+
+/** Denier per signing (one per snapshot). */
+const deniers = new WeakMap<ZoneSigning, Denier>();
+
+function denierOf(signing: ZoneSigning): Denier {
+  let d = deniers.get(signing);
+  if (d === undefined) {
+    d = signing.nsec3 !== null ? chainDenier(signing.nsec3) : onlineDenier(signing);
+    deniers.set(signing, d);
+  }
+  return d;
+}
+
 interface Proofs {
-  readonly nsec: readonly NsecRecord[];
+  readonly entries: readonly ProofEntry[];
   readonly ds: { owner: WireName; rrset: RRset } | null;
 }
 
-const NO_PROOFS: Proofs = { nsec: [], ds: null };
+const NO_PROOFS: Proofs = { entries: [], ds: null };
 
 /** ownerOf() of each answer entry, filled by proofs() for signSection(answer) (reused). */
 const answerSources: (string | undefined)[] = [];
 
-/** The NSEC records (and DS) this answer needs in its authority section. */
+/** The denial records (and DS) this answer needs in its authority section. */
 function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnameKey: string): Proofs {
-  const denial = signing.denial;
   const answer = plan.sections[0];
   const end = plan.kind === 'cname-follow' ? plan.chainEnd : plan.kind;
   let wildcardSources = false;
@@ -84,7 +148,8 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
   }
   // The common positive answer needs no proof: nothing to allocate.
   if (!wildcardSources && end !== 'nxdomain' && end !== 'nodata' && end !== 'delegation') return NO_PROOFS;
-  const nsec: NsecRecord[] = [];
+  const denier = denierOf(signing);
+  const entries: ProofEntry[] = [];
   let finalKey = qnameKey;
   for (let i = 0; i < answer.count; i++) {
     const rs = answer.sets[i]!;
@@ -92,16 +157,15 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
     if (rs.type === RR_TYPE.CNAME && rs.target) finalKey = rs.target.keys[0] ?? '';
     const source = answerSources[i];
     if (source !== undefined && source.startsWith(WILDCARD) && source !== ownerKey) {
-      nsec.push(...wildcardAnswerProof(denial, ownerKey, parentKey(source)));
+      entries.push(...denier.wildcardAnswer(ownerKey, parentKey(source)));
     }
   }
   let ds: { owner: WireName; rrset: RRset } | null = null;
   if (end === 'nxdomain') {
-    nsec.push(...nxdomainProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
+    entries.push(...denier.nxdomain(finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
   } else if (end === 'nodata') {
-    if (signing.exists(finalKey)) nsec.push(...nodataProof(denial, finalKey));
-    else
-      nsec.push(...wildcardNodataProof(denial, finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
+    if (signing.exists(finalKey)) entries.push(...denier.nodata(finalKey));
+    else entries.push(...denier.wildcardNodata(finalKey, closestEncloser(signing, finalKey, zone.apexKey)));
   } else if (end === 'delegation') {
     const auth = plan.sections[1];
     const i = auth.sets.slice(0, auth.count).findIndex((rs) => rs.type === RR_TYPE.NS);
@@ -110,11 +174,12 @@ function proofs(plan: AnswerPlan, zone: ZoneSnapshot, signing: ZoneSigning, qnam
     if (cut && node) {
       const dsSet = node.rrset(RR_TYPE.DS);
       if (dsSet) ds = { owner: cut, rrset: dsSet };
-      else nsec.push(...nodataProof(denial, cut.keys[0] ?? ''));
+      else entries.push(...denier.nodata(cut.keys[0] ?? ''));
     }
   }
-  const unique = nsec.filter((r, i) => nsec.findIndex((o) => o.ownerKey === r.ownerKey) === i);
-  return { nsec: unique, ds };
+  const unique =
+    entries.length < 2 ? entries : entries.filter((r, i) => entries.findIndex((o) => o.key === r.key) === i);
+  return { entries: unique, ds };
 }
 
 function isDelegationNs(zone: ZoneSnapshot, rs: RRset, ownerKey: string): boolean {
@@ -130,7 +195,8 @@ export function signPlan(
   qtype = 0,
 ): void {
   const auth = plan.sections[1];
-  if (qtype === RR_TYPE.NSEC && plan.kind === 'nodata' && signing.exists(qnameKey)) {
+  const online = signing.nsec3 === null;
+  if (online && qtype === RR_TYPE.NSEC && plan.kind === 'nodata' && signing.exists(qnameKey)) {
     // The NSEC at an existing name is data (RFC 4470 §2): answer it rather than deny it.
     const at = nodataProof(signing.denial, qnameKey)[0]!;
     auth.count = 0;
@@ -140,19 +206,14 @@ export function signPlan(
     signSection(plan.sections[0], 0, zone, signing, qnameKey, false);
     return;
   }
+  if (!online && signNsec3Denial(plan, zone, signing, signing.nsec3!, qnameKey)) return;
   if (signWarmPositive(plan, signing, qnameKey)) return;
-  const denialKey = cacheableDenialKey(plan, qnameKey, qtype);
+  // Stored NSEC3 records cost a hash and a search: no per-name cache to fill.
+  const denialKey = online ? cacheableDenialKey(plan, qnameKey, qtype) : null;
   if (denialKey !== null && copyCachedDenial(plan, signing, denialKey)) return;
-  const { nsec, ds } = proofs(plan, zone, signing, qnameKey);
+  const { entries, ds } = proofs(plan, zone, signing, qnameKey);
   if (ds) append(auth, ds.owner, ds.rrset, true);
-  for (const r of nsec) {
-    append(
-      auth,
-      nameOfKey(r.ownerKey),
-      flatRRset(RR_TYPE.NSEC, signing.signer.nsecTtl, [nsecRdata(r)]),
-      true,
-    );
-  }
+  for (const e of entries) append(auth, e.owner, e.rrset, true);
   const answer = plan.sections[0];
   let hasDname = false;
   for (let i = 0; i < answer.count; i++) if (answer.sets[i]!.type === RR_TYPE.DNAME) hasDname = true;
@@ -171,6 +232,56 @@ export function signPlan(
       signing.signer.nowMs(),
     );
   }
+}
+
+/** Start in `key` of the child of its ancestor that is `ancestorLength` long (the next closer name). */
+function nextCloserOffset(key: string, ancestorLength: number): number {
+  const end = key.length - ancestorLength;
+  let p = 0;
+  let label = 0;
+  while (p < end) {
+    label = p;
+    p += key.charCodeAt(p) + 1;
+  }
+  return label;
+}
+
+function appendNsec3(auth: PlanSection, r: Nsec3Record | undefined): void {
+  if (r !== undefined) append(auth, r.owner, r.rrset, true);
+}
+
+/**
+ * A plain negative answer (NXDOMAIN or NODATA, nothing but the SOA in the authority section) from
+ * the zone's NSEC3 chain (RFC 5155 §7.2.2, §7.2.3, §7.2.5): stored records appended, their
+ * signatures found by identity; one hash of the next closer name, no allocation. False (nothing
+ * changed) for any other answer.
+ */
+function signNsec3Denial(
+  plan: AnswerPlan,
+  zone: ZoneSnapshot,
+  signing: ZoneSigning,
+  chain: Nsec3Chain,
+  qnameKey: string,
+): boolean {
+  if (plan.kind !== 'nxdomain' && plan.kind !== 'nodata') return false;
+  if (plan.sections[0].count !== 0 || plan.sections[2].count !== 0) return false;
+  const auth = plan.sections[1];
+  if (plan.kind === 'nodata' && signing.exists(qnameKey)) {
+    appendNsec3(auth, chain.matching(qnameKey));
+  } else {
+    // No such name (or NODATA from the wildcard): closest-encloser proof, then the wildcard's
+    // absence (NXDOMAIN) or the wildcard's NSEC3 (wildcard NODATA).
+    const ce = closestEncloser(signing, qnameKey, zone.apexKey);
+    if (ce === qnameKey) return false;
+    const match = chain.matching(ce);
+    const cover = chain.coveringSuffix(qnameKey, nextCloserOffset(qnameKey, ce.length));
+    const wildcard = plan.kind === 'nxdomain' ? chain.coveringWildcard(ce) : chain.matching(WILDCARD + ce);
+    appendNsec3(auth, match);
+    if (cover !== match) appendNsec3(auth, cover);
+    if (wildcard !== match && wildcard !== cover) appendNsec3(auth, wildcard);
+  }
+  signSection(auth, 1, zone, signing, qnameKey, false);
+  return true;
 }
 
 /**
@@ -262,7 +373,9 @@ function signatureOf(
   // Static RRsets (a wildcard expansion is its wildcard's RRset) and compiled load-balancer answers
   // are found by identity; only per-query RRsets (NSEC, synthesized CNAME) go by content.
   if (source !== undefined) return signer.signedObject(rs, source, rrsigRRset);
-  if (signing.isCompiled(rs)) return signer.signedObject(rs, ownerKey, rrsigRRset);
+  // NSEC3 RRsets are the chain's stored records (the zone itself holds none outside the chain).
+  if (rs.type === RR_TYPE.NSEC3 || signing.isCompiled(rs))
+    return signer.signedObject(rs, ownerKey, rrsigRRset);
   return rrsigRRset(signer.sign(ownerKey, rs.type, rs.ttl, rs.rdatas), rs.ttl);
 }
 

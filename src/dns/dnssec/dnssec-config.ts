@@ -45,7 +45,16 @@ export interface ZoneDnssec {
    * the negative-caching TTL of the SOA in negative answers (RFC 2308 §3).
    */
   readonly nsecTtl: number;
+  /**
+   * How negative answers are proven (RFC 4035 §3.1.3): "nsec3", an NSEC3 chain (RFC 5155, RFC 9276
+   * parameters) made and signed with the zone, answers assembled from stored records; "online",
+   * minimally covering NSEC records signed per answer (RFC 4470, nsec-denial.ts). Absent: "online".
+   * With "nsec3" the apex carries the NSEC3PARAM RRset (NSEC3PARAM_RDATA) among ZoneData.records.
+   */
+  readonly denial?: DnssecDenial;
 }
+
+export type DnssecDenial = 'nsec3' | 'online';
 
 declare module '../zone/zone-data.ts' {
   interface ZoneData {

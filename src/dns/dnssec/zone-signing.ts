@@ -11,6 +11,8 @@ import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
 import { DenialAnswerCache } from './denial-answer-cache.ts';
 import type { DenialZone } from './nsec-denial.ts';
+import { Nsec3Chain, type Nsec3Record } from './nsec3-chain.ts';
+import { rrsigRRset } from './rrsig-rrset.ts';
 import type { SignatureCache } from './signature-cache.ts';
 import { ZoneSigner } from './zone-signer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
@@ -29,6 +31,11 @@ export interface ZoneSigning {
   exists(key: string): boolean;
   /** Finished negative-answer authority sections of this snapshot, by query name and kind. */
   readonly denials: DenialAnswerCache;
+  /**
+   * The zone's NSEC3 chain when its denial is pre-signed (ZoneDnssec.denial "nsec3"); null when
+   * negative answers are signed online with NSEC white lies.
+   */
+  readonly nsec3: Nsec3Chain | null;
 }
 
 /**
@@ -66,6 +73,7 @@ interface SigningState {
   /** Delegation points: authority below them changes only through a whole build. */
   readonly cuts: Set<string>;
   readonly extra: ReadonlyMap<string, readonly number[]>;
+  readonly nsec3: Nsec3Chain | null;
 }
 
 const states = new WeakMap<ZoneSigning, SigningState>();
@@ -78,6 +86,29 @@ function occludedIn(zone: ZoneSnapshot, key: string): boolean {
   return false;
 }
 
+/** Types of an existing name as its NSEC or NSEC3 shows them, without RRSIG and NSEC (DenialZone.typesAt). */
+function typesIn(
+  zone: ZoneSnapshot,
+  extra: ReadonlyMap<string, readonly number[]>,
+): (key: string) => readonly number[] {
+  return (key) => {
+    const node = zone.nodes.get(key);
+    const more = extra.get(key) ?? [];
+    if (!node) return more;
+    if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
+    return [...node.rrsets.map((rs) => rs.type), ...more];
+  };
+}
+
+/**
+ * Signs NSEC3 records as the chain is made or patched, not per query: each signature is kept by
+ * the record's identity (answers find it there) and by content in the shared cache (a reload of the
+ * zone re-signs only records whose content changed).
+ */
+function signNsec3(signer: ZoneSigner, records: readonly Nsec3Record[]): void {
+  for (const r of records) signer.signedObject(r.rrset, r.ownerKey, rrsigRRset);
+}
+
 /** The signing object of `zone` over `state` (the parts rebuilt per snapshot are cheap). */
 function signingOver(
   zone: ZoneSnapshot,
@@ -87,13 +118,7 @@ function signingOver(
 ): ZoneSigning {
   const compiled = new WeakSet<RRset>(synthesized);
   const { owners, existing, extra } = state;
-  const typesAt = (key: string): readonly number[] => {
-    const node = zone.nodes.get(key);
-    const more = extra.get(key) ?? [];
-    if (!node) return more;
-    if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
-    return [...node.rrsets.map((rs) => rs.type), ...more];
-  };
+  const typesAt = typesIn(zone, extra);
   const signing: ZoneSigning = {
     signer,
     denial: { apexKey: zone.apexKey, names: state.names, typesAt },
@@ -101,6 +126,7 @@ function signingOver(
     isCompiled: (rrset) => compiled.has(rrset),
     exists: (key) => existing.has(key),
     denials: new DenialAnswerCache(),
+    nsec3: state.nsec3,
   };
   states.set(signing, state);
   return signing;
@@ -118,6 +144,8 @@ export function createZoneSigning(
   const owners = new WeakMap<RRset, string>();
   const authoritative: string[] = [];
   const cuts = new Set<string>();
+  // The SOA of negative answers (TTL capped, RFC 2308 §3) is the snapshot's too: signed by identity.
+  if (zone.negativeSoa !== null) owners.set(zone.negativeSoa, zone.apexKey);
   for (const [key, node] of zone.nodes) {
     for (const rs of node.rrsets) owners.set(rs, key);
     if (node.delegation) cuts.add(key);
@@ -126,12 +154,22 @@ export function createZoneSigning(
   const synthesized = options.synthesized ?? NO_SYNTHESIZED_NAMES;
   const extra = synthesized.types;
   for (const key of extra.keys()) if (!zone.nodes.has(key)) authoritative.push(key);
+  const nsec3 =
+    material.denial === 'nsec3'
+      ? new Nsec3Chain(
+          { apexKey: zone.apexKey, typesAt: typesIn(zone, extra) },
+          material.nsecTtl,
+          authoritative,
+        )
+      : null;
+  if (nsec3 !== null) signNsec3(signer, nsec3.list());
   const state: SigningState = {
     owners,
     existing: new Set(authoritative),
     names: new NameIndex(authoritative),
     cuts,
     extra,
+    nsec3,
   };
   return signingOver(zone, signer, state, synthesized.rrsets);
 }
@@ -156,6 +194,7 @@ export function patchZoneSigning(
     if ((zone.nodes.get(key)?.delegation === true) !== state.cuts.has(key)) return null;
   }
   states.delete(base);
+  if (zone.negativeSoa !== null) state.owners.set(zone.negativeSoa, zone.apexKey);
   for (const key of touched) {
     const node = zone.nodes.get(key);
     if (node !== undefined) for (const rs of node.rrsets) state.owners.set(rs, key);
@@ -169,6 +208,13 @@ export function patchZoneSigning(
       state.existing.delete(key);
       state.names.delete(key);
     }
+  }
+  if (state.nsec3 !== null) {
+    const nsec3Zone = { apexKey: zone.apexKey, typesAt: typesIn(zone, state.extra) };
+    signNsec3(
+      base.signer,
+      state.nsec3.patch(nsec3Zone, touched, (key) => state.existing.has(key)),
+    );
   }
   return signingOver(zone, base.signer, state, synthesized.rrsets);
 }

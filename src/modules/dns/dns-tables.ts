@@ -51,6 +51,8 @@ export type KskRolloverState = 'waiting_for_parent_ds' | 'parent_ds_seen' | 'ret
 export interface DnssecZoneRow {
   zone_id: number;
   algorithm: number;
+  /** migrations/202611301300_dns_dnssec_denial.sql: how negative answers are proven. */
+  denial: 'nsec3' | 'online';
   disabling_since: Date | null;
   zsk_rotated_at: Date | null;
   created_at: Date;

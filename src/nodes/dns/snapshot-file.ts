@@ -27,6 +27,8 @@ interface StoredKey {
 interface StoredDnssec {
   readonly algorithm: ZoneDnssec['algorithm'];
   readonly nsecTtl: number;
+  /** Absent in files written before denial was a setting: online. */
+  readonly denial?: ZoneDnssec['denial'];
   readonly ksk: StoredKey;
   readonly zsk: StoredKey;
 }
@@ -180,6 +182,7 @@ function zoneHead(zone: ZoneData, keys: KeySealing | null): StoredZone {
           dnssec: {
             algorithm: d.algorithm,
             nsecTtl: d.nsecTtl,
+            ...(d.denial !== undefined ? { denial: d.denial } : {}),
             ksk: sealKey(keys, zone.id, 'ksk', d.ksk),
             zsk: sealKey(keys, zone.id, 'zsk', d.zsk),
           },
@@ -197,6 +200,7 @@ function dnssecOf(zone: StoredZone, keys: KeySealing | null): { dnssec?: ZoneDns
       dnssec: {
         algorithm: d.algorithm,
         nsecTtl: d.nsecTtl,
+        ...(d.denial !== undefined ? { denial: d.denial } : {}),
         ksk: openKey(keys, zone.id, 'ksk', d.ksk),
         zsk: openKey(keys, zone.id, 'zsk', d.zsk),
       },

@@ -60,6 +60,7 @@ export class DnssecRepository {
       Pick<
         DnssecZoneRow,
         | 'disabling_since'
+        | 'denial'
         | 'zsk_rotated_at'
         | 'ksk_rollover_state'
         | 'ksk_rollover_started_at'

@@ -28,6 +28,7 @@ describe('DNSSEC on and off over the API', () => {
     expect(d).toEqual({
       enabled: true,
       algorithm: 'ECDSAP256SHA256',
+      denial: 'nsec3',
       ksk_key_tag: expect.any(Number),
       zsk_key_tag: expect.any(Number),
       ds_records: [expect.stringMatching(/^signed\.example\. 3600 IN DS \d+ 13 2 [0-9a-f]{64}$/)],
@@ -62,6 +63,24 @@ describe('DNSSEC on and off over the API', () => {
     expect(change.status).toBe(422);
   });
 
+  it('sets the denial with dnssec_denial: nsec3 by default, online on request, changeable while signed', async () => {
+    const z = await zone('denial.example');
+    const bad = await patch(z.id, { dnssec_denial: 'online' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['body', 'dnssec_denial']);
+    expect((await patch(z.id, { dnssec_enabled: true, dnssec_denial: 'nsec' })).status).toBe(422);
+    const on = await patch(z.id, { dnssec_enabled: true, dnssec_denial: 'online' });
+    expect(on.status).toBe(200);
+    expect((await info(z.id)).denial).toBe('online');
+    const switched = await patch(z.id, { dnssec_denial: 'nsec3' });
+    expect(switched.status).toBe(200);
+    expect(switched.body.serial).toBeGreaterThan(on.body.serial);
+    expect((await info(z.id)).denial).toBe('nsec3');
+    // The same again changes nothing: the serial stays.
+    expect((await patch(z.id, { dnssec_denial: 'nsec3' })).body.serial).toBe(switched.body.serial);
+    expect((await patch(z.id, { dnssec_enabled: false, dnssec_denial: 'nsec3' })).status).toBe(422);
+  });
+
   it('turns off (serial moves, info back to the disabled shape) and on again with the same keys', async () => {
     const z = await zone('toggle.example');
     const on = (await patch(z.id, { dnssec_enabled: true })).body;
@@ -72,6 +91,7 @@ describe('DNSSEC on and off over the API', () => {
     expect(await info(z.id)).toEqual({
       enabled: false,
       algorithm: null,
+      denial: null,
       ksk_key_tag: null,
       zsk_key_tag: null,
       ds_records: [],

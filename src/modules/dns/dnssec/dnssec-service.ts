@@ -7,7 +7,12 @@
  */
 import type { Transaction } from 'kysely';
 import { invalidField } from '../../../kernel/errors/app-error.ts';
-import { DNSSEC_ALGORITHM, DNSSEC_ALGORITHM_NAME, type DnssecAlgorithm } from '../../../dns/index.ts';
+import {
+  DNSSEC_ALGORITHM,
+  DNSSEC_ALGORITHM_NAME,
+  type DnssecAlgorithm,
+  type DnssecDenial,
+} from '../../../dns/index.ts';
 import type { DnsContext } from '../dns-context.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { dsRecordText, parentKsks } from './dnssec-records.ts';
@@ -41,6 +46,8 @@ export interface KskRolloverInfo {
 export interface DnssecInfo {
   enabled: boolean;
   algorithm: string | null;
+  /** How negative answers are proven: an NSEC3 chain signed with the zone, or NSEC signed per answer. */
+  denial: DnssecDenial | null;
   ksk_key_tag: number | null;
   zsk_key_tag: number | null;
   /** The DS of every KSK the parent should have (two while a KSK rollover waits for the parent). */
@@ -72,6 +79,18 @@ export function parseDnssecAlgorithm(input: string | number | undefined): Dnssec
   return algorithm;
 }
 
+/** Accepted by PATCH /zones/{id} as dnssec_denial. */
+export function parseDnssecDenial(input: string | undefined): DnssecDenial | undefined {
+  if (input === undefined) return undefined;
+  if (input !== 'nsec3' && input !== 'online') {
+    throw invalidField(['body', 'dnssec_denial'], 'DNSSEC denial must be nsec3 or online', input);
+  }
+  return input;
+}
+
+/** Denial of a zone signed without saying: the NSEC3 chain (no signing per negative answer). */
+export const DEFAULT_DNSSEC_DENIAL: DnssecDenial = 'nsec3';
+
 const MAX_STEPS_PER_RUN = 8;
 
 export class DnssecService {
@@ -88,13 +107,15 @@ export class DnssecService {
 
   /**
    * Inside a zone change: turns signing on (new KSK and ZSK, or resumes a zone being turned off)
-   * or off (delete CDS/CDNSKEY, signed for the grace period). Returns whether anything changed.
+   * or off (delete CDS/CDNSKEY, signed for the grace period). `denial`, when given, sets how
+   * negative answers are proven (it may change while signing is on). Returns whether anything changed.
    */
   async setEnabled(
     zoneTrx: Transaction<DnsTables>,
     zone: ZoneRow,
     enabled: boolean,
     requested: DnssecAlgorithm | undefined,
+    denial?: DnssecDenial,
   ): Promise<boolean> {
     const repo = this.repo.withTx(zoneTrx);
     const state = await repo.findZone(zone.id);
@@ -113,16 +134,46 @@ export class DnssecService {
           requested,
         );
       }
-      return false;
+      return this.setDenial(zoneTrx, zone, state, denial);
     }
     if (state !== null && (requested === undefined || requested === state.algorithm)) {
-      await repo.updateZone(zone.id, { disabling_since: null });
+      await repo.updateZone(zone.id, { disabling_since: null, ...(denial !== undefined ? { denial } : {}) });
     } else {
       if (state !== null) await repo.deleteZone(zone.id);
-      await this.signAfresh(repo, zone.id, requested ?? DNSSEC_ALGORITHM.ECDSAP256SHA256, now);
+      await this.signAfresh(
+        repo,
+        zone.id,
+        requested ?? DNSSEC_ALGORITHM.ECDSAP256SHA256,
+        denial ?? DEFAULT_DNSSEC_DENIAL,
+        now,
+      );
     }
     await repo.setZoneFlag(zone.id, true);
     return true;
+  }
+
+  /**
+   * Inside a zone change: sets the denial of a signed zone (`state` its signing row, null when not
+   * signed: 422, denial goes with signing). Returns whether it changed.
+   */
+  async setDenial(
+    zoneTrx: Transaction<DnsTables>,
+    zone: Pick<ZoneRow, 'id'>,
+    state: DnssecZoneRow | null,
+    denial: DnssecDenial | undefined,
+  ): Promise<boolean> {
+    if (denial === undefined) return false;
+    if (state === null || state.disabling_since !== null) {
+      throw invalidField(['body', 'dnssec_denial'], 'dnssec_denial needs DNSSEC enabled', denial);
+    }
+    if (state.denial === denial) return false;
+    await this.repo.withTx(zoneTrx).updateZone(zone.id, { denial });
+    return true;
+  }
+
+  /** The zone's signing row (null: never signed). */
+  async zoneState(zoneTrx: Transaction<DnsTables>, zoneId: number): Promise<DnssecZoneRow | null> {
+    return this.repo.withTx(zoneTrx).findZone(zoneId);
   }
 
   /** The zone's signing state and a new active KSK and ZSK. */
@@ -130,11 +181,13 @@ export class DnssecService {
     repo: DnssecRepository,
     zoneId: number,
     algorithm: DnssecAlgorithm,
+    denial: DnssecDenial,
     now: Date,
   ): Promise<void> {
     await repo.insertZone({
       zone_id: zoneId,
       algorithm,
+      denial,
       disabling_since: null,
       zsk_rotated_at: null,
       created_at: now,
@@ -149,6 +202,7 @@ export class DnssecService {
       return {
         enabled: false,
         algorithm: null,
+        denial: null,
         ksk_key_tag: null,
         zsk_key_tag: null,
         ds_records: [],
@@ -163,6 +217,7 @@ export class DnssecService {
     return {
       enabled: true,
       algorithm: DNSSEC_ALGORITHM_NAME[state.algorithm as DnssecAlgorithm] ?? String(state.algorithm),
+      denial: state.denial,
       ksk_key_tag: ksk?.key_tag ?? null,
       zsk_key_tag: zsk?.key_tag ?? null,
       ds_records: parentKsks(keys).map((k) => dsRecordText(zone.domain, zone.soa_ttl, k.dnskey)),

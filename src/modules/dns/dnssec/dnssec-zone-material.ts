@@ -1,10 +1,11 @@
 /**
  * Adds the DNSSEC part of a zone as the data plane receives it: the apex DNSKEY/CDS/CDNSKEY records
- * and ZoneData.dnssec (the active KSK and ZSK, decrypted, and the NSEC TTL). Zones without keys
- * pass through unchanged.
+ * and ZoneData.dnssec (the active KSK and ZSK, decrypted, the NSEC TTL and the denial), plus the
+ * NSEC3PARAM at the apex when the zone's denial is its NSEC3 chain (RFC 5155 §4, RFC 9276 §3.1).
+ * Zones without keys pass through unchanged.
  */
 import type { Kysely } from 'kysely';
-import { RR_TYPE } from '../../../dns/index.ts';
+import { NSEC3PARAM_RDATA, RR_TYPE } from '../../../dns/index.ts';
 import type { DnssecAlgorithm, ZoneData, ZoneDnssec } from '../../../dns/index.ts';
 import { apexDnssecRecords } from './dnssec-records.ts';
 import { DnssecRepository, type StoredKey } from './dnssec-repository.ts';
@@ -59,6 +60,7 @@ export class DnssecZoneMaterial {
           ksk: signing(ksk),
           zsk: signing(zsk),
           nsecTtl: Math.min(soa.ttl, soaMinimum(soa.rdata)),
+          denial: state.denial,
         };
       } catch {
         // Keys sealed under another DNSSEC_KEY_ENCRYPTION_KEY: this zone cannot be signed here, but
@@ -68,6 +70,14 @@ export class DnssecZoneMaterial {
       }
       this.failedZones.delete(Number(zone.id));
       const apex = apexDnssecRecords(zone.domain, soa.ttl, zoneKeys, state.disabling_since !== null);
+      if (state.denial === 'nsec3') {
+        apex.push({
+          name: zone.domain,
+          type: RR_TYPE.NSEC3PARAM,
+          ttl: dnssec.nsecTtl,
+          rdata: NSEC3PARAM_RDATA,
+        });
+      }
       return { ...zone, records: [...zone.records, ...apex], dnssec };
     });
   }

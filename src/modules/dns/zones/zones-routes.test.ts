@@ -174,6 +174,7 @@ describe('DNS zones routes', () => {
     expect(res.body).toEqual({
       enabled: false,
       algorithm: null,
+      denial: null,
       ksk_key_tag: null,
       zsk_key_tag: null,
       ds_records: [],

@@ -23,6 +23,11 @@ export const UpdateZoneBody = Type.Object(
     dnssec_enabled: Type.Optional(Type.Boolean()),
     /** With dnssec_enabled: true — ECDSAP256SHA256 (13, default) or ED25519 (15). */
     dnssec_algorithm: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Integer()])),
+    /**
+     * With DNSSEC on (or dnssec_enabled: true) — how negative answers are proven: nsec3 (default for
+     * zones signed from now on), an NSEC3 chain signed with the zone; online, NSEC signed per answer.
+     */
+    dnssec_denial: Type.Optional(Type.Union([Type.Literal('nsec3'), Type.Literal('online')])),
   },
   { additionalProperties: false },
 );
@@ -54,6 +59,8 @@ export const ZoneDnssecResponse = describes<DnssecInfo>()(
   Type.Object({
     enabled: Type.Boolean(),
     algorithm: Nullable(Type.String()),
+    /** nsec3: an NSEC3 chain signed with the zone; online: NSEC signed per answer; null when not signed. */
+    denial: Nullable(Type.Union([Type.Literal('nsec3'), Type.Literal('online')])),
     ksk_key_tag: Nullable(Type.Integer()),
     zsk_key_tag: Nullable(Type.Integer()),
     /**

@@ -20,7 +20,12 @@ export const DNS_HOSTING = 'dns_hosting';
 import type { DnsTables, ZoneRow } from '../dns-tables.ts';
 import type { UnitOfWork } from '../../../kernel/db/unit-of-work.ts';
 import { zoneChanged } from '../dns-events.ts';
-import { parseDnssecAlgorithm, type DnssecInfo, type DnssecService } from '../dnssec/dnssec-service.ts';
+import {
+  parseDnssecAlgorithm,
+  parseDnssecDenial,
+  type DnssecInfo,
+  type DnssecService,
+} from '../dnssec/dnssec-service.ts';
 import type { ZoneChanges } from '../shared/zone-changes.ts';
 import { isPublicSuffix, normaliseZoneDomain, toAsciiName } from '../shared/zone-domain.ts';
 import { dateSerial } from '../shared/zone-serial.ts';
@@ -41,6 +46,7 @@ export interface ZoneUpdate {
   readonly soa_email?: string | null;
   readonly dnssec_enabled?: boolean;
   readonly dnssec_algorithm?: string | number;
+  readonly dnssec_denial?: string;
 }
 
 /** Zones: create (one owner holds a domain and its parents and children), read, settings, delete. */
@@ -183,6 +189,10 @@ export class ZonesService {
         body.dnssec_algorithm,
       );
     }
+    const denial = parseDnssecDenial(body.dnssec_denial);
+    if (denial !== undefined && body.dnssec_enabled === false) {
+      throw invalidField(['body', 'dnssec_denial'], 'dnssec_denial needs DNSSEC enabled', body.dnssec_denial);
+    }
     await this.changes.apply(owner, zoneId, async (trx, zone) => {
       let changed = false;
       if (soaEmail !== undefined && soaEmail !== zone.soa_email) {
@@ -190,7 +200,11 @@ export class ZonesService {
         changed = true;
       }
       if (body.dnssec_enabled !== undefined) {
-        changed = (await this.dnssecKeys.setEnabled(trx, zone, body.dnssec_enabled, algorithm)) || changed;
+        changed =
+          (await this.dnssecKeys.setEnabled(trx, zone, body.dnssec_enabled, algorithm, denial)) || changed;
+      } else if (denial !== undefined) {
+        const state = await this.dnssecKeys.zoneState(trx, zone.id);
+        changed = (await this.dnssecKeys.setDenial(trx, zone, state, denial)) || changed;
       }
       return { value: undefined, changed };
     });

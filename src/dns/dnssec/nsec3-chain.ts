@@ -1,0 +1,273 @@
+/**
+ * The NSEC3 chain of a signed zone (RFC 5155), made when the zone's signing is built and patched
+ * name by name when the zone changes, so a negative answer is assembled from stored records and
+ * never signed per query (Knot's zone-sign.c does the same; nsec-denial.ts is the online
+ * alternative).
+ *
+ * Parameters are those of RFC 9276 §3.1: SHA-1 (hash algorithm 1), no salt, no extra iterations,
+ * opt-out off — every authoritative name, empty non-terminals and delegation points included, owns
+ * an NSEC3 (RFC 5155 §7.1). With no salt and no extra iterations the hash of a name is one SHA-1
+ * over its canonical wire form (RFC 5155 §5).
+ *
+ * Records are kept sorted by hash: the NSEC3 covering a hash is found by binary search (RFC 5155
+ * §7.2.1: owner hash < hash < next hash, the last record wrapping to the first). Each record is an
+ * immutable object (its owner name and its encoded RRset), so its RRSIG is made once and then found
+ * by identity (ZoneSigner.signedObject); a patch replaces only the records whose content changed:
+ * the changed names' own and their predecessors' in hash order.
+ */
+import { wireOfKey } from './canonical-name.ts';
+import { sha1Into } from './nsec3-hash.ts';
+import { writeTypeBitmap } from '../wire/rdata/rdata-type-bitmap.ts';
+import { RdataWriter } from '../wire/rdata/rdata-wire-writer.ts';
+import { encodeRRset, type RRset } from '../wire/rrset-encoding.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
+import { wireNameFromWire, type WireName } from '../wire/wire-name.ts';
+
+/** RFC 5155 §11: hash algorithm 1, SHA-1. */
+export const NSEC3_HASH_SHA1 = 1;
+const HASH_LENGTH = 20;
+/** Base32hex (RFC 4648 §7) of a 160-bit hash: 32 characters, no padding. */
+const HASHED_LABEL_LENGTH = 32;
+const BASE32HEX = '0123456789abcdefghijklmnopqrstuv';
+
+/** NSEC3PARAM RDATA at the apex (RFC 5155 §4.2, RFC 9276 §3.1): SHA-1, flags 0, 0 iterations, no salt. */
+export const NSEC3PARAM_RDATA: Uint8Array = Uint8Array.of(NSEC3_HASH_SHA1, 0, 0, 0, 0);
+/** NSEC3 RDATA up to the next hashed owner: algorithm, flags (opt-out clear), iterations, salt length, hash length. */
+const NSEC3_RDATA_HEAD: Uint8Array = Uint8Array.of(NSEC3_HASH_SHA1, 0, 0, 0, 0, HASH_LENGTH);
+
+/** One NSEC3 record of the chain, with what an answer writes of it. */
+export interface Nsec3Record {
+  /** Hash of the original owner name (20 octets). */
+  readonly hash: Uint8Array;
+  /** The name it stands for (a name key, see WireName). */
+  readonly originalKey: string;
+  /** "<base32hex(hash)>.<apex>" as a name key, and as a name. */
+  readonly ownerKey: string;
+  readonly owner: WireName;
+  /** The NSEC3 RRset (one record), encoded once. */
+  readonly rrset: RRset;
+}
+
+/** The zone facts the chain is made of. */
+export interface Nsec3Zone {
+  readonly apexKey: string;
+  /** Types of an existing name as its NSEC would show them, without RRSIG/NSEC (DenialZone.typesAt). */
+  typesAt(key: string): readonly number[];
+}
+
+/** Scratch for the wire form of a name being hashed (keys are at most 254 octets), and its hash. */
+const scratch = new Uint8Array(256);
+const scratchHash = new Uint8Array(HASH_LENGTH);
+
+/** Writes `key` and the root label into `scratch`; returns the wire length. */
+function wireIntoScratch(key: string): number {
+  const n = key.length;
+  for (let i = 0; i < n; i++) scratch[i] = key.charCodeAt(i);
+  scratch[n] = 0;
+  return n + 1;
+}
+
+/**
+ * The NSEC3 hash of a name key (RFC 5155 §5 with no salt and 0 iterations: one SHA-1 of the
+ * canonical wire form; keys are lower case already).
+ */
+export function nsec3Hash(key: string): Uint8Array {
+  const out = new Uint8Array(HASH_LENGTH);
+  sha1Into(scratch, 0, wireIntoScratch(key), out);
+  return out;
+}
+
+/** Base32hex, lower case (RFC 4648 §7; RFC 5155 §3.3 presentation of hashed owner names). */
+export function base32hex(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32HEX[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32HEX[(value << (5 - bits)) & 31];
+  return out;
+}
+
+function compareHash(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < HASH_LENGTH; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * Type bitmap of the NSEC3 of a name with `types` (RFC 5155 §3.2.1): its types, RRSIG when it has
+ * signed data; empty for an empty non-terminal; NS alone at a delegation without DS.
+ */
+export function nsec3Types(types: readonly number[]): number[] {
+  const set = new Set(types);
+  set.delete(RR_TYPE.NSEC);
+  set.delete(RR_TYPE.RRSIG);
+  const unsignedCut = set.size === 1 && set.has(RR_TYPE.NS);
+  if (set.size > 0 && !unsignedCut) set.add(RR_TYPE.RRSIG);
+  return [...set].sort((a, b) => a - b);
+}
+
+export class Nsec3Chain {
+  /** Sorted by hash. */
+  private readonly records: Nsec3Record[] = [];
+  private readonly byName = new Map<string, Nsec3Record>();
+  /** Covering record of "*.<key>" by closest encloser key (cleared on every patch). */
+  private readonly wildcardCovers = new Map<string, Nsec3Record>();
+
+  constructor(
+    private zone: Nsec3Zone,
+    readonly ttl: number,
+    names: Iterable<string>,
+  ) {
+    const hashed: { key: string; hash: Uint8Array }[] = [];
+    for (const key of names) hashed.push({ key, hash: nsec3Hash(key) });
+    hashed.sort((a, b) => compareHash(a.hash, b.hash));
+    const n = hashed.length;
+    for (let i = 0; i < n; i++) {
+      const { key, hash } = hashed[i]!;
+      const next = hashed[(i + 1) % n]!.hash;
+      const record = this.make(key, hash, next);
+      this.records.push(record);
+      this.byName.set(key, record);
+    }
+  }
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  /** Every record in hash order (tests, zone dumps). */
+  list(): readonly Nsec3Record[] {
+    return this.records;
+  }
+
+  /** The NSEC3 matching the existing name `key` (RFC 5155 §7.2.3), or undefined when it has none. */
+  matching(key: string): Nsec3Record | undefined {
+    return this.byName.get(key);
+  }
+
+  /** The NSEC3 covering (or matching) `hash`: greatest owner hash ≤ hash, wrapping to the last. */
+  coveringHash(hash: Uint8Array): Nsec3Record {
+    const records = this.records;
+    let lo = 0;
+    let hi = records.length;
+    // First index whose hash is > hash.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareHash(records[mid]!.hash, hash) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return records[lo === 0 ? records.length - 1 : lo - 1]!;
+  }
+
+  /** The NSEC3 covering the (missing) name `key` (RFC 5155 §7.2.1): one hash, one binary search. */
+  covering(key: string): Nsec3Record {
+    return this.coveringSuffix(key, 0);
+  }
+
+  /**
+   * The NSEC3 covering the name `key.slice(from)` (`from` on a label boundary, e.g. the next closer
+   * name of a query name): no allocation.
+   */
+  coveringSuffix(key: string, from: number): Nsec3Record {
+    const n = wireIntoScratch(key);
+    sha1Into(scratch, from, n - from, scratchHash);
+    return this.coveringHash(scratchHash);
+  }
+
+  /** The NSEC3 covering the wildcard at the closest encloser `ceKey` (RFC 5155 §7.2.2), remembered. */
+  coveringWildcard(ceKey: string): Nsec3Record {
+    let r = this.wildcardCovers.get(ceKey);
+    if (r === undefined) {
+      r = this.covering(`\x01*${ceKey}`);
+      this.wildcardCovers.set(ceKey, r);
+    }
+    return r;
+  }
+
+  /**
+   * Follows a zone change: `touched` names may have come, gone or changed types; `exists` tells
+   * which names own an NSEC3 now, `zone` the new types. Remakes only the records whose content
+   * changes: the touched names' own and the predecessors (in hash order) of names that came or went.
+   * Returns the records made anew (to be signed).
+   */
+  patch(zone: Nsec3Zone, touched: Iterable<string>, exists: (key: string) => boolean): Nsec3Record[] {
+    this.zone = zone;
+    this.wildcardCovers.clear();
+    const moved: Uint8Array[] = [];
+    const dirty = new Set<string>();
+    for (const key of touched) {
+      const had = this.byName.get(key);
+      const has = exists(key);
+      if (had !== undefined && !has) {
+        this.records.splice(this.indexOf(had.hash), 1);
+        this.byName.delete(key);
+        moved.push(had.hash);
+      } else if (had === undefined && has) {
+        const hash = nsec3Hash(key);
+        // A placeholder until the remake below (its next hash is not known yet).
+        const placeholder = { hash, originalKey: key } as unknown as Nsec3Record;
+        this.records.splice(this.insertionIndex(hash), 0, placeholder);
+        this.byName.set(key, placeholder);
+        moved.push(hash);
+        dirty.add(key);
+      } else if (has) {
+        dirty.add(key);
+      }
+    }
+    if (this.records.length === 0) return [];
+    for (const hash of moved) {
+      const i = this.insertionIndex(hash);
+      // The record before `hash` (the one now pointing at it or past it).
+      const before = this.records[(i - 1 + this.records.length) % this.records.length]!;
+      dirty.add(before.originalKey);
+    }
+    const remade: Nsec3Record[] = [];
+    for (const key of dirty) {
+      const at = this.indexOf(this.byName.get(key)!.hash);
+      const next = this.records[(at + 1) % this.records.length]!.hash;
+      const record = this.make(key, this.records[at]!.hash, next);
+      this.records[at] = record;
+      this.byName.set(key, record);
+      remade.push(record);
+    }
+    return remade;
+  }
+
+  /** First index whose hash is ≥ `hash`. */
+  private insertionIndex(hash: Uint8Array): number {
+    let lo = 0;
+    let hi = this.records.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareHash(this.records[mid]!.hash, hash) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private indexOf(hash: Uint8Array): number {
+    return this.insertionIndex(hash);
+  }
+
+  private make(originalKey: string, hash: Uint8Array, next: Uint8Array): Nsec3Record {
+    const w = new RdataWriter('NSEC3').raw(NSEC3_RDATA_HEAD).raw(next);
+    writeTypeBitmap(w, nsec3Types(this.zone.typesAt(originalKey)));
+    const ownerKey = String.fromCharCode(HASHED_LABEL_LENGTH) + base32hex(hash) + this.zone.apexKey;
+    return {
+      hash,
+      originalKey,
+      ownerKey,
+      owner: wireNameFromWire(wireOfKey(ownerKey)),
+      rrset: encodeRRset(RR_TYPE.NSEC3, this.ttl, [w.finish()], []),
+    };
+  }
+}
