@@ -482,6 +482,9 @@ export interface MessageHandlers {
   context: MessageContext;
 }
 
+/** The TCP answer cache's bound, as a share of DNS_ANSWER_CACHE_MB (the UDP one's). */
+const TCP_CACHE_SHARE = 0.25;
+
 /** As createMessageHandler, also exposing the slot entry, the cache and the reused context (tests). */
 export function createMessageHandlerWithContext(
   store: ZoneStore,
@@ -497,9 +500,10 @@ export function createMessageHandlerWithContext(
   ctx.chaos = options.chaos ?? null;
   const cacheOptions = options.answerCache ?? null;
   const cacheCounters = cacheOptions?.counters ?? createAnswerCacheCounters();
-  const newCache = (): AnswerCache | null => {
+  // TCP carries a small share of a server's queries: its cache gets a quarter of the bound.
+  const newCache = (share = 1): AnswerCache | null => {
     if (cacheOptions === null || cacheOptions.bytes <= 0) return null;
-    const c = new AnswerCache(cacheOptions.bytes, cacheCounters, cacheOptions.now ?? Date.now, {
+    const c = new AnswerCache(cacheOptions.bytes * share, cacheCounters, cacheOptions.now ?? Date.now, {
       health: steering.health,
       lbAnswers: steering.answers,
     });
@@ -533,7 +537,8 @@ export function createMessageHandlerWithContext(
   };
   const copier = new ByteCopier();
   const handleSlot: DnsSlotHandler = (src, off, len, client, out, dst, dstOff, max) => {
-    const c = client.transport === 'udp' ? cache : cache === null ? null : (tcpCache ??= newCache());
+    const c =
+      client.transport === 'udp' ? cache : cache === null ? null : (tcpCache ??= newCache(TCP_CACHE_SHARE));
     if (c !== null) {
       const hit = c.answer(src, off, len, dst, dstOff, out);
       if (hit >= 0) return hit;
