@@ -34,7 +34,24 @@ export interface AnswerPlan {
   steered: boolean;
   zone: ZoneSnapshot | null;
   readonly sections: readonly [PlanSection, PlanSection, PlanSection];
+  /** Authority records kept as answer bytes, written after sections[1] (see ReadyRecords). */
+  readonly ready: ReadyRecords;
 }
+
+/**
+ * NSEC3 proofs with their RRSIGs as ready bytes (nsec3-ready-records.ts): entry i is
+ * bytes[at[i], at[i] + length[i]), two RRs each, for a zone of `apexLabels` labels.
+ */
+export interface ReadyRecords {
+  count: number;
+  bytes: Uint8Array;
+  readonly at: Int32Array;
+  readonly length: Int32Array;
+  apexLabels: number;
+}
+
+/** At most three NSEC3 records prove a denial (RFC 5155 §7.2.2). */
+const READY_MAX = 3;
 
 export function createPlan(): AnswerPlan {
   const s = (): PlanSection => ({ count: 0, owners: [], sets: [], mandatory: [] });
@@ -48,6 +65,13 @@ export function createPlan(): AnswerPlan {
     steered: false,
     zone: null,
     sections: [s(), s(), s()],
+    ready: {
+      count: 0,
+      bytes: new Uint8Array(0),
+      at: new Int32Array(READY_MAX),
+      length: new Int32Array(READY_MAX),
+      apexLabels: 0,
+    },
   };
 }
 
@@ -63,6 +87,7 @@ export function resetPlan(p: AnswerPlan): void {
   p.sections[0].count = 0;
   p.sections[1].count = 0;
   p.sections[2].count = 0;
+  p.ready.count = 0;
 }
 
 function push(s: PlanSection, owner: WireName | null, rrset: RRset, mandatory: boolean): void {

@@ -10,9 +10,9 @@
 import type { AnswerPlan, PlanSection } from './answer-plan.ts';
 import type { WireName } from '../wire/wire-name.ts';
 import { parentKey, wireNameFromWire } from '../wire/wire-name.ts';
-import type { RRset } from '../wire/rrset-encoding.ts';
 import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
-import { encodeRRset } from '../wire/rrset-encoding.ts';
+import { RRset, SHAPE_FLAT, encodeRRset } from '../wire/rrset-encoding.ts';
+import type { ZoneSigner } from '../dnssec/zone-signer.ts';
 import { wireOfKey } from '../dnssec/canonical-name.ts';
 import {
   nextCloser,
@@ -24,6 +24,7 @@ import {
   type NsecRecord,
 } from '../dnssec/nsec-denial.ts';
 import type { Nsec3Chain, Nsec3Record } from '../dnssec/nsec3-chain.ts';
+import type { Nsec3ReadyRecords } from '../dnssec/nsec3-ready-records.ts';
 import type { ZoneSigning } from '../dnssec/zone-signing.ts';
 import { rrsigRRset } from '../dnssec/rrsig-rrset.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
@@ -246,8 +247,36 @@ function nextCloserOffset(key: string, ancestorLength: number): number {
   return label;
 }
 
-function appendNsec3(auth: PlanSection, r: Nsec3Record | undefined): void {
-  if (r !== undefined) append(auth, r.owner, r.rrset, true);
+/**
+ * An NSEC3 record and its RRSIG as one RRset of two records (the writer copies flat records as
+ * they are stored, whatever their type, and writes the owner once, then as a pointer), made once
+ * per signature: an answer appends one entry instead of signing the NSEC3 per query.
+ */
+interface SignedNsec3 {
+  readonly signer: ZoneSigner;
+  readonly pair: RRset;
+  /** Until then the signature is fresh (ZoneSigner.signedObjectEntry). */
+  readonly refreshAtMs: number;
+}
+
+const signedNsec3 = new WeakMap<Nsec3Record, SignedNsec3>();
+
+function signedPairOf(r: Nsec3Record, signer: ZoneSigner, nowMs: number): RRset {
+  const hit = signedNsec3.get(r);
+  if (hit !== undefined && hit.signer === signer && nowMs < hit.refreshAtMs) return hit.pair;
+  const entry = signer.signedObjectEntry(r.rrset, r.ownerKey, rrsigRRset);
+  const sig = entry.signed as RRset;
+  const a = r.rrset;
+  const data = new Uint8Array(a.data.length + sig.data.length);
+  data.set(a.data, 0);
+  data.set(sig.data, a.data.length);
+  const pair = new RRset(RR_TYPE.NSEC3, a.ttl, 2, data, 0, SHAPE_FLAT, []);
+  signedNsec3.set(r, { signer, pair, refreshAtMs: entry.refreshAtMs });
+  return pair;
+}
+
+function appendNsec3(auth: PlanSection, r: Nsec3Record | undefined, signer: ZoneSigner, nowMs: number): void {
+  if (r !== undefined) append(auth, r.owner, signedPairOf(r, signer, nowMs), true);
 }
 
 /**
@@ -266,22 +295,108 @@ function signNsec3Denial(
   if (plan.kind !== 'nxdomain' && plan.kind !== 'nodata') return false;
   if (plan.sections[0].count !== 0 || plan.sections[2].count !== 0) return false;
   const auth = plan.sections[1];
-  if (plan.kind === 'nodata' && signing.exists(qnameKey)) {
-    appendNsec3(auth, chain.matching(qnameKey));
-  } else {
-    // No such name (or NODATA from the wildcard): closest-encloser proof, then the wildcard's
-    // absence (NXDOMAIN) or the wildcard's NSEC3 (wildcard NODATA).
-    const ce = closestEncloser(signing, qnameKey, zone.apexKey);
+  const nodataAt = plan.kind === 'nodata' && signing.exists(qnameKey);
+  let ce = qnameKey;
+  if (!nodataAt) {
+    ce = closestEncloser(signing, qnameKey, zone.apexKey);
     if (ce === qnameKey) return false;
-    const match = chain.matching(ce);
-    const cover = chain.coveringSuffix(qnameKey, nextCloserOffset(qnameKey, ce.length));
-    const wildcard = plan.kind === 'nxdomain' ? chain.coveringWildcard(ce) : chain.matching(WILDCARD + ce);
-    appendNsec3(auth, match);
-    if (cover !== match) appendNsec3(auth, cover);
-    if (wildcard !== match && wildcard !== cover) appendNsec3(auth, wildcard);
+    // The apex's own key string (its hash is computed already) rather than a slice of the query's.
+    if (ce.length === zone.apexKey.length) ce = zone.apexKey;
   }
+  // The SOA and its RRSIG, then each NSEC3 with its RRSIG (as signSection would order them).
   signSection(auth, 1, zone, signing, qnameKey, false);
+  const signer = signing.signer;
+  const nowMs = signer.nowMs();
+  if (nodataAt) {
+    const match = chain.matching(qnameKey);
+    if (match !== undefined)
+      proveWith(plan, zone, chain, signer, nowMs, qnameKey, chain.indexOf(match), -1, -1);
+    return true;
+  }
+  // No such name (or NODATA from the wildcard): closest-encloser proof, then the wildcard's
+  // absence (NXDOMAIN) or the wildcard's NSEC3 (wildcard NODATA).
+  const match = chain.matching(ce);
+  const cover = chain.coveringSuffixIndex(qnameKey, nextCloserOffset(qnameKey, ce.length));
+  const wildcard = plan.kind === 'nxdomain' ? chain.coveringWildcard(ce) : chain.matching(WILDCARD + ce);
+  const m = match === undefined ? -1 : chain.indexOf(match);
+  const w = wildcard === undefined ? -1 : chain.indexOf(wildcard);
+  proveWith(
+    plan,
+    zone,
+    chain,
+    signer,
+    nowMs,
+    qnameKey,
+    m,
+    cover === m ? -1 : cover,
+    w === m || w === cover ? -1 : w,
+  );
   return true;
+}
+
+/**
+ * NSEC3 proofs go out as ready bytes. Tests turn this off to compare with the RRset path, which is
+ * the reference: both must give the same bytes; `answers` counts the answers that took them.
+ */
+export const nsec3ReadyProofs = { enabled: true, answers: 0 };
+
+/**
+ * Appends the NSEC3 records at chain indexes a, b, c (-1: none) with their RRSIGs: as ready bytes
+ * (nsec3-ready-records.ts), or as RRsets when the question name could hold an NSEC3 owner (a
+ * 32-octet label right below the apex), where the writer would point into the question instead.
+ */
+function proveWith(
+  plan: AnswerPlan,
+  zone: ZoneSnapshot,
+  chain: Nsec3Chain,
+  signer: ZoneSigner,
+  nowMs: number,
+  qnameKey: string,
+  a: number,
+  b: number,
+  c: number,
+): void {
+  if (!nsec3ReadyProofs.enabled || hashedLabelBelowApex(qnameKey, zone.apexKey.length)) {
+    for (const i of [a, b, c]) if (i >= 0) appendNsec3(plan.sections[1], chain.at(i), signer, nowMs);
+    return;
+  }
+  nsec3ReadyProofs.answers++;
+  const ready = chain.ready();
+  const out = plan.ready;
+  out.apexLabels = zone.apexLabels;
+  addReady(out, ready, chain, a, signer, nowMs);
+  addReady(out, ready, chain, b, signer, nowMs);
+  addReady(out, ready, chain, c, signer, nowMs);
+  out.bytes = ready.bytes;
+}
+
+function addReady(
+  out: AnswerPlan['ready'],
+  ready: Nsec3ReadyRecords,
+  chain: Nsec3Chain,
+  i: number,
+  signer: ZoneSigner,
+  nowMs: number,
+): void {
+  if (i < 0) return;
+  const n = out.count++;
+  out.at[n] = ready.ensure(i, chain.at(i), signer, nowMs);
+  out.length[n] = ready.lengthOf(i);
+}
+
+/** Hashed owner labels are 32 octets (base32hex of SHA-1, RFC 5155 §3.3). */
+const HASHED_LABEL = 32;
+
+/** Whether the label of `key` right below the apex (`apexLength` octets of key) is 32 octets long. */
+function hashedLabelBelowApex(key: string, apexLength: number): boolean {
+  const end = key.length - apexLength;
+  let p = 0;
+  while (p < end) {
+    const next = p + key.charCodeAt(p) + 1;
+    if (next === end) return key.charCodeAt(p) === HASHED_LABEL;
+    p = next;
+  }
+  return false;
 }
 
 /**

@@ -17,6 +17,7 @@
  */
 import { wireOfKey } from './canonical-name.ts';
 import { sha1Into } from './nsec3-hash.ts';
+import { Nsec3ReadyRecords } from './nsec3-ready-records.ts';
 import { writeTypeBitmap } from '../wire/rdata/rdata-type-bitmap.ts';
 import { RdataWriter } from '../wire/rdata/rdata-wire-writer.ts';
 import { encodeRRset, type RRset } from '../wire/rrset-encoding.ts';
@@ -121,6 +122,14 @@ export class Nsec3Chain {
   private readonly byName = new Map<string, Nsec3Record>();
   /** Covering record of "*.<key>" by closest encloser key (cleared on every patch). */
   private readonly wildcardCovers = new Map<string, Nsec3Record>();
+  /**
+   * The records' hashes in order, 20 octets each, and each hash's first 32 bits: the binary search
+   * reads these two arrays rather than one object and one array per step (remade after a patch).
+   */
+  private hashBytes = new Uint8Array(0);
+  private hashHeads = new Uint32Array(0);
+  private readyRecords = new Nsec3ReadyRecords(0);
+  private indexed = false;
 
   constructor(
     private zone: Nsec3Zone,
@@ -156,16 +165,73 @@ export class Nsec3Chain {
 
   /** The NSEC3 covering (or matching) `hash`: greatest owner hash ≤ hash, wrapping to the last. */
   coveringHash(hash: Uint8Array): Nsec3Record {
-    const records = this.records;
+    return this.records[this.coveringIndex(hash)]!;
+  }
+
+  /** Index in hash order of the record coveringHash() returns. */
+  coveringIndex(hash: Uint8Array): number {
+    if (!this.indexed) this.index();
+    const heads = this.hashHeads;
+    const head = ((hash[0]! << 24) | (hash[1]! << 16) | (hash[2]! << 8) | hash[3]!) >>> 0;
     let lo = 0;
-    let hi = records.length;
+    let hi = heads.length;
     // First index whose hash is > hash.
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareHash(records[mid]!.hash, hash) <= 0) lo = mid + 1;
+      const h = heads[mid]!;
+      if (h < head || (h === head && this.compareAt(mid, hash) <= 0)) lo = mid + 1;
       else hi = mid;
     }
-    return records[lo === 0 ? records.length - 1 : lo - 1]!;
+    return lo === 0 ? heads.length - 1 : lo - 1;
+  }
+
+  /** The record at index i in hash order (see coveringIndex). */
+  at(i: number): Nsec3Record {
+    return this.records[i]!;
+  }
+
+  /** Index in hash order of a record of this chain. */
+  indexOf(record: Nsec3Record): number {
+    return this.coveringIndex(record.hash);
+  }
+
+  /** As coveringSuffix, the record's index in hash order. */
+  coveringSuffixIndex(key: string, from: number): number {
+    const n = wireIntoScratch(key);
+    sha1Into(scratch, from, n - from, scratchHash);
+    return this.coveringIndex(scratchHash);
+  }
+
+  /** The records with their RRSIGs as answer bytes, by index (nsec3-ready-records.ts). */
+  ready(): Nsec3ReadyRecords {
+    if (!this.indexed) this.index();
+    return this.readyRecords;
+  }
+
+  /** Record i's hash compared with `hash` (its first 4 octets are known equal). */
+  private compareAt(i: number, hash: Uint8Array): number {
+    const bytes = this.hashBytes;
+    const at = i * HASH_LENGTH;
+    for (let b = 4; b < HASH_LENGTH; b++) {
+      const d = bytes[at + b]! - hash[b]!;
+      if (d !== 0) return d;
+    }
+    return 0;
+  }
+
+  private index(): void {
+    const n = this.records.length;
+    const bytes = new Uint8Array(n * HASH_LENGTH);
+    const heads = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const h = this.records[i]!.hash;
+      bytes.set(h, i * HASH_LENGTH);
+      heads[i] = ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
+    }
+    this.hashBytes = bytes;
+    this.hashHeads = heads;
+    this.readyRecords = new Nsec3ReadyRecords(n);
+    this.indexed = true;
   }
 
   /** The NSEC3 covering the (missing) name `key` (RFC 5155 §7.2.1): one hash, one binary search. */
@@ -202,13 +268,14 @@ export class Nsec3Chain {
   patch(zone: Nsec3Zone, touched: Iterable<string>, exists: (key: string) => boolean): Nsec3Record[] {
     this.zone = zone;
     this.wildcardCovers.clear();
+    this.indexed = false;
     const moved: Uint8Array[] = [];
     const dirty = new Set<string>();
     for (const key of touched) {
       const had = this.byName.get(key);
       const has = exists(key);
       if (had !== undefined && !has) {
-        this.records.splice(this.indexOf(had.hash), 1);
+        this.records.splice(this.positionOf(had.hash), 1);
         this.byName.delete(key);
         moved.push(had.hash);
       } else if (had === undefined && has) {
@@ -232,7 +299,7 @@ export class Nsec3Chain {
     }
     const remade: Nsec3Record[] = [];
     for (const key of dirty) {
-      const at = this.indexOf(this.byName.get(key)!.hash);
+      const at = this.positionOf(this.byName.get(key)!.hash);
       const next = this.records[(at + 1) % this.records.length]!.hash;
       const record = this.make(key, this.records[at]!.hash, next);
       this.records[at] = record;
@@ -254,7 +321,7 @@ export class Nsec3Chain {
     return lo;
   }
 
-  private indexOf(hash: Uint8Array): number {
+  private positionOf(hash: Uint8Array): number {
     return this.insertionIndex(hash);
   }
 

@@ -29,7 +29,7 @@ export interface SignerOptions {
 }
 
 /** What the object fast path holds for one RRset. */
-interface ObjectEntry {
+export interface ObjectEntry {
   readonly ownerKey: string;
   /** The caller's encoding of the RRSIG (see signedObject). */
   readonly signed: unknown;
@@ -91,15 +91,28 @@ export class ZoneSigner {
     ownerKey: string,
     encode: (rrsig: Uint8Array, ttl: number) => T,
   ): T {
+    return this.signedObjectEntry(rrset, ownerKey, encode).signed as T;
+  }
+
+  /**
+   * As signedObject, with the time from which the signature is refreshed: a caller that keeps what
+   * it builds from the encoding may use it until then without asking again.
+   */
+  signedObjectEntry<T>(
+    rrset: { readonly type: number; readonly ttl: number; readonly rdatas: readonly Uint8Array[] },
+    ownerKey: string,
+    encode: (rrsig: Uint8Array, ttl: number) => T,
+  ): ObjectEntry {
     const nowMs = this.now();
     const hit = this.byObject.get(rrset);
-    if (hit !== undefined && nowMs < hit.refreshAtMs && hit.ownerKey === ownerKey) return hit.signed as T;
+    if (hit !== undefined && nowMs < hit.refreshAtMs && hit.ownerKey === ownerKey) return hit;
     const rrsig = this.sign(ownerKey, rrset.type, rrset.ttl, rrset.rdatas);
     const expiration = Buffer.from(rrsig.buffer, rrsig.byteOffset, rrsig.length).readUInt32BE(8);
     const signed = encode(rrsig, rrset.ttl);
     const refreshAtMs = (expiration - REFRESH_REMAINING_S) * 1000;
-    this.byObject.set(rrset, { ownerKey, signed, refreshAtMs });
-    return signed;
+    const entry: ObjectEntry = { ownerKey, signed, refreshAtMs };
+    this.byObject.set(rrset, entry);
+    return entry;
   }
 
   /** Milliseconds since the epoch by the signer's clock (one reading for a whole answer). */

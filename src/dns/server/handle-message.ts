@@ -38,7 +38,7 @@ import type { TransferHandler } from '../transfer/transfer-handler.ts';
 import { ALL_UNKNOWN_HEALTH } from '../steering/steered-answer.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import { zoneDnssec } from '../dnssec/signing-registry.ts';
-import type { AnswerPlan } from '../answer/answer-plan.ts';
+import type { AnswerPlan, ReadyRecords } from '../answer/answer-plan.ts';
 import { AnswerCache, createAnswerCacheCounters, STATIC_ANSWER, STEERED_UNCOUNTED } from './answer-cache.ts';
 import { ByteCopier } from '../wire/byte-copy.ts';
 import type { AnswerCacheCounters, OutcomeKind } from './answer-cache.ts';
@@ -268,6 +268,13 @@ function steeredMark(ctx: MessageContext): number {
   return ctx.steeredToken >= 0 ? ctx.steeredToken : STEERED_UNCOUNTED;
 }
 
+/** The plan's authority records kept as bytes (NSEC3 proofs, answer-plan.ts ReadyRecords). */
+function writeReady(w: ResponseWriter, ready: ReadyRecords): void {
+  for (let i = 0; i < ready.count; i++) {
+    if (!w.addReadyPair(1, ready.bytes, ready.at[i]!, ready.length[i]!, ready.apexLabels)) return;
+  }
+}
+
 function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: MessageOutcome): number {
   const q = ctx.query;
   const plan = ctx.plan;
@@ -304,6 +311,7 @@ function answer(ctx: MessageContext, store: ZoneStore, query: Uint8Array, out: M
         break;
       }
     }
+    if (s === 1 && !w.truncated) writeReady(w, plan.ready);
     if (w.truncated) break;
   }
   out.truncated = w.truncated;

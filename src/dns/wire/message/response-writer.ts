@@ -256,6 +256,36 @@ export class ResponseWriter {
   }
 
   /**
+   * Appends two RRs kept as ready bytes src[at, at + length) (nsec3-ready-records.ts): an owner's
+   * first label, a pointer to the zone apex (`apexLabels` labels, a suffix of the question name),
+   * the first RR from TYPE on, a pointer to the owner, the second RR from TYPE on. The pointers are
+   * set here. This is byte for byte what addRRset writes for the two RRsets under that owner when
+   * neither the question nor a name before holds the owner (the caller's condition); the owner is
+   * not remembered, since nothing written after it can end in it. Returns false when it does not
+   * fit (TC is set, as addRRset does).
+   */
+  addReadyPair(section: Section, src: Uint8Array, at: number, length: number, apexLabels: number): boolean {
+    if (this.truncated) return false;
+    const start = this.pos;
+    if (start + length > this.limit) {
+      if (section !== 2) this.truncated = true;
+      return false;
+    }
+    const buf = this.buf;
+    buf.set(src.subarray(at, at + length), start);
+    const apex = this.qoffsets[this.qname.labels - apexLabels]!;
+    const apexAt = start + src[at]! + 1;
+    buf[apexAt] = 0xc0 | (apex >> 8);
+    buf[apexAt + 1] = apex & 0xff;
+    const ownerAt = apexAt + 2 + 10 + ((buf[apexAt + 10]! << 8) | buf[apexAt + 11]!);
+    buf[ownerAt] = 0xc0 | (start >> 8);
+    buf[ownerAt + 1] = start & 0xff;
+    this.pos = start + length;
+    this.counts[section]! += 2;
+    return true;
+  }
+
+  /**
    * Whether the SOA `rrset` owned by `owner`, written first after the question, comes out the same
    * for every question name of one length: the owner is the question name or an ancestor (so it
    * is a pointer into the question at an offset fixed by the length), and no suffix of MNAME or
