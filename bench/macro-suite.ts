@@ -171,6 +171,12 @@ async function startProduct(
     // One DNS worker, as Knot gets one (the primary then only runs the API).
     DNS_WORKERS: '1',
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    // No local compute or storage cluster (npm start runs both when QEMU and Ceph are installed):
+    // the first builds a guest image in this process while the rounds run, the second is a Ceph
+    // gateway among the product's children, pinned to the server's core with it — one of its
+    // threads wakes thousands of times a second. Both would be counted as DNS.
+    COMPUTE_LOCAL: 'off',
+    OBJECT_STORAGE_LOCAL: 'off',
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
