@@ -54,6 +54,22 @@ function closestEncloser(signing: ZoneSigning, key: string, apexKey: string): st
   return k;
 }
 
+/**
+ * closestEncloser() of a name the resolver found no node for (NXDOMAIN: only a load balancer can
+ * exist there without one, so the name itself is not looked up unless the zone has some), the
+ * apex as the zone's own key string (its hash computed once) rather than a slice of the query's.
+ */
+function denialEncloser(plan: AnswerPlan, signing: ZoneSigning, qnameKey: string, apexKey: string): string {
+  let k = qnameKey;
+  if (plan.kind === 'nxdomain' && !signing.isSynthesized(k)) {
+    const parentLength = k.length - k.charCodeAt(0) - 1;
+    if (parentLength <= apexKey.length) return apexKey;
+    k = parentKey(k);
+  }
+  const ce = closestEncloser(signing, k, apexKey);
+  return ce.length === apexKey.length ? apexKey : ce;
+}
+
 /** A denial record as the authority section takes it: its owner and its (one-record) RRset. */
 interface ProofEntry {
   readonly owner: WireName;
@@ -298,10 +314,8 @@ function signNsec3Denial(
   const nodataAt = plan.kind === 'nodata' && signing.exists(qnameKey);
   let ce = qnameKey;
   if (!nodataAt) {
-    ce = closestEncloser(signing, qnameKey, zone.apexKey);
+    ce = denialEncloser(plan, signing, qnameKey, zone.apexKey);
     if (ce === qnameKey) return false;
-    // The apex's own key string (its hash is computed already) rather than a slice of the query's.
-    if (ce.length === zone.apexKey.length) ce = zone.apexKey;
   }
   // The SOA and its RRSIG, then each NSEC3 with its RRSIG (as signSection would order them).
   signSection(auth, 1, zone, signing, qnameKey, false);
@@ -315,11 +329,14 @@ function signNsec3Denial(
   }
   // No such name (or NODATA from the wildcard): closest-encloser proof, then the wildcard's
   // absence (NXDOMAIN) or the wildcard's NSEC3 (wildcard NODATA).
-  const match = chain.matching(ce);
+  const encloser = chain.encloserIndexes(ce);
+  const m = encloser.match;
   const cover = chain.coveringSuffixIndex(qnameKey, nextCloserOffset(qnameKey, ce.length));
-  const wildcard = plan.kind === 'nxdomain' ? chain.coveringWildcard(ce) : chain.matching(WILDCARD + ce);
-  const m = match === undefined ? -1 : chain.indexOf(match);
-  const w = wildcard === undefined ? -1 : chain.indexOf(wildcard);
+  let w = encloser.wildcardCover;
+  if (plan.kind !== 'nxdomain') {
+    const wildcard = chain.matching(WILDCARD + ce);
+    w = wildcard === undefined ? -1 : chain.indexOf(wildcard);
+  }
   proveWith(
     plan,
     zone,

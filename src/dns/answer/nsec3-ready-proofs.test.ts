@@ -17,7 +17,13 @@ import { RR_TYPE } from '../wire/rr-type.ts';
 import { ZoneStore } from '../zone/zone-store.ts';
 import { createMessageHandler, createOutcome } from '../server/handle-message.ts';
 import type { ClientInfo } from '../server/handle-message.ts';
-import { nsec3ReadyProofs } from './answer-signer.ts';
+import { nsec3ReadyProofs, signPlan } from './answer-signer.ts';
+import { createPlan, resetPlan } from './answer-plan.ts';
+import { createResolverScratch, resolveInZone } from './name-resolver.ts';
+import { buildZoneSnapshot } from '../zone/zone-snapshot-builder.ts';
+import { createZoneSigning } from '../dnssec/zone-signing.ts';
+import { base32hex, nsec3Hash } from '../dnssec/nsec3-chain.ts';
+import { wireNameFromText } from '../wire/wire-name.ts';
 
 const ORIGIN = 'proofs.test';
 const ZONE = `
@@ -170,6 +176,43 @@ describe('NSEC3 proofs as ready bytes', () => {
     const other = buildQuery({ name: `else.${ORIGIN}`, qtype: RR_TYPE.A, edns: { payload: 1232, do: true } });
     handle(other, UDP, out);
     expect(handle(query, UDP, out)!.equals(first)).toBe(true);
+  });
+});
+
+describe('NSEC3 closest encloser of a missing name', () => {
+  /** The hashed owner labels of the ready proofs of an NXDOMAIN for `qname`. */
+  function proofOwners(signing: ReturnType<typeof createZoneSigning>, qname: string): string[] {
+    const zone = buildZoneSnapshot(zoneFromText(1, ORIGIN, ZONE));
+    const plan = createPlan();
+    resetPlan(plan);
+    const n = wireNameFromText(qname);
+    const start = { query: null, keys: n.keys, owner: null, wire: n.wire, wireLength: n.wire.length };
+    resolveInZone(plan, zone, start, RR_TYPE.A, createResolverScratch());
+    expect(plan.kind).toBe('nxdomain');
+    signPlan(plan, zone, signing, n.keys[0]!, RR_TYPE.A);
+    const r = plan.ready;
+    return Array.from({ length: r.count }, (_, i) =>
+      Buffer.from(r.bytes.subarray(r.at[i]! + 1, r.at[i]! + 33)).toString('latin1'),
+    );
+  }
+  const hashOf = (name: string): string => base32hex(nsec3Hash(keyOfText(name)));
+
+  it('is the apex or the deepest existing name; a load balancer counts though it has no node', () => {
+    const zone = buildZoneSnapshot(zoneFromText(1, ORIGIN, ZONE));
+    const plain = createZoneSigning(zone, material);
+    expect(proofOwners(plain, `nothere.${ORIGIN}`)).toContain(hashOf(ORIGIN));
+    expect(proofOwners(plain, `x.nothere.${ORIGIN}`)).toContain(hashOf(ORIGIN));
+    expect(proofOwners(plain, `x.www.${ORIGIN}`)).toContain(hashOf(`www.${ORIGIN}`));
+    expect(proofOwners(plain, `q.a.b.ent.${ORIGIN}`)).toContain(hashOf(`a.b.ent.${ORIGIN}`));
+    expect(proofOwners(plain, `q.x.b.ent.${ORIGIN}`)).toContain(hashOf(`b.ent.${ORIGIN}`));
+    // A load balancer at lb.proofs.test: names below it are proven from it, not from the apex.
+    const lb = keyOfText(`lb.${ORIGIN}`);
+    const withLb = createZoneSigning(zone, material, {
+      synthesized: { types: new Map([[lb, [RR_TYPE.A]]]), rrsets: [] },
+    });
+    const owners = proofOwners(withLb, `x.lb.${ORIGIN}`);
+    expect(owners).toContain(hashOf(`lb.${ORIGIN}`));
+    expect(owners).not.toContain(hashOf(ORIGIN));
   });
 });
 

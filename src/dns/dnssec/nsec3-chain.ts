@@ -49,6 +49,12 @@ export interface Nsec3Record {
   readonly rrset: RRset;
 }
 
+/** See Nsec3Chain.encloserIndexes. */
+export interface EncloserIndexes {
+  readonly match: number;
+  readonly wildcardCover: number;
+}
+
 /** The zone facts the chain is made of. */
 export interface Nsec3Zone {
   readonly apexKey: string;
@@ -122,6 +128,8 @@ export class Nsec3Chain {
   private readonly byName = new Map<string, Nsec3Record>();
   /** Covering record of "*.<key>" by closest encloser key (cleared on every patch). */
   private readonly wildcardCovers = new Map<string, Nsec3Record>();
+  /** encloserIndexes() by closest encloser key (cleared on every patch). */
+  private readonly enclosers = new Map<string, EncloserIndexes>();
   /**
    * The records' hashes in order, 20 octets each, and each hash's first 32 bits: the binary search
    * reads these two arrays rather than one object and one array per step (remade after a patch).
@@ -202,6 +210,24 @@ export class Nsec3Chain {
     return this.coveringIndex(scratchHash);
   }
 
+  /**
+   * The indexes of the NSEC3 matching the closest encloser `ceKey` and of the one covering its
+   * wildcard (RFC 5155 §7.2.1: two of the three records of every NXDOMAIN below it), remembered
+   * until the next patch; -1 for a name without an NSEC3.
+   */
+  encloserIndexes(ceKey: string): EncloserIndexes {
+    let e = this.enclosers.get(ceKey);
+    if (e === undefined) {
+      const match = this.byName.get(ceKey);
+      e = {
+        match: match === undefined ? -1 : this.indexOf(match),
+        wildcardCover: this.indexOf(this.coveringWildcard(ceKey)),
+      };
+      this.enclosers.set(ceKey, e);
+    }
+    return e;
+  }
+
   /** The records with their RRSIGs as answer bytes, by index (nsec3-ready-records.ts). */
   ready(): Nsec3ReadyRecords {
     if (!this.indexed) this.index();
@@ -268,6 +294,7 @@ export class Nsec3Chain {
   patch(zone: Nsec3Zone, touched: Iterable<string>, exists: (key: string) => boolean): Nsec3Record[] {
     this.zone = zone;
     this.wildcardCovers.clear();
+    this.enclosers.clear();
     this.indexed = false;
     const moved: Uint8Array[] = [];
     const dirty = new Set<string>();

@@ -41,23 +41,34 @@ export function sha1Into(src: Uint8Array, from: number, length: number, out: Uin
     let c = h2;
     let d = h3;
     let e = h4;
-    for (let i = 0; i < 80; i++) {
-      let f: number;
-      let k: number;
-      if (i < 20) {
-        f = (bb & c) | (~bb & d);
-        k = 0x5a827999;
-      } else if (i < 40) {
-        f = bb ^ c ^ d;
-        k = 0x6ed9eba1;
-      } else if (i < 60) {
-        f = (bb & c) | (bb & d) | (c & d);
-        k = 0x8f1bbcdc | 0;
-      } else {
-        f = bb ^ c ^ d;
-        k = 0xca62c1d6 | 0;
-      }
-      const t = (((a << 5) | (a >>> 27)) + f + e + k + W[i]!) | 0;
+    // Four loops of 20 rounds (FIPS 180-4 §6.1.2), so no round tests which function it uses.
+    for (let i = 0; i < 20; i++) {
+      const t = (((a << 5) | (a >>> 27)) + ((bb & c) | (~bb & d)) + e + 0x5a827999 + W[i]!) | 0;
+      e = d;
+      d = c;
+      c = (bb << 30) | (bb >>> 2);
+      bb = a;
+      a = t;
+    }
+    for (let i = 20; i < 40; i++) {
+      const t = (((a << 5) | (a >>> 27)) + (bb ^ c ^ d) + e + 0x6ed9eba1 + W[i]!) | 0;
+      e = d;
+      d = c;
+      c = (bb << 30) | (bb >>> 2);
+      bb = a;
+      a = t;
+    }
+    for (let i = 40; i < 60; i++) {
+      const t =
+        (((a << 5) | (a >>> 27)) + ((bb & c) | (bb & d) | (c & d)) + e + (0x8f1bbcdc | 0) + W[i]!) | 0;
+      e = d;
+      d = c;
+      c = (bb << 30) | (bb >>> 2);
+      bb = a;
+      a = t;
+    }
+    for (let i = 60; i < 80; i++) {
+      const t = (((a << 5) | (a >>> 27)) + (bb ^ c ^ d) + e + (0xca62c1d6 | 0) + W[i]!) | 0;
       e = d;
       d = c;
       c = (bb << 30) | (bb >>> 2);

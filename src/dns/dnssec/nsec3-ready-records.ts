@@ -24,36 +24,38 @@ export class Nsec3ReadyRecords {
   /** The blocks; replaced when it grows (take it after ensure()). */
   bytes = new Uint8Array(INITIAL_BYTES);
   private used = 0;
-  private readonly at: Int32Array;
-  private readonly length: Uint16Array;
+  /** Record i's block: offset at [2i] (-1: none yet), length at [2i + 1] — one cache line. */
+  private readonly blocks: Int32Array;
   private readonly refreshAtMs: Float64Array;
+  /** The earliest refresh time of any block: before it, no block's time needs reading. */
+  private earliestRefreshMs = Infinity;
   private signer: ZoneSigner | null = null;
 
   /** For a chain of `size` records, by their index in hash order. */
   constructor(size: number) {
-    this.at = new Int32Array(size).fill(-1);
-    this.length = new Uint16Array(size);
+    this.blocks = new Int32Array(2 * size).fill(-1);
     this.refreshAtMs = new Float64Array(size);
   }
 
   /** Offset in `bytes` of record i's block, made (or remade) when missing or due for refresh. */
   ensure(i: number, record: Nsec3Record, signer: ZoneSigner, nowMs: number): number {
     if (signer !== this.signer) this.reset(signer);
-    const at = this.at[i]!;
-    if (at >= 0 && nowMs < this.refreshAtMs[i]!) return at;
+    const at = this.blocks[2 * i]!;
+    if (at >= 0 && (nowMs < this.earliestRefreshMs || nowMs < this.refreshAtMs[i]!)) return at;
     return this.make(i, record, signer);
   }
 
   /** Length of record i's block (after ensure). */
   lengthOf(i: number): number {
-    return this.length[i]!;
+    return this.blocks[2 * i + 1]!;
   }
 
   /** Another signer (a key change): every block is made again with its signatures. */
   private reset(signer: ZoneSigner): void {
     this.signer = signer;
-    this.at.fill(-1);
+    this.blocks.fill(-1);
     this.used = 0;
+    this.earliestRefreshMs = Infinity;
   }
 
   private make(i: number, record: Nsec3Record, signer: ZoneSigner): number {
@@ -67,8 +69,8 @@ export class Nsec3ReadyRecords {
     const size = labelLength + POINTER + nsec3Length + POINTER + sigLength;
     // A refreshed signature has the old one's size (the key's): written over it, so refreshes
     // never grow the blocks.
-    let start = this.at[i]!;
-    if (start < 0 || this.length[i] !== size) {
+    let start = this.blocks[2 * i]!;
+    if (start < 0 || this.blocks[2 * i + 1] !== size) {
       this.room(size);
       start = this.used;
       this.used += size;
@@ -80,9 +82,12 @@ export class Nsec3ReadyRecords {
     out.set(nsec3.data.subarray(nsec3.start, nsec3.start + nsec3Length), p);
     p += nsec3Length + POINTER;
     out.set(sig.data.subarray(sig.start, sig.start + sigLength), p);
-    this.at[i] = start;
-    this.length[i] = size;
+    this.blocks[2 * i] = start;
+    this.blocks[2 * i + 1] = size;
     this.refreshAtMs[i] = entry.refreshAtMs;
+    // A remade block's old time may have been the earliest: the floor only ever moves down here,
+    // so it may be too early (then each block's own time is read), never too late.
+    if (entry.refreshAtMs < this.earliestRefreshMs) this.earliestRefreshMs = entry.refreshAtMs;
     return start;
   }
 

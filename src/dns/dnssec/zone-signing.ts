@@ -29,6 +29,8 @@ export interface ZoneSigning {
   isCompiled(rrset: RRset): boolean;
   /** The name exists with authoritative data or as an empty non-terminal (or a load balancer). */
   exists(key: string): boolean;
+  /** The name exists without a zone node: a load balancer (SynthesizedNames). */
+  isSynthesized(key: string): boolean;
   /** Finished negative-answer authority sections of this snapshot, by query name and kind. */
   readonly denials: DenialAnswerCache;
   /**
@@ -125,6 +127,7 @@ function signingOver(
     ownerOf: (rrset) => owners.get(rrset),
     isCompiled: (rrset) => compiled.has(rrset),
     exists: (key) => existing.has(key),
+    isSynthesized: (key) => extra.size > 0 && extra.has(key),
     denials: new DenialAnswerCache(),
     nsec3: state.nsec3,
   };
