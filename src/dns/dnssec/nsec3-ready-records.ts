@@ -11,10 +11,18 @@
  * response writer sets (ResponseWriter.addReadyPair): the apex's place in the question and the
  * block's own place in the message.
  */
-import type { Nsec3Record } from './nsec3-chain.ts';
 import type { ZoneSigner } from './zone-signer.ts';
 import type { RRset } from '../wire/rrset-encoding.ts';
+import type { WireName } from '../wire/wire-name.ts';
 import { rrsigRRset } from './rrsig-rrset.ts';
+
+/** What a block is made of: an NSEC3 record of the chain (nsec3-chain.ts Nsec3Record). */
+export interface Nsec3Source {
+  readonly owner: WireName;
+  readonly ownerKey: string;
+  /** The NSEC3 RRset, one flat record. */
+  readonly rrset: RRset;
+}
 
 /** Octets of a pointer placeholder (RFC 1035 §4.1.4: two octets, top bits 11). */
 const POINTER = 2;
@@ -38,7 +46,7 @@ export class Nsec3ReadyRecords {
   }
 
   /** Offset in `bytes` of record i's block, made (or remade) when missing or due for refresh. */
-  ensure(i: number, record: Nsec3Record, signer: ZoneSigner, nowMs: number): number {
+  ensure(i: number, record: Nsec3Source, signer: ZoneSigner, nowMs: number): number {
     if (signer !== this.signer) this.reset(signer);
     const at = this.blocks[2 * i]!;
     if (at >= 0 && (nowMs < this.earliestRefreshMs || nowMs < this.refreshAtMs[i]!)) return at;
@@ -58,7 +66,7 @@ export class Nsec3ReadyRecords {
     this.earliestRefreshMs = Infinity;
   }
 
-  private make(i: number, record: Nsec3Record, signer: ZoneSigner): number {
+  private make(i: number, record: Nsec3Source, signer: ZoneSigner): number {
     const entry = signer.signedObjectEntry(record.rrset, record.ownerKey, rrsigRRset);
     const sig = entry.signed as RRset;
     const nsec3 = record.rrset;
