@@ -21,7 +21,7 @@ import { nsec3ReadyProofs, signPlan } from './answer-signer.ts';
 import { createPlan, resetPlan } from './answer-plan.ts';
 import { createResolverScratch, resolveInZone } from './name-resolver.ts';
 import { buildZoneSnapshot } from '../zone/zone-snapshot-builder.ts';
-import { createZoneSigning } from '../dnssec/zone-signing.ts';
+import { NSEC3_SIGN_SLICE, createZoneSigning } from '../dnssec/zone-signing.ts';
 import { base32hex, nsec3Hash } from '../dnssec/nsec3-chain.ts';
 import { wireNameFromText } from '../wire/wire-name.ts';
 
@@ -213,6 +213,51 @@ describe('NSEC3 closest encloser of a missing name', () => {
     const owners = proofOwners(withLb, `x.lb.${ORIGIN}`);
     expect(owners).toContain(hashOf(`lb.${ORIGIN}`));
     expect(owners).not.toContain(hashOf(ORIGIN));
+  });
+});
+
+describe('a large chain signed in slices', () => {
+  it('returns before every record is signed, signs one asked for at once, and finishes between queries', async () => {
+    const hosts = Array.from({ length: 3 * NSEC3_SIGN_SLICE }, (_, i) => `h${i} A 192.0.2.${i % 250}`);
+    const zone = buildZoneSnapshot(zoneFromText(7, ORIGIN, `${ZONE}\n${hosts.join('\n')}\n`));
+    const signing = createZoneSigning(zone, material);
+    const chain = signing.nsec3!;
+    const now = signing.signer.nowMs();
+    const signed = (): number =>
+      chain.list().filter((r) => signing.signer.cachedObject(r.rrset, r.ownerKey, now) !== undefined).length;
+    expect(chain.size).toBeGreaterThan(3 * NSEC3_SIGN_SLICE);
+    // Nothing is signed before the thread yields: the first slice runs on the next turn.
+    expect(signed()).toBe(0);
+    // An answer meanwhile signs the records it proves with.
+    const plan = createPlan();
+    resetPlan(plan);
+    const n = wireNameFromText(`missing.${ORIGIN}`);
+    const start = { query: null, keys: n.keys, owner: null, wire: n.wire, wireLength: n.wire.length };
+    resolveInZone(plan, zone, start, RR_TYPE.A, createResolverScratch());
+    signPlan(plan, zone, signing, n.keys[0]!, RR_TYPE.A);
+    expect(plan.ready.count).toBeGreaterThanOrEqual(2);
+    expect(signed()).toBe(plan.ready.count);
+    // One slice a turn of the event loop, then all of them.
+    await new Promise((resolve) => setImmediate(resolve));
+    const afterOne = signed();
+    expect(afterOne).toBeGreaterThanOrEqual(NSEC3_SIGN_SLICE);
+    expect(afterOne).toBeLessThan(chain.size);
+    await signing.chainSigned;
+    expect(signed()).toBe(chain.size);
+  });
+
+  it('ends the signing of an older chain when a newer one of the same zone starts', async () => {
+    const hosts = Array.from({ length: 3 * NSEC3_SIGN_SLICE }, (_, i) => `h${i} A 192.0.2.${i % 250}`);
+    const zone = buildZoneSnapshot(zoneFromText(8, ORIGIN, `${ZONE}\n${hosts.join('\n')}\n`));
+    const older = createZoneSigning(zone, material);
+    const newer = createZoneSigning(zone, material);
+    await older.chainSigned;
+    const now = older.signer.nowMs();
+    const signedByOlder = older
+      .nsec3!.list()
+      .filter((r) => older.signer.cachedObject(r.rrset, r.ownerKey, now) !== undefined).length;
+    expect(signedByOlder).toBeLessThan(older.nsec3!.size);
+    await newer.chainSigned;
   });
 });
 
