@@ -38,6 +38,8 @@ import { amountOf, majorOf, minorOf } from './money.ts';
 
 /** Credit is held in one currency, the catalogue's. */
 export const CREDIT_CURRENCY = 'EUR';
+/** The `gateway` of an invoice of 0 paid without a charge (its `invoice.paid` event says so). */
+export const NOTHING_CHARGED = 'none';
 /** The largest single top-up, in major units. */
 export const MAX_TOP_UP = 10_000;
 
@@ -190,7 +192,10 @@ export class BillingService implements Invoicer {
   ): Promise<void> {
     if (invoice.status !== 'unpaid' && invoice.status !== 'overdue') throw invoiceNotPayable(invoice.status);
     const due = invoice.total_minor - invoice.amount_paid_minor;
-    if (body.method === 'credit') {
+    if (due <= 0) {
+      // Nothing to take (a coupon took all of it off): paid without asking the provider for 0.
+      await this.settle(by.userId, invoice, 0, NOTHING_CHARGED, null);
+    } else if (body.method === 'credit') {
       if (invoice.currency !== CREDIT_CURRENCY) throw currencyMismatch(CREDIT_CURRENCY);
       await this.settle(by.userId, invoice, due, 'credit', null);
     } else {
@@ -289,14 +294,26 @@ export class BillingService implements Invoicer {
   async payFromCreditIfCovered(invoiceId: number): Promise<boolean> {
     const invoice = await this.repo.findById(invoiceId);
     if (invoice === null || (invoice.status !== 'unpaid' && invoice.status !== 'overdue')) return false;
-    if (invoice.currency !== CREDIT_CURRENCY) return false;
     const due = invoice.total_minor - invoice.amount_paid_minor;
+    // An invoice of 0 is paid in any currency (no credit moves): it must not stay open and overdue.
+    if (due <= 0) return this.settleFree(invoice);
+    if (invoice.currency !== CREDIT_CURRENCY) return false;
     const balance = await this.repo.balance({ userId: invoice.user_id, customerId: invoice.customer_id });
     if (balance < due) return false;
     try {
       await this.settle(invoice.user_id, invoice, due, 'credit', null);
     } catch (error) {
       // Spent or paid meanwhile: the invoice stays open for its payer.
+      if (error instanceof AppError) return false;
+      throw error;
+    }
+    return true;
+  }
+
+  private async settleFree(invoice: InvoiceRow): Promise<boolean> {
+    try {
+      await this.settle(invoice.user_id, invoice, 0, NOTHING_CHARGED, null);
+    } catch (error) {
       if (error instanceof AppError) return false;
       throw error;
     }
