@@ -69,10 +69,11 @@ export interface CustomerBilling {
 /** The staff console's insights: an organization's hosting revenue by day. */
 export interface BillingInsights {
   /**
-   * Paid invoices of the organization's storefront customers in [from, before), summed by the UTC
-   * day they were paid (`YYYY-MM-DD`) and currency, integer minor units.
+   * Hosting revenue from the organization's storefront customers in [from, before), by UTC day
+   * (`YYYY-MM-DD`) and currency, integer minor units: invoice totals on the day they were paid, less
+   * refunds on the day they were made (several rows may share a day and currency).
    */
-  paidCustomerInvoices(
+  customerInvoiceRevenue(
     orgId: number,
     from: Date,
     before: Date,

@@ -557,20 +557,35 @@ export interface DailyMoney {
 export class BillingInsightsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Paid invoices of the organization's storefront customers, by the UTC day of payment and currency. */
-  async paidCustomerInvoices(orgId: number, from: Date, before: Date): Promise<DailyMoney[]> {
-    const day = sql<string>`to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
-    const rows = await this.db
+  /**
+   * Hosting revenue from the organization's storefront customers, by UTC day and currency: each
+   * invoice paid (then, or refunded since) counts its total on the day it was paid, and each refund
+   * of one is taken off on the day it was made — so a refund never rewrites a past day.
+   */
+  async customerInvoiceRevenue(orgId: number, from: Date, before: Date): Promise<DailyMoney[]> {
+    const paidDay = sql<string>`to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const paid = await this.db
       .selectFrom('billing_invoices')
-      .select([day.as('day'), 'currency', sql<string>`sum(total_minor)`.as('amount')])
+      .select([paidDay.as('day'), 'currency', sql<string>`sum(total_minor)`.as('amount')])
       .where('org_id', '=', orgId)
       .where('customer_id', 'is not', null)
-      .where('status', '=', 'paid')
+      .where('status', 'in', ['paid', 'refunded'])
       .where('paid_at', '>=', from)
       .where('paid_at', '<', before)
-      .groupBy([day, 'currency'])
+      .groupBy([paidDay, 'currency'])
       .execute();
-    return rows.map((r) => ({
+    const refundDay = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+    const refunded = await this.db
+      .selectFrom('billing_transactions')
+      .select([refundDay.as('day'), 'currency', sql<string>`-sum(amount_minor)`.as('amount')])
+      .where('org_id', '=', orgId)
+      .where('customer_id', 'is not', null)
+      .where('type', '=', 'refund')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', before)
+      .groupBy([refundDay, 'currency'])
+      .execute();
+    return [...paid, ...refunded].map((r) => ({
       day: r.day,
       currency: r.currency.toUpperCase(),
       amountMinor: Number(r.amount),

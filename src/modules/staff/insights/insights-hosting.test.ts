@@ -1,8 +1,9 @@
 /**
  * The insights' hosting figures over real HTTP: `revenue` counts the organization's storefront
  * customers' hosting invoices on the day they were paid (their total, a coupon's discount taken
- * off), never an unpaid one nor another organization's; `active_services` counts services from the
- * day they are activated (a paid or free plan), never one still pending.
+ * off), never an unpaid one nor another organization's, and takes refunds off on the day they are
+ * made (a past day keeps its figure); `active_services` counts services from the day they are
+ * activated (a paid or free plan), never one still pending.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
 import { ORGS, createOrg, staffLogin, storefrontCustomer } from '../../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
+import type { BillingModule } from '../../billing/index.ts';
 
 const DAY = 86_400_000;
 const DNS_FREE = { product_id: 1, pricing_id: 1 };
@@ -38,12 +40,15 @@ describe('the staff console’s insights: hosting revenue and active services', 
         ${new Date(clock.now())})`.execute(tablesOf(t.node.runtime));
     return made;
   };
+  /** The invoices `order` made, in order. */
+  const invoiceIds: number[] = [];
   /** Orders a plan through the portal; pays its invoice from credit when `pay`: its total in minor units. */
   const order = async (slug: string, c: Customer, body: Record<string, unknown>, pay: boolean) => {
     const ordered = await portal(slug, c, 'POST', '/services/order', body);
     expect(ordered.status, ordered.text).toBe(201);
     const invoiceId = ordered.body.invoice_id as number | null;
     if (invoiceId === null) return 0;
+    invoiceIds.push(invoiceId);
     const invoice = await portal(slug, c, 'GET', `/invoices/${invoiceId}`);
     expect(invoice.status, invoice.text).toBe(200);
     if (pay) {
@@ -113,5 +118,28 @@ describe('the staff console’s insights: hosting revenue and active services', 
       { date: '2026-03-08', revenue: { EUR: eur(first) }, active_services: 1 },
       { date: '2026-03-09', revenue: { EUR: '0.00' }, active_services: 1 },
     ]);
+  });
+
+  it('takes refunds off on the day they are made, a full refund included', async () => {
+    const slug = 'insights-hosting';
+    const billing = t.node.modules.find((m) => m.name === 'billing') as BillingModule;
+    // 2026-03-10: 1.00 of ann's first invoice back to her credit, and all of bob's discounted one.
+    clock.advance(DAY);
+    const [annFirst, , , bobHalf] = invoiceIds;
+    await billing.refund(annFirst!, 100, 'credit');
+    const whole = await billing.refund(bobHalf!, null, 'credit');
+    expect(whole.status).toBe('refunded');
+    const admin = (await staffLogin(t, slug, ownerEmail)).token;
+    const res = await t.request('GET', `${ORGS}/${slug}/staff/insights?days=3`, { token: admin });
+    expect(res.status, res.text).toBe(200);
+    const rows = res.body.rows as { date: string; revenue: Record<string, string> }[];
+    const paidBob = Math.round(whole.total * 100);
+    expect(rows.map((r) => [r.date, r.revenue])).toEqual([
+      ['2026-03-08', { EUR: rows[0]!.revenue.EUR }],
+      // Bob's invoice is refunded now, yet the day it was paid keeps it.
+      ['2026-03-09', { EUR: eur(paidBob) }],
+      ['2026-03-10', { EUR: eur(-(100 + paidBob)) }],
+    ]);
+    expect(Number(rows[0]!.revenue.EUR)).toBeGreaterThan(0);
   });
 });

@@ -37,7 +37,8 @@ export function registerInsightsRoutes(app: ModuleApp, access: StaffAccess, insi
       schema: {
         summary: 'Money, orders, customers, services and support by UTC day, oldest first, every day present',
         description:
-          'Revenue: paid hosting invoices of the storefront customers plus Commerce captures less refunds, per ' +
+          'Revenue: hosting invoices of the storefront customers on their payment day less their refunds on the ' +
+          'refund day, plus Commerce captures less refunds, per ' +
           'currency. Orders: hosting services ordered plus Commerce orders placed. Support counts stay 0 until ' +
           'support exists. Admins and billing only.',
         params: OrgParams,

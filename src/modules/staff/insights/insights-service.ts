@@ -48,7 +48,7 @@ export class InsightsService {
     const before = new Date(today + DAY_MS);
     const { billing, commerce, services, customers } = this.sources;
     const [invoices, captures, shopOrders, serviceOrders, active, registered] = await Promise.all([
-      billing.paidCustomerInvoices(orgId, from, before),
+      billing.customerInvoiceRevenue(orgId, from, before),
       commerce.capturedLessRefunded(orgId, from, before),
       commerce.ordersByDay(orgId, from, before),
       services.ordersByDay(orgId, from, before),
