@@ -1,4 +1,4 @@
-import type { HourlyService, ServiceBilling } from '../services/index.ts';
+import type { HourlyService, RenewalDiscount, ServiceBilling } from '../services/index.ts';
 import type { BillingContext } from './billing-context.ts';
 import { BillingRepository } from './billing-repository.ts';
 import type { BillingService } from './billing-service.ts';
@@ -37,7 +37,10 @@ export class HourlyBilling {
       const hours = activeHours(period.start, period.end, s.activatedAt, s.terminatedAt);
       const amount = hours === 0 ? null : arrearsMinor(hours, s.price);
       if (amount === null || amount === 0) continue;
-      const invoiceId = await this.invoice(s, period.start, hours, amount, dayStart);
+      // Its order's coupon, as on renewals; the first month's invoice is the service's first.
+      const first = !(await this.repo.hasHourlyInvoice(s.id));
+      const discount = await this.services.renewalDiscount(s, amount, first);
+      const invoiceId = await this.invoice(s, period.start, hours, amount, dayStart, discount);
       if (invoiceId !== null) made.push({ invoiceId, userId: s.userId });
     }
     return made;
@@ -55,6 +58,7 @@ export class HourlyBilling {
     hours: number,
     amountMinor: number,
     due: Date,
+    discount: RenewalDiscount | null,
   ): Promise<number | null> {
     const month = periodStart.toISOString().slice(0, 7);
     return this.billing.invoiceServicePeriod(
@@ -64,6 +68,9 @@ export class HourlyBilling {
           description: `${s.productName} (hourly, ${month}: ${hours} h × ${s.price} ${s.currency})`,
           amountMinor,
         },
+        ...(discount === null
+          ? []
+          : [{ description: discount.description, amountMinor: -discount.discountMinor }]),
       ],
       due,
       (trx, invoiceId) => this.repo.withTx(trx).insertHourlyInvoice(s.id, periodStart, hours, invoiceId),

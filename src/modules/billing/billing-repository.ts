@@ -358,6 +358,17 @@ export class BillingRepository {
   // Hourly plans in arrears: one invoice per service and month.
 
   /** The services already invoiced for the month starting at `periodStart`. */
+  /** Whether an hourly invoice was made for the service already (any month). */
+  async hasHourlyInvoice(serviceId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('billing_hourly_invoices')
+      .select('service_id')
+      .where('service_id', '=', serviceId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async hourlyInvoicedServices(periodStart: Date): Promise<Set<number>> {
     const rows = await this.db
       .selectFrom('billing_hourly_invoices')

@@ -136,10 +136,20 @@ export class BillingService implements Invoicer {
       const made = await this.sales.invoice(own, { ...sale, invoice: values, lines, at });
       const wholesaleId = made.wholesaleId;
       if (wholesaleId !== null) afterCommit?.(() => this.payWholesale(wholesaleId));
+      if (subtotal === 0) afterCommit?.(() => this.payNothingDue(made.invoiceId));
       return { invoiceId: made.invoiceId };
     }
     const invoice = await repo.insertInvoice(values, lines, at);
+    if (subtotal === 0) afterCommit?.(() => this.payNothingDue(invoice.id));
     return { invoiceId: invoice.id };
+  }
+
+  /**
+   * An order's invoice of 0 (a coupon took all of it off) is paid once the order commits, as a
+   * payment platform closes a zero invoice by itself: its service is provisioned without a pay call.
+   */
+  private async payNothingDue(invoiceId: number): Promise<void> {
+    if (await this.payFromCreditIfCovered(invoiceId)) await this.afterPaid(invoiceId);
   }
 
   /** A wholesale invoice is paid at once from the organization owner's credit when it covers it. */

@@ -162,9 +162,16 @@ export interface CouponRedeemer {
   ): Promise<{ readonly discount: OrderInvoiceLine | null }>;
   /**
    * A renewal of `serviceId` (`amountMinor` of `currency`): the discount of the coupon its order
-   * redeemed when that coupon discounts every invoice, else null.
+   * redeemed when that coupon discounts every invoice, else null. `firstInvoice`: this is the
+   * service's first invoice (an hourly plan's first month: its order made none), which any coupon
+   * discounts.
    */
-  renewalDiscount(serviceId: number, currency: string, amountMinor: number): Promise<RenewalDiscount | null>;
+  renewalDiscount(
+    serviceId: number,
+    currency: string,
+    amountMinor: number,
+    firstInvoice?: boolean,
+  ): Promise<RenewalDiscount | null>;
 }
 
 /** What a renewal invoice takes off its amount: a negative line of `discountMinor` (minor units, above 0). */
@@ -221,8 +228,15 @@ export interface ServiceBilling {
   hourlyServicesActiveBetween(start: Date, end: Date): Promise<HourlyService[]>;
   /** next_due_date `from` → one cycle later; false when it was not `from` any more (already moved). */
   advanceDueDate(serviceId: number, from: Date): Promise<boolean>;
-  /** The discount a renewal of `service` of `amountMinor` carries (its order's coupon), else null. */
-  renewalDiscount(service: BilledService, amountMinor: number): Promise<RenewalDiscount | null>;
+  /**
+   * The discount a renewal of `service` of `amountMinor` carries (its order's coupon), else null;
+   * `firstInvoice` as CouponRedeemer.renewalDiscount.
+   */
+  renewalDiscount(
+    service: Pick<BilledService, 'id' | 'customerId' | 'currency'>,
+    amountMinor: number,
+    firstInvoice?: boolean,
+  ): Promise<RenewalDiscount | null>;
   /** active → suspended (the provisioner's suspend); nothing when it is not active. */
   suspendUnpaid(serviceId: number, reason: string): Promise<void>;
   /** suspended → active once its invoice is paid; nothing when it is not suspended. */

@@ -384,10 +384,16 @@ export class ServicesService implements ServiceBilling, CustomerServices {
   }
 
   /** Billing's daily run: a customer's renewal keeps the discount of the coupon its order redeemed. */
-  async renewalDiscount(service: BilledService, amountMinor: number): Promise<RenewalDiscount | null> {
+  async renewalDiscount(
+    service: Pick<BilledService, 'id' | 'customerId' | 'currency'>,
+    amountMinor: number,
+    firstInvoice = false,
+  ): Promise<RenewalDiscount | null> {
     if (service.customerId === null) return null;
     const redeemer = this.coupons.one();
-    return redeemer === null ? null : redeemer.renewalDiscount(service.id, service.currency, amountMinor);
+    return redeemer === null
+      ? null
+      : redeemer.renewalDiscount(service.id, service.currency, amountMinor, firstInvoice);
   }
 
   /** Billing's daily run: the priced hourly services active at some instant of [start, end). */

@@ -249,15 +249,17 @@ export class CouponsService implements CouponRedeemer {
    * A renewal of a service ordered with a coupon that discounts every invoice (`first_invoice_only`
    * false): the coupon's terms of now taken off the renewal's amount, as on the first invoice. A
    * discount once attached stays: a coupon disabled, expired, used up or switched off at checkout
-   * since then still discounts the renewals of services already ordered with it.
+   * since then still discounts the renewals of services already ordered with it. An hourly plan's
+   * order makes no invoice: its first month's invoice (`firstInvoice`) takes any coupon's discount.
    */
   async renewalDiscount(
     serviceId: number,
     currency: string,
     amountMinor: number,
+    firstInvoice = false,
   ): Promise<RenewalDiscount | null> {
     const coupon = await this.repo.redeemedFor(serviceId);
-    if (coupon === null || coupon.first_invoice_only) return null;
+    if (coupon === null || (coupon.first_invoice_only && !firstInvoice)) return null;
     if (coupon.kind === 'fixed' && coupon.currency !== currency.toUpperCase()) return null;
     const off = discountOf(coupon.kind, coupon.amount, amountMinor);
     return off === 0 ? null : { description: lineOf(coupon.code), discountMinor: off };
