@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { expect } from 'vitest';
+import { tablesOf } from '../kernel/runtime/runtime.ts';
 import type { TestApp } from './test-app.ts';
 
 export const ORGS = '/api/v1/orgs';
@@ -46,4 +48,20 @@ export async function staffLogin(t: TestApp, slug: string, email: string, passwo
   const login = await t.request('POST', `${ORGS}/${slug}/staff/auth/login`, { body: { email, password } });
   expect(login.status, login.text).toBe(200);
   return { token: login.body.access_token as string, refreshToken: login.body.refresh_token as string };
+}
+
+/**
+ * Gives a storefront customer of organization `orgId` credit (EUR, minor units) at `at`: no route
+ * grants credit, so a `credit_add` ledger row is written as a top-up would write it.
+ */
+export async function grantCustomerCredit(
+  t: TestApp,
+  who: { readonly ownerId: number; readonly orgId: number; readonly customerId: number },
+  minor: number,
+  at: Date,
+): Promise<void> {
+  await sql`INSERT INTO billing_transactions (user_id, org_id, customer_id, type, amount_minor,
+      credit_delta_minor, currency, balance_after_minor, gateway, created_at)
+    VALUES (${who.ownerId}, ${who.orgId}, ${who.customerId}, 'credit_add', ${minor}, ${minor}, 'EUR',
+      ${minor}, 'manual', ${at})`.execute(tablesOf(t.node.runtime));
 }

@@ -4,12 +4,17 @@
  * coupon that discounts every invoice takes its part off each later month too; a plan ordered
  * without a coupon is billed its full hours.
  */
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 import { productsWithPricing } from '../../../testing/catalog-fixture.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
-import { ORGS, PASSWORD, createOrg, staffLogin, storefrontCustomer } from '../../../testing/org-fixture.ts';
+import {
+  ORGS,
+  PASSWORD,
+  createOrg,
+  grantCustomerCredit,
+  staffLogin,
+  storefrontCustomer,
+} from '../../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import type { BillingModule } from '../../billing/index.ts';
 import { importCatalogFileText } from '../../catalog/index.ts';
@@ -69,10 +74,12 @@ describe('coupons on hourly plans', () => {
     const made = await storefrontCustomer(t, SLUG, email);
     token = made.token;
     const ownerId = (await t.request('GET', '/api/v1/auth/me', { token: owner.token })).body.id as number;
-    await sql`INSERT INTO billing_transactions (user_id, org_id, customer_id, type, amount_minor,
-        credit_delta_minor, currency, balance_after_minor, gateway, created_at)
-      VALUES (${ownerId}, ${org.id}, ${made.id}, 'credit_add', 100000, 100000, 'EUR', 100000, 'manual',
-        ${new Date(clock.now())})`.execute(tablesOf(t.node.runtime));
+    await grantCustomerCredit(
+      t,
+      { ownerId, orgId: org.id, customerId: made.id },
+      100000,
+      new Date(clock.now()),
+    );
   }, 180_000);
   afterAll(async () => t?.close());
 

@@ -4,11 +4,16 @@
  * of the renewal, a fixed amount at most the renewal), even once the coupon is disabled or has
  * expired; a coupon for the first invoice only leaves the renewal at its full price.
  */
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
-import { ORGS, PASSWORD, createOrg, staffLogin, storefrontCustomer } from '../../../testing/org-fixture.ts';
+import {
+  ORGS,
+  PASSWORD,
+  createOrg,
+  grantCustomerCredit,
+  staffLogin,
+  storefrontCustomer,
+} from '../../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import type { BillingModule } from '../../billing/index.ts';
 
@@ -71,10 +76,7 @@ describe('coupons on renewal invoices', () => {
     token = made.token;
     const ownerId = (await t.request('GET', '/api/v1/auth/me', { token: owner.token })).body.id as number;
     // The customer's credit (no route grants it): the first invoices are paid from it.
-    await sql`INSERT INTO billing_transactions (user_id, org_id, customer_id, type, amount_minor,
-        credit_delta_minor, currency, balance_after_minor, gateway, created_at)
-      VALUES (${ownerId}, ${org.id}, ${made.id}, 'credit_add', 100000, 100000, 'EUR', 100000, 'manual',
-        ${new Date(T0)})`.execute(tablesOf(t.node.runtime));
+    await grantCustomerCredit(t, { ownerId, orgId: org.id, customerId: made.id }, 100000, new Date(T0));
   }, 180_000);
   afterAll(async () => t?.close());
 

@@ -5,11 +5,15 @@
  * made (a past day keeps its figure); `active_services` counts services from the day they are
  * activated (a paid or free plan), never one still pending.
  */
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tablesOf } from '../../../kernel/runtime/runtime.ts';
 import { ManualClock } from '../../../testing/manual-clock.ts';
-import { ORGS, createOrg, staffLogin, storefrontCustomer } from '../../../testing/org-fixture.ts';
+import {
+  ORGS,
+  createOrg,
+  grantCustomerCredit,
+  staffLogin,
+  storefrontCustomer,
+} from '../../../testing/org-fixture.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import type { BillingModule } from '../../billing/index.ts';
 
@@ -34,10 +38,7 @@ describe('the staff console’s insights: hosting revenue and active services', 
   /** A customer with credit (no route grants it: a ledger row, as the billing tests do). */
   const customer = async (slug: string, orgId: number, email: string): Promise<Customer> => {
     const made = await storefrontCustomer(t, slug, email);
-    await sql`INSERT INTO billing_transactions (user_id, org_id, customer_id, type, amount_minor,
-        credit_delta_minor, currency, balance_after_minor, gateway, created_at)
-      VALUES (${ownerId}, ${orgId}, ${made.id}, 'credit_add', 100000, 100000, 'EUR', 100000, 'manual',
-        ${new Date(clock.now())})`.execute(tablesOf(t.node.runtime));
+    await grantCustomerCredit(t, { ownerId, orgId, customerId: made.id }, 100000, new Date(clock.now()));
     return made;
   };
   /** The invoices `order` made, in order. */
