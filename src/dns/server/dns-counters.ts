@@ -134,12 +134,13 @@ export function createDnsCounters(): DnsCounters {
     },
     trackStore(store) {
       const timed =
-        <A extends unknown[]>(apply: (...args: A) => void) =>
-        (...args: A): void => {
+        <A extends unknown[], R>(apply: (...args: A) => R) =>
+        (...args: A): R => {
           const t0 = performance.now();
-          apply(...args);
+          const result = apply(...args);
           counters.lastStoreBuildS = (performance.now() - t0) / 1000;
           counters.lastStoreChangeMs = Date.now();
+          return result;
         };
       store.replaceAll = timed(store.replaceAll.bind(store));
       store.upsert = timed(store.upsert.bind(store));

@@ -1,10 +1,11 @@
 /**
  * The zones that may be transferred out, as last received (ZoneData with `transfer` set), by apex.
  * The ZoneStore keeps compiled snapshots, not the plain record list AXFR streams, so this side
- * map is fed beside it by ZoneSync (same replaceAll/upsert/remove calls). Zones without a
+ * map is fed beside it by ZoneSync (same replaceAll/upsert/applyNames/remove calls). Zones without a
  * transfer policy are not kept, so the memory cost is only for transferred zones.
  */
-import type { ZoneData } from '../zone/zone-data.ts';
+import type { ZoneData, ZoneNamesData } from '../zone/zone-data.ts';
+import { applyNamesChange } from '../zone/zone-names-change.ts';
 
 export class TransferZones {
   private byApex = new Map<string, ZoneData>();
@@ -27,6 +28,15 @@ export class TransferZones {
     if (zone.transfer === undefined) return;
     this.byApex.set(zone.domain, zone);
     this.apexById.set(zone.id, zone.domain);
+  }
+
+  /** A change to a few names of a kept zone (see applyNamesChange); other zones are not kept. */
+  applyNames(zoneId: number, part: ZoneNamesData, names: readonly string[]): void {
+    const apex = this.apexById.get(zoneId);
+    const old = apex === undefined ? undefined : this.byApex.get(apex);
+    if (old === undefined) return;
+    const zone = applyNamesChange(old, part, names);
+    if (zone !== null) this.byApex.set(old.domain, zone);
   }
 
   remove(zoneId: number): void {

@@ -41,17 +41,25 @@ describe('patchZoneSnapshot', () => {
   it('answers as a full build after each of 400 random changes (names, ENTs, glue, wildcards)', () => {
     for (const seed of [1, 2, 3]) {
       const patched = new ZoneStore();
+      // Given the apex and the changed names' records only, as a DNS node's ZoneSync gives them.
+      const partial = new ZoneStore();
       const full = new ZoneStore();
       patched.upsert(changeZone(1, []));
+      partial.upsert(changeZone(1, []));
       const client: ClientInfo = { transport: 'udp', address: '192.0.2.1', port: 53, family: 4 };
       const askP = createMessageHandler(patched);
       const askF = createMessageHandler(full);
       const out = createOutcome();
       for (const { step, zone, names } of randomZoneChanges(seed, 400)) {
-        patched.patch(zone, names);
+        expect(patched.patch(zone, names)).toBe(true);
+        const at = new Set([...names, zone.domain]);
+        expect(partial.patch({ ...zone, records: zone.records.filter((r) => at.has(r.name)) }, names)).toBe(
+          true,
+        );
         full.upsert(zone);
         const context = `seed ${seed} step ${step}`;
         expect(shape(patched.get(1)!), context).toEqual(shape(full.get(1)!));
+        expect(shape(partial.get(1)!), context).toEqual(shape(full.get(1)!));
         if (step % 20 !== 0) continue;
         for (const owner of CHANGE_PROBES) {
           for (const qtype of QTYPES) {
@@ -85,5 +93,18 @@ describe('patchZoneSnapshot', () => {
     expect(keys).toEqual(['.m.patch.test', '.patch.test', '.w.z.patch.test', '.z.patch.test']);
     expect(after.nodes.get('\x01m\x05patch\x04test')!.rrsets[0]!.additional).toEqual([]);
     expect(after.serial).toBe(2);
+  });
+
+  it('leaves the served zone as it was when it cannot patch: not served, another apex, a bad name', () => {
+    const store = new ZoneStore();
+    const zone = changeZone(1, ['a 300 IN A 192.0.2.1']);
+    expect(store.patch(zone, [changeFqdn('a')])).toBe(false);
+    expect(store.get(1)).toBeUndefined();
+    store.upsert(zone);
+    const served = store.get(1)!;
+    expect(store.patch({ ...changeZone(2, []), domain: 'other.test' }, [changeFqdn('a')])).toBe(false);
+    expect(store.patch(changeZone(2, []), ['bad..name.patch.test'])).toBe(false);
+    expect(store.get(1)).toBe(served);
+    expect(shape(served)).toEqual(shape(buildZoneSnapshot(zone)));
   });
 });

@@ -64,21 +64,52 @@ function removeReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
   }
 }
 
-/** The index of a node map, built on its first patch (one pass over the names). */
-function indexOf(nodes: ReadonlyMap<string, ZoneNode>, apexKey: string): PatchIndex {
-  let ix = indexes.get(nodes);
-  if (ix !== undefined) return ix;
-  ix = { children: new Map(), referrers: new Map(), wildcards: 0 };
-  for (const [key, node] of nodes) {
-    if (key !== apexKey) {
-      const p = parentKey(key);
-      ix.children.set(p, (ix.children.get(p) ?? 0) + 1);
-    }
-    if (isWildcardKey(key)) ix.wildcards++;
-    addReferrers(ix, key, node);
+/** A node map's index being built a slice at a time (preparePatchingSlice): the names not yet visited. */
+interface PartialIndex {
+  readonly ix: PatchIndex;
+  readonly rest: Iterator<[string, ZoneNode]>;
+}
+
+const building = new WeakMap<ReadonlyMap<string, ZoneNode>, PartialIndex>();
+
+function indexName(ix: PatchIndex, apexKey: string, key: string, node: ZoneNode): void {
+  if (key !== apexKey) {
+    const p = parentKey(key);
+    ix.children.set(p, (ix.children.get(p) ?? 0) + 1);
   }
-  indexes.set(nodes, ix);
-  return ix;
+  if (isWildcardKey(key)) ix.wildcards++;
+  addReferrers(ix, key, node);
+}
+
+/** Visits up to `limit` more names of the map's index; true when every name was visited. */
+function extendIndex(nodes: ReadonlyMap<string, ZoneNode>, apexKey: string, limit: number): boolean {
+  let partial = building.get(nodes);
+  if (partial === undefined) {
+    partial = { ix: { children: new Map(), referrers: new Map(), wildcards: 0 }, rest: nodes.entries() };
+    building.set(nodes, partial);
+  }
+  for (let n = 0; n < limit; n++) {
+    const e = partial.rest.next();
+    if (e.done === true) {
+      building.delete(nodes);
+      indexes.set(nodes, partial.ix);
+      return true;
+    }
+    indexName(partial.ix, apexKey, e.value[0], e.value[1]);
+  }
+  return false;
+}
+
+/**
+ * The index of a node map: built on its first patch (one pass over the names), or finished then
+ * when preparePatchingSlice began it. The map is not changed while the index is partial: every
+ * change to it (a patch) finishes the index first.
+ */
+function indexOf(nodes: ReadonlyMap<string, ZoneNode>, apexKey: string): PatchIndex {
+  const ix = indexes.get(nodes);
+  if (ix !== undefined) return ix;
+  extendIndex(nodes, apexKey, Infinity);
+  return indexes.get(nodes)!;
 }
 
 /**
@@ -114,9 +145,12 @@ export function forgetPatchOrigin(snapshot: ZoneSnapshot): void {
   origins.delete(snapshot);
 }
 
-/** Builds now what the first patch of `snapshot` would otherwise build (see ZoneStore). */
-export function preparePatching(snapshot: ZoneSnapshot): void {
-  indexOf(snapshot.nodes, snapshot.apexKey);
+/**
+ * Builds a slice (up to `names` names) of what the first patch of `snapshot` would otherwise build
+ * (see ZoneStore); true once it is complete.
+ */
+export function preparePatchingSlice(snapshot: ZoneSnapshot, names: number): boolean {
+  return indexes.has(snapshot.nodes) || extendIndex(snapshot.nodes, snapshot.apexKey, names);
 }
 
 /**

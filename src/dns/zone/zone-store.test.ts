@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZoneStore } from './zone-store.ts';
+import { PREPARE_PATCHING_NODES, PREPARE_PATCHING_SLICE, ZoneStore } from './zone-store.ts';
 import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { wireNameFromText } from '../wire/wire-name.ts';
 import { zoneFromText } from '../../testing/dns-zone-fixture.ts';
@@ -57,5 +57,44 @@ describe('ZoneStore', () => {
     store.upsert(z(3, ''));
     expect(store.findZone(keys('anything.org'))!.id).toBe(3);
     expect(store.size).toBe(2);
+  });
+
+  it("prepares a large zone's patch index a slice per turn; a patch before the end finishes it", async () => {
+    const hosts = PREPARE_PATCHING_NODES + 2 * PREPARE_PATCHING_SLICE;
+    const lines = Array.from({ length: hosts }, (_, i) => `h${i} A 192.0.2.${i & 0xff}`);
+    lines.push('mx MX 10 h7', 'h7 A 198.51.100.7');
+    const zone = z(1, 'big.example', lines.join('\n'));
+    const store = new ZoneStore();
+    store.upsert(zone);
+    let turns = 0;
+    let done = false;
+    void store.patchingPrepared().then(() => (done = true));
+    while (!done) {
+      await new Promise((r) => setImmediate(r));
+      turns++;
+    }
+    // Every slice its own turn: the answers go on between them.
+    expect(turns).toBeGreaterThanOrEqual(Math.ceil(hosts / PREPARE_PATCHING_SLICE));
+
+    const early = new ZoneStore();
+    early.upsert(zone);
+    await new Promise((r) => setImmediate(r)); // one slice done, the rest not
+    const at = new Set(['h7.big.example', 'big.example']);
+    const changed = {
+      ...zone,
+      serial: 2,
+      records: zone.records.filter((r) => !at.has(r.name) || r.type !== 1),
+    };
+    expect(
+      early.patch({ ...changed, records: changed.records.filter((r) => at.has(r.name)) }, ['h7.big.example']),
+    ).toBe(true);
+    const full = buildZoneSnapshot(changed);
+    const patched = early.get(1)!;
+    expect(patched.nodes.size).toBe(full.nodes.size);
+    // The MX's additional data followed the change at its target (the referrers index was whole).
+    const mx = (s: typeof full) => s.nodes.get(keys('mx.big.example')[0]!)!.rrset(15)!.additional.length;
+    expect(mx(full)).toBe(0);
+    expect(mx(patched)).toBe(0);
+    await early.patchingPrepared();
   });
 });

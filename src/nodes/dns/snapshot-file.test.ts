@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ZoneData } from '../../dns/index.ts';
+import type { ZoneData, ZoneNamesData } from '../../dns/index.ts';
+import { applyNamesChange } from '../../dns/index.ts';
 import { Sealer } from '../../kernel/crypto/sealing.ts';
 import { RECORDS_PER_PIECE, SnapshotFile } from './snapshot-file.ts';
 
@@ -136,5 +137,101 @@ describe('SnapshotFile', () => {
     file.replaceAll(zones);
     await file.flush();
     expect(await new SnapshotFile(file.file).read()).toEqual(zones);
+  });
+
+  /** A zone of `n` hosts (A, some with TXT too) after its SOA and NS, owners in order. */
+  const hosts = (n: number, serial: number): ZoneData => {
+    const records: ZoneData['records'][number][] = [
+      {
+        name: 'h.example',
+        type: 6,
+        ttl: 300,
+        rdata: Uint8Array.of(0, 0, 0, 0, 0, 0, 0, serial, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 60),
+      },
+      { name: 'h.example', type: 2, ttl: 300, rdata: Uint8Array.of(2, 0x6e, 0x73, 0) },
+    ];
+    for (let i = 0; i < n; i++) {
+      records.push({
+        name: `host${i}.h.example`,
+        type: 1,
+        ttl: 60,
+        rdata: Uint8Array.of(192, 0, 2, i & 0xff),
+      });
+      if (i % 3 === 0)
+        records.push({
+          name: `host${i}.h.example`,
+          type: 16,
+          ttl: 60,
+          rdata: Uint8Array.of(1, 0x61 + (i % 26)),
+        });
+    }
+    return { id: 5, domain: 'h.example', serial, records };
+  };
+
+  /** A change to `names`: new records at some, none at others (deleted), and a new SOA. */
+  const change = (zone: ZoneData, step: number, names: string[]): ZoneNamesData => {
+    const soa = zone.records.find((r) => r.type === 6)!;
+    const rdata = Uint8Array.from(soa.rdata);
+    rdata[7] = step & 0xff;
+    return {
+      serial: zone.serial + 1,
+      soa: { ...soa, rdata },
+      records: names
+        .filter((_, i) => (i + step) % 3 !== 0)
+        .map((name, i) => ({ name, type: 1, ttl: 30 + step, rdata: Uint8Array.of(198, 51, 100, i) })),
+    };
+  };
+
+  it('applies changes to a few names to the zones it keeps, packed or not, as applyNamesChange does', async () => {
+    for (const packFirst of [true, false]) {
+      const file = SnapshotFile.inDir(dir(), { debounceMs: 10_000 });
+      let expected = hosts(2 * RECORDS_PER_PIECE, 1);
+      file.replaceAll([expected]);
+      if (packFirst) await file.flush();
+      for (let step = 1; step <= 40; step++) {
+        const names = [
+          `host${(step * 977) % 10_000}.h.example`,
+          `new${step}.h.example`,
+          `host${step}.h.example`,
+        ];
+        const part = change(expected, step, names);
+        file.applyNames(5, part, names);
+        expected = applyNamesChange(expected, part, names)!;
+        if (step % 10 === 0) {
+          await file.flush();
+          expect(await new SnapshotFile(file.file).read(), `step ${step}`).toEqual([expected]);
+        }
+      }
+      // Unknown zones are ignored.
+      file.applyNames(99, change(expected, 1, ['x.h.example']), ['x.h.example']);
+      await file.flush();
+      expect(await new SnapshotFile(file.file).read()).toEqual([expected]);
+    }
+  });
+
+  it('serves a cold start from the file without writing it again, and writes the first change after', async () => {
+    const d = dir();
+    const first = SnapshotFile.inDir(d, { debounceMs: 10 });
+    const zone = hosts(100, 1);
+    first.replaceAll([zone, { ...hosts(1, 1), id: 6 }]);
+    await first.flush();
+    const inode = statSync(first.file).ino;
+    const cold = SnapshotFile.inDir(d, { debounceMs: 10 });
+    const read = (await cold.read())!;
+    cold.replaceAll(read);
+    await new Promise((r) => setTimeout(r, 100));
+    await cold.flush();
+    expect(statSync(cold.file).ino).toBe(inode);
+    const part = change(read[0]!, 2, ['host7.h.example']);
+    cold.applyNames(5, part, ['host7.h.example']);
+    await cold.flush();
+    expect(statSync(cold.file).ino).not.toBe(inode);
+    const after = (await new SnapshotFile(cold.file).read())!;
+    expect(after[0]).toEqual(applyNamesChange(read[0]!, part, ['host7.h.example']));
+    expect(after[1]).toEqual(read[1]);
+    // Zones other than the ones read are written.
+    cold.replaceAll([read[1]!]);
+    await cold.flush();
+    expect((await new SnapshotFile(cold.file).read())!.map((z) => z.id)).toEqual([6]);
   });
 });

@@ -1,8 +1,10 @@
 import { readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { DnssecSigningKey, ZoneData, ZoneDnssec } from '../../dns/index.ts';
+import type { DnssecSigningKey, ZoneData, ZoneDnssec, ZoneNamesData } from '../../dns/index.ts';
+import { applyNamesChange } from '../../dns/index.ts';
 import type { Sealer } from '../../kernel/crypto/sealing.ts';
 import type { ZoneMirror } from './zone-sync.ts';
+import { packedWithNames, readRecords, recordsPiece, type PackedRecords } from './snapshot-records.ts';
 import { AtomicFileWriter, type AtomicFileWriterOptions } from '../shared/atomic-file-writer.ts';
 
 export const SNAPSHOT_FILE_NAME = 'dns-snapshot.bin';
@@ -14,8 +16,6 @@ const MAGIC = Buffer.from(`DNSSNAP${String.fromCharCode(FORMAT)}`, 'latin1');
  * DNS process writing a 1M-record zone keeps answering (one piece costs a few milliseconds).
  */
 export const RECORDS_PER_PIECE = 5000;
-/** A record's owner length meaning "the owner of the record before" (names are at most 255 octets). */
-const SAME_OWNER = 0xffff;
 
 /** A signing key as the database keeps it: the private key sealed (base64) under its zone and role. */
 interface StoredKey {
@@ -53,10 +53,9 @@ interface StoredSnapshot {
 
 /*
  * Layout (integers big-endian): MAGIC; the file head (u32 length, StoredSnapshot JSON); per zone
- * its head (u32 length, StoredZone JSON) then its records, each: u16 owner length (SAME_OWNER: the
- * previous record's owner) and the owner (UTF-8), u16 type, u32 TTL, u16 RDATA length and the
- * RDATA. Reading is one read of the file and one pass over it: each record's RDATA is a view into
- * the file's bytes, and records of one owner share its string.
+ * its head (u32 length, StoredZone JSON) then its records (snapshot-records.ts). Reading is one
+ * read of the file and one pass over it: each record's RDATA is a view into the file's bytes, and
+ * records of one owner share its string.
  *
  * DNSSEC private keys are written sealed exactly as the database keeps them (SEALING_KEY, the
  * key's zone and role as context), so a node cold-started from the file answers signed at once;
@@ -71,38 +70,14 @@ function jsonBlock(value: unknown): Buffer {
   return out;
 }
 
-/** Records [from, to) of `records` in the binary record layout. */
-function recordsPiece(records: ZoneData['records'], from: number, to: number): Buffer {
-  let size = 0;
-  let previous: string | null = from > 0 ? records[from - 1]!.name : null;
-  for (let i = from; i < to; i++) {
-    const r = records[i]!;
-    size += 2 + (r.name === previous ? 0 : Buffer.byteLength(r.name)) + 8 + r.rdata.length;
-    previous = r.name;
-  }
-  const out = Buffer.allocUnsafe(size);
-  let p = 0;
-  previous = from > 0 ? records[from - 1]!.name : null;
-  for (let i = from; i < to; i++) {
-    const r = records[i]!;
-    if (r.name === previous) p = out.writeUInt16BE(SAME_OWNER, p);
-    else {
-      const n = out.write(r.name, p + 2);
-      out.writeUInt16BE(n, p);
-      p += 2 + n;
-    }
-    previous = r.name;
-    p = out.writeUInt16BE(r.type, p);
-    p = out.writeUInt32BE(r.ttl, p);
-    p = out.writeUInt16BE(r.rdata.length, p);
-    out.set(r.rdata, p);
-    p += r.rdata.length;
-  }
-  return out;
+/** A zone read from the file, and its records as they were there. */
+interface ReadZone {
+  readonly zone: ZoneData;
+  readonly packed: PackedRecords;
 }
 
 /** Reads the file's zones; throws on anything malformed (the caller answers null). */
-function parseSnapshot(bytes: Buffer, keys: KeySealing | null): ZoneData[] {
+function parseSnapshot(bytes: Buffer, keys: KeySealing | null): ReadZone[] {
   if (bytes.length < MAGIC.length || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
     throw new Error('not a snapshot file of this format');
   let p = MAGIC.length;
@@ -115,32 +90,13 @@ function parseSnapshot(bytes: Buffer, keys: KeySealing | null): ZoneData[] {
   };
   const head = json<StoredSnapshot>();
   if (head.format !== FORMAT || typeof head.zones !== 'number') throw new Error('unknown format');
-  const zones: ZoneData[] = [];
+  const zones: ReadZone[] = [];
   for (let z = 0; z < head.zones; z++) {
     const stored = json<StoredZone>();
-    const records = new Array<ZoneData['records'][number]>(stored.records);
-    let owner = '';
-    for (let i = 0; i < stored.records; i++) {
-      const length = bytes.readUInt16BE(p);
-      p += 2;
-      if (length !== SAME_OWNER) {
-        owner = bytes.toString('utf8', p, p + length);
-        p += length;
-      } else if (i === 0) throw new Error('no owner');
-      const type = bytes.readUInt16BE(p);
-      const ttl = bytes.readUInt32BE(p + 2);
-      const rdLength = bytes.readUInt16BE(p + 6);
-      p += 8;
-      if (p + rdLength > bytes.length) throw new Error('truncated');
-      records[i] = {
-        name: owner,
-        type,
-        ttl,
-        rdata: new Uint8Array(bytes.buffer, bytes.byteOffset + p, rdLength),
-      };
-      p += rdLength;
-    }
-    zones.push(fromStored(stored, records, keys));
+    const { records, end } = readRecords(bytes, p, stored.records);
+    const packed = { count: stored.records, pieces: [bytes.subarray(p, end)] };
+    p = end;
+    zones.push({ zone: fromStored(stored, records, keys), packed });
   }
   if (p !== bytes.length) throw new Error('trailing bytes');
   return zones;
@@ -168,14 +124,14 @@ function openKey(keys: KeySealing, zoneId: number, role: 'ksk' | 'zsk', key: Sto
   };
 }
 
-/** A zone's StoredZone head. */
-function zoneHead(zone: ZoneData, keys: KeySealing | null): StoredZone {
+/** A zone's StoredZone head (`records` records follow it). */
+function zoneHead(zone: ZoneData, records: number, keys: KeySealing | null): StoredZone {
   const d = zone.dnssec;
   return {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
-    records: zone.records.length,
+    records,
     ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
     ...(d !== undefined && keys !== null
       ? {
@@ -227,12 +183,29 @@ export interface SnapshotFileOptions extends AtomicFileWriterOptions {
 }
 
 /**
+ * A zone as the file mirror keeps it: its settings (`zone`, records not read) and its records,
+ * packed (snapshot-records.ts) or, until the next write packs them, as given.
+ */
+type Kept =
+  | { readonly zone: ZoneData; readonly packed: PackedRecords }
+  | { readonly zone: ZoneData; readonly packed: null };
+
+/**
  * The zones a DNS node serves, kept on disk so a node that starts while the database is down can
- * still answer. Fed as a ZoneMirror; written through an AtomicFileWriter (debounced, atomic).
+ * still answer. Fed as a ZoneMirror; written through an AtomicFileWriter (debounced, atomic). Each
+ * zone's records are kept in the file's own layout (packed at the first write after they arrive,
+ * changes to a few names applied to the bytes): not a second copy of every record as objects
+ * beside the DNS node's compiled zones.
  */
 export class SnapshotFile implements ZoneMirror {
-  private readonly zones = new Map<number, ZoneData>();
+  private readonly zones = new Map<number, Kept>();
   private readonly writer: AtomicFileWriter;
+  /**
+   * The zones of the last read, with their records as read: kept packed as they are, and not
+   * written again unchanged. Weak: a reader that is not the mirror (a DNS worker) keeps nothing.
+   */
+  private lastRead = new WeakMap<ZoneData, PackedRecords>();
+  private lastReadCount = 0;
 
   constructor(
     readonly file: string,
@@ -253,21 +226,46 @@ export class SnapshotFile implements ZoneMirror {
     } catch {
       return null;
     }
+    let read: ReadZone[];
     try {
-      return parseSnapshot(bytes, this.options.keys ?? null);
+      read = parseSnapshot(bytes, this.options.keys ?? null);
     } catch {
       return null;
     }
+    this.lastRead = new WeakMap(read.map((r) => [r.zone, r.packed]));
+    this.lastReadCount = read.length;
+    return read.map((r) => r.zone);
   }
 
+  /**
+   * The zones served now. When they are the very zones of the last read (a cold start served from
+   * this file), they are kept as read and the file is not written again.
+   */
   replaceAll(zones: readonly ZoneData[]): void {
+    const asRead = zones.length === this.lastReadCount && zones.every((z) => this.lastRead.has(z));
     this.zones.clear();
-    for (const z of zones) this.zones.set(z.id, z);
-    this.writer.schedule();
+    for (const z of zones) this.zones.set(z.id, this.kept(z));
+    this.lastRead = new WeakMap();
+    this.lastReadCount = 0;
+    if (!asRead) this.writer.schedule();
   }
 
   upsert(zone: ZoneData): void {
-    this.zones.set(zone.id, zone);
+    this.zones.set(zone.id, this.kept(zone));
+    this.writer.schedule();
+  }
+
+  applyNames(zoneId: number, part: ZoneNamesData, names: readonly string[]): void {
+    const kept = this.zones.get(zoneId);
+    if (kept === undefined) return;
+    const zone = { ...kept.zone, serial: part.serial };
+    if (kept.packed === null) {
+      const changed = applyNamesChange(kept.zone, part, names);
+      if (changed !== null) this.zones.set(zoneId, { zone: changed, packed: null });
+    } else {
+      const packed = packedWithNames(kept.packed, zone.domain, part, names);
+      if (packed !== null) this.zones.set(zoneId, { zone, packed });
+    }
     this.writer.schedule();
   }
 
@@ -281,17 +279,47 @@ export class SnapshotFile implements ZoneMirror {
     return this.writer.flush();
   }
 
-  /** The file's layout (see parseSnapshot), written RECORDS_PER_PIECE records at a time (see there). */
+  /** A zone of the last read is kept with its records as read; any other, as given until written. */
+  private kept(zone: ZoneData): Kept {
+    const packed = this.lastRead.get(zone);
+    return packed !== undefined ? { zone: withoutRecords(zone), packed } : { zone, packed: null };
+  }
+
+  /**
+   * The file's layout (see parseSnapshot). Records not yet packed are written RECORDS_PER_PIECE at
+   * a time (see there), and kept packed from then on.
+   */
   private async write(out: FileHandle): Promise<void> {
     const zones = [...this.zones.values()];
     const keys = this.options.keys ?? null;
     const head: StoredSnapshot = { format: FORMAT, writtenAt: new Date().toISOString(), zones: zones.length };
     await out.write(Buffer.concat([MAGIC, jsonBlock(head)]));
-    for (const zone of zones) {
-      await out.write(jsonBlock(zoneHead(zone, keys)));
+    for (const kept of zones) {
+      const { zone } = kept;
+      if (kept.packed !== null) {
+        await out.write(jsonBlock(zoneHead(zone, kept.packed.count, keys)));
+        for (const piece of kept.packed.pieces) await out.write(piece);
+        continue;
+      }
+      await out.write(jsonBlock(zoneHead(zone, zone.records.length, keys)));
+      const pieces: Buffer[] = [];
       for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
-        await out.write(recordsPiece(zone.records, i, Math.min(zone.records.length, i + RECORDS_PER_PIECE)));
+        const piece = recordsPiece(zone.records, i, Math.min(zone.records.length, i + RECORDS_PER_PIECE));
+        pieces.push(piece);
+        await out.write(piece);
+      }
+      // Packed from now on, unless the zone changed while it was being written.
+      if (this.zones.get(zone.id) === kept) {
+        this.zones.set(zone.id, {
+          zone: withoutRecords(zone),
+          packed: { count: zone.records.length, pieces: [Buffer.concat(pieces)] },
+        });
       }
     }
   }
+}
+
+/** The zone's settings without its records (kept packed beside them). */
+function withoutRecords(zone: ZoneData): ZoneData {
+  return { ...zone, records: [] };
 }

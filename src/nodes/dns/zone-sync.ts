@@ -2,7 +2,12 @@ import type { Unsubscribe } from '../../kernel/events/domain-events.ts';
 import type { Logger } from '../../kernel/log/logger.ts';
 import type { ZoneStore } from '../../dns/index.ts';
 import { applyNamesChange } from '../../dns/index.ts';
-import { type ZoneChangedEvent, type ZoneData, type ZoneSource } from '../../dns/index.ts';
+import {
+  type ZoneChangedEvent,
+  type ZoneData,
+  type ZoneNamesData,
+  type ZoneSource,
+} from '../../dns/index.ts';
 
 /** A change to more names than this reloads the zone whole (patching scans every name anyway). */
 export const MAX_PATCH_NAMES = 64;
@@ -11,11 +16,29 @@ import { settledWithin, START_DATABASE_WAIT_MS } from '../shared/start-wait.ts';
 
 export { settledWithin, START_DATABASE_WAIT_MS };
 
-/** Something fed the same zones as the store, in the same order (zone transfers' side map). */
+/**
+ * Something fed the same zones as the store, in the same order (zone transfers' side map, the
+ * snapshot file). A mirror that needs a zone's records keeps them itself, in the form it needs:
+ * the sync keeps none past a build.
+ */
 export interface ZoneMirror {
   replaceAll(zones: readonly ZoneData[]): void;
   upsert(zone: ZoneData): void;
+  /**
+   * The zone `zoneId` changed at `names` only (see applyNamesChange): their records are now those
+   * of `part`, and its SOA `part.soa`. Zone settings are unchanged.
+   */
+  applyNames(zoneId: number, part: ZoneNamesData, names: readonly string[]): void;
   remove(zoneId: number): void;
+}
+
+/**
+ * What the sync keeps of a served zone: its settings and its apex records, enough to patch the
+ * store (ZoneStore.patch reads the apex and the changed names only). The other records live in the
+ * compiled snapshot alone; at a million records, keeping them beside it doubled the memory.
+ */
+function zoneHead(zone: ZoneData): ZoneData {
+  return { ...zone, records: zone.records.filter((r) => r.name === zone.domain) };
 }
 
 export interface ZoneSyncOptions {
@@ -61,8 +84,8 @@ export class ZoneSync {
   private lastResync = Date.now();
   /** Serial of each zone served (the store keeps compiled zones only). */
   private readonly served = new Map<number, number>();
-  /** The data of each zone served: a change to a few names is applied to it (reloadNames). */
-  private readonly held = new Map<number, ZoneData>();
+  /** Each served zone's head (zoneHead): a change to a few names is applied to it (reloadNames). */
+  private readonly heads = new Map<number, ZoneData>();
 
   constructor(
     private readonly store: ZoneStore,
@@ -210,10 +233,10 @@ export class ZoneSync {
   private replaceAll(zones: readonly ZoneData[]): void {
     this.store.replaceAll(zones);
     this.served.clear();
-    this.held.clear();
+    this.heads.clear();
     for (const z of zones) {
       this.served.set(z.id, z.serial);
-      this.held.set(z.id, z);
+      this.heads.set(z.id, zoneHead(z));
     }
     for (const m of this.mirrors) m.replaceAll(zones);
   }
@@ -253,12 +276,12 @@ export class ZoneSync {
     if (zone === null) {
       this.store.remove(zoneId);
       this.served.delete(zoneId);
-      this.held.delete(zoneId);
+      this.heads.delete(zoneId);
       for (const m of this.mirrors) m.remove(zoneId);
     } else {
       this.store.upsert(zone);
       this.served.set(zone.id, zone.serial);
-      this.held.set(zone.id, zone);
+      this.heads.set(zone.id, zoneHead(zone));
       for (const m of this.mirrors) m.upsert(zone);
     }
     this.options.onZoneReload?.('zone');
@@ -266,32 +289,33 @@ export class ZoneSync {
 
   /**
    * A change to a few names (event.names) of a zone served at the serial it started from: only
-   * those names are read and rebuilt (ZoneStore.patch). false when that does not apply — any doubt
-   * (a change in between, too many names, the apex, a zone from the snapshot file) reloads whole.
+   * those names are read and rebuilt (ZoneStore.patch), and the mirrors told (applyNames). false
+   * when that does not apply — any doubt (a change in between, too many names, the apex, a zone
+   * from the snapshot file, a name that does not parse) reloads whole.
    */
   private async reloadNames(event: ZoneChangedEvent): Promise<boolean> {
     const { zoneId, names } = event;
-    const old = this.held.get(zoneId);
+    const head = this.heads.get(zoneId);
     if (
       names === undefined ||
       this.source.loadNames === undefined ||
-      old === undefined ||
+      head === undefined ||
       this.needsFullLoad ||
       event.previousSerial !== this.served.get(zoneId) ||
       names.length > MAX_PATCH_NAMES ||
-      names.includes(old.domain)
+      names.includes(head.domain)
     ) {
       return false;
     }
     const part = await this.source.loadNames(zoneId, names);
     // Another change committed since (its own event or a whole reload brings it), or the zone is gone.
     if (part === null || part.serial !== event.serial) return false;
-    const zone = applyNamesChange(old, part, names);
-    if (zone === null) return false;
-    this.store.patch(zone, names);
+    // The apex records (new SOA) and the changed names' records: all a patch reads.
+    const zone = applyNamesChange(head, part, names);
+    if (zone === null || !this.store.patch(zone, names)) return false;
     this.served.set(zoneId, zone.serial);
-    this.held.set(zoneId, zone);
-    for (const m of this.mirrors) m.upsert(zone);
+    this.heads.set(zoneId, zoneHead(zone));
+    for (const m of this.mirrors) m.applyNames(zoneId, part, names);
     this.options.onZoneReload?.('names');
     return true;
   }
