@@ -86,6 +86,52 @@ export function wireNameFromWire(wire: Uint8Array): WireName {
  * RFC 1035 §5.1) into a WireName.
  */
 export function wireNameFromText(text: string): WireName {
+  return plainWireName(text) ?? escapedWireName(text);
+}
+
+/**
+ * wireNameFromText for the usual name: plain latin1 labels, no escapes (null otherwise). One pass
+ * writes the wire form and its lower-cased key side by side: text byte i is wire byte i + 1, and
+ * each dot becomes the next label's length octet. A zone load parses every owner with it.
+ */
+function plainWireName(text: string): WireName | null {
+  let end = text.length;
+  if (end > 0 && text.charCodeAt(end - 1) === 0x2e) end--;
+  if (end === 0 || end + 2 > NAME_MAX) return null;
+  const wire = new Uint8Array(end + 2);
+  const lower = Buffer.allocUnsafe(end + 1);
+  let head = 0;
+  let labels = 1;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e) {
+      const len = i - head;
+      if (len === 0 || len > LABEL_MAX) throw new Error(`bad label in ${text}`);
+      wire[head] = lower[head] = len;
+      head = i + 1;
+      labels++;
+    } else if (c === 0x5c || c > 0xff) {
+      return null;
+    } else {
+      wire[i + 1] = c;
+      lower[i + 1] = LOWER[c]!;
+    }
+  }
+  const len = end - head;
+  if (len === 0 || len > LABEL_MAX) throw new Error(`bad label in ${text}`);
+  wire[head] = lower[head] = len;
+  const key = lower.toString('latin1', 0, end + 1);
+  const keys = new Array<string>(labels);
+  keys[0] = key;
+  for (let i = 1, p = 0; i < labels; i++) {
+    p += lower[p]! + 1;
+    keys[i] = key.slice(p);
+  }
+  return new WireName(keys, wire, 0);
+}
+
+/** wireNameFromText for any name, escapes included. */
+function escapedWireName(text: string): WireName {
   const bytes: number[] = [];
   if (text !== '' && text !== '.') {
     const body = text.endsWith('.') && !text.endsWith('\\.') ? text.slice(0, -1) : text;

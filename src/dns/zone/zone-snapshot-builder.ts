@@ -19,6 +19,14 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
+/** `rdata` is one of `rdatas` already (a duplicate record: RFC 2181 §5 keeps one). */
+function isDuplicate(rdatas: readonly Uint8Array[], rdata: Uint8Array): boolean {
+  for (const r of rdatas) if (sameBytes(r, rdata)) return true;
+  return false;
+}
+
+const isNs = (rs: RRset): boolean => rs.type === RR_TYPE.NS;
+
 /**
  * The zone's valid records, each as its owner's index in `owners` (-1: skipped) and its RDATA
  * names (rdataNames, interned) at [nameAt[i], nameAt[i + 1]) of `names`. Per-record state lives in
@@ -37,14 +45,16 @@ function indexRecords(zone: ZoneData, apex: WireName, table: NameTable): RecordI
   const apexKey = apex.keys[0] ?? '';
   const apexLabels = apex.keys.length;
   const records = zone.records;
-  const ids = new Map<string, number>();
+  // By the interned names' `keys` arrays: the table shares one per canonical key (every spelling),
+  // and an identity lookup hashes and compares no string.
+  const ids = new Map<readonly string[], number>();
   const owners: WireName[] = [];
-  const ownerId = (key: string, name: () => WireName): number => {
-    let id = ids.get(key);
+  const ownerId = (name: WireName): number => {
+    let id = ids.get(name.keys);
     if (id === undefined) {
       id = owners.length;
-      ids.set(key, id);
-      owners.push(name());
+      ids.set(name.keys, id);
+      owners.push(name);
     }
     return id;
   };
@@ -66,7 +76,7 @@ function indexRecords(zone: ZoneData, apex: WireName, table: NameTable): RecordI
     lastText = rec.name;
     lastName = name;
     for (const n of found) names.push(table.intern(n));
-    return ownerId(name.keys[0] ?? '', () => name);
+    return ownerId(name);
   };
   for (let i = 0; i < records.length; i++) {
     nameAt[i] = names.length;
@@ -81,7 +91,7 @@ function indexRecords(zone: ZoneData, apex: WireName, table: NameTable): RecordI
 
   // A load balancer hostname exists even without records of its own: other types there are NODATA.
   for (const owner of extensionNames(zone, apex)) {
-    ownerId(owner.keys[0] ?? '', () => table.intern(owner));
+    ownerId(table.intern(owner));
   }
   // Empty non-terminals: every ancestor between an owner and the apex exists (RFC 4592 §2.2.2).
   // The table holds each ancestor already; the spelling is the first owner's that has it.
@@ -89,14 +99,13 @@ function indexRecords(zone: ZoneData, apex: WireName, table: NameTable): RecordI
   for (let id = 0; id < count; id++) {
     const name = owners[id]!;
     for (let i = 1; i < name.keys.length - apexLabels; i++) {
-      ownerId(name.keys[i]!, () => {
-        const known = table.get(name.keys[i]!)!;
-        const suffix = new WireName(known.keys, name.bytes, name.at + labelOffset(name, i));
-        return sameSpelling(known, suffix) ? known : suffix;
-      });
+      const known = table.get(name.keys[i]!)!;
+      if (ids.has(known.keys)) continue;
+      const suffix = new WireName(known.keys, name.bytes, name.at + labelOffset(name, i));
+      ownerId(sameSpelling(known, suffix) ? known : suffix);
     }
   }
-  ownerId(apexKey, () => apex);
+  ownerId(apex);
   return { owners, recordOwner, names, nameAt, skipped };
 }
 
@@ -127,12 +136,15 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
   const nodes = new NodeTable();
   let hasWildcards = false;
   let soaFirst = -1;
+  const byType = (a: number, b: number): number => records[a]!.type - records[b]!.type;
   for (let o = 0; o < index.owners.length; o++) {
     const name = index.owners[o]!;
     const key = name.keys[0] ?? '';
     // Stable: records of one type stay in input order (the first of duplicates is kept).
-    const recs = Array.from(order.subarray(at[o]!, at[o + 1]!));
-    if (recs.length > 1) recs.sort((a, b) => records[a]!.type - records[b]!.type);
+    const recs =
+      at[o + 1]! - at[o]! === 1
+        ? order.subarray(at[o]!, at[o + 1]!)
+        : Array.from(order.subarray(at[o]!, at[o + 1]!)).sort(byType);
     const rrsets: RRset[] = [];
     for (let g = 0; g < recs.length;) {
       const type = records[recs[g]!]!.type;
@@ -143,7 +155,7 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
         const i = recs[g]!;
         const rec = records[i]!;
         ttl = Math.min(ttl, rec.ttl);
-        if (rdatas.some((r) => sameBytes(r, rec.rdata))) continue;
+        if (rdatas.length > 0 && isDuplicate(rdatas, rec.rdata)) continue;
         rdatas.push(rec.rdata);
         for (let n = index.nameAt[i]!; n < index.nameAt[i + 1]!; n++) names.push(index.names[n]!);
         if (type === RR_TYPE.SOA && key === apexKey && soaFirst < 0) soaFirst = i;
@@ -151,7 +163,7 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
       rrsets.push(encodeRRset(type, ttl, rdatas, names, arena));
     }
     if (isWildcardKey(key)) hasWildcards = true;
-    const delegation = key !== apexKey && rrsets.some((rs) => rs.type === RR_TYPE.NS);
+    const delegation = key !== apexKey && rrsets.some(isNs);
     nodes.set(key, new ZoneNode(name, rrsets.length === 0 ? NO_RRSETS : rrsets.slice(), delegation));
   }
 
