@@ -1,16 +1,18 @@
 /**
  * A 1M-record zone, ours against Knot in the same run: for each round, ours cold-started from its
- * snapshot file (bench/serve-snapshot-file.ts, the database unreachable) and Knot from its zone
+ * snapshot file (bench/serve-snapshot-file.ts, the database unreachable; bundled and run with the
+ * node flags of `npm start`, as a DNS node runs: productNode) and Knot from its zone
  * file (startKnotWith of bench/dnsperf-runner.ts, one UDP and TCP worker), each in a fresh process,
  * alternating which goes first. Per server and round: the time from process start to the first
  * authoritative answer to an SOA query (both polled the same way: 200 ms query timeout, 50 ms
  * pause after a not-yet-authoritative answer), then the resident set (VmRSS) and its peak (VmHWM)
- * of the server process right after that answer. Ratios are ours ÷ Knot per round.
+ * of the server process right after that answer, and the resident set again SETTLE_MS later (what
+ * the process keeps once garbage of the load is collected). Ratios are ours ÷ Knot per round.
  * The zone is bench/zone-generator.ts's (A, AAAA, MX, TXT, CNAME aliases, delegations with glue).
  * `tsx bench/scale-1m.ts [--rounds 3] [--hosts 660000] [--out bench/results/<file>.json]`;
  * `npm run bench` runs it in its scale part.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +32,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const HOSTS_1M = 660_000;
 const START_TIMEOUT_MS = 120_000;
 const POLL_TIMEOUT_MS = 200;
+/** From the first answer to the settled resident set. */
+const SETTLE_MS = 2000;
 const MiB = 1024 * 1024;
 
 export interface ServerStart {
@@ -38,6 +42,8 @@ export interface ServerStart {
   /** Resident set of the server process right after that answer, and its peak so far, MiB. */
   readonly rssMiB: number;
   readonly peakRssMiB: number;
+  /** Resident set SETTLE_MS after the first answer, MiB. */
+  readonly settledRssMiB: number;
 }
 
 export interface Scale1mRound {
@@ -46,6 +52,7 @@ export interface Scale1mRound {
   readonly ours: ServerStart;
   readonly knot: ServerStart;
   readonly rssRatio: number;
+  readonly settledRssRatio: number;
   readonly startRatio: number;
 }
 
@@ -58,6 +65,7 @@ export interface Scale1mResult {
   readonly rounds: Scale1mRound[];
   readonly median: {
     rssRatio: number;
+    settledRssRatio: number;
     startRatio: number;
     oursRssMiB: number;
     knotRssMiB: number;
@@ -99,14 +107,36 @@ async function untilAnswered(port: number, alive: () => boolean): Promise<void> 
   throw new Error('server did not answer');
 }
 
-async function startOursFromSnapshot(file: string): Promise<ServerStart> {
+/**
+ * How a DNS node runs ours: bench/serve-snapshot-file.ts bundled by tools/bundle.mjs into dist/bench
+ * (as `npm start` bundles the product in place, so packages resolve from node_modules; no
+ * TypeScript loader in the process), with the node flags of package.json's start script. Answers
+ * node's arguments before the script's own.
+ */
+function productNode(): string[] {
+  const root = path.join(HERE, '..');
+  const dir = path.join(root, 'dist', 'bench');
+  execFileSync(process.execPath, [
+    path.join(root, 'tools', 'bundle.mjs'),
+    '--entry',
+    path.join(HERE, 'serve-snapshot-file.ts'),
+    '--outdir',
+    dir,
+  ]);
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const flags = /exec node ((?:--\S+ )*)dist\/main\.js/.exec(pkg.scripts.start)?.[1]?.trim().split(' ') ?? [];
+  if (flags.length === 0) throw new Error('node flags of npm start not found');
+  return [...flags, path.join(dir, 'serve-snapshot-file.js')];
+}
+
+async function startOursFromSnapshot(node: readonly string[], file: string): Promise<ServerStart> {
   const port = await freePort();
   const started = performance.now();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(HERE, 'serve-snapshot-file.ts'), '--file', file, '--port', String(port)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child: ChildProcess = spawn(process.execPath, [...node, '--file', file, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   createInterface({ input: child.stdout! }).on('line', () => {});
   let exited = false;
   child.once('exit', () => (exited = true));
@@ -114,7 +144,8 @@ async function startOursFromSnapshot(file: string): Promise<ServerStart> {
     await untilAnswered(port, () => !exited);
     const startMs = performance.now() - started;
     const m = memMiB(child.pid!);
-    return { startMs, rssMiB: m.rss, peakRssMiB: m.peak };
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    return { startMs, rssMiB: m.rss, peakRssMiB: m.peak, settledRssMiB: memMiB(child.pid!).rss };
   } finally {
     if (!exited) {
       const gone = new Promise((resolve) => child.once('exit', resolve));
@@ -130,7 +161,8 @@ async function startKnotFromZoneFile(text: string): Promise<ServerStart> {
   try {
     const startMs = performance.now() - started;
     const m = memMiB(knot.pid);
-    return { startMs, rssMiB: m.rss, peakRssMiB: m.peak };
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    return { startMs, rssMiB: m.rss, peakRssMiB: m.peak, settledRssMiB: memMiB(knot.pid).rss };
   } finally {
     await knot.stop();
   }
@@ -152,17 +184,18 @@ export async function runScale1m(
     await snapshot.flush();
     const snapshotWriteMs = Math.round(performance.now() - t0);
     log(`scale 1M: ${records} records, snapshot file written in ${snapshotWriteMs} ms`);
+    const node = productNode();
     const rounds: Scale1mRound[] = [];
     for (let round = 1; round <= options.rounds; round++) {
       const first = round % 2 === 1 ? 'ours' : 'knot';
       let ours: ServerStart;
       let knot: ServerStart;
       if (first === 'ours') {
-        ours = await startOursFromSnapshot(file);
+        ours = await startOursFromSnapshot(node, file);
         knot = await startKnotFromZoneFile(zone.text);
       } else {
         knot = await startKnotFromZoneFile(zone.text);
-        ours = await startOursFromSnapshot(file);
+        ours = await startOursFromSnapshot(node, file);
       }
       const r: Scale1mRound = {
         round,
@@ -170,11 +203,12 @@ export async function runScale1m(
         ours,
         knot,
         rssRatio: ours.rssMiB / knot.rssMiB,
+        settledRssRatio: ours.settledRssMiB / knot.settledRssMiB,
         startRatio: ours.startMs / knot.startMs,
       };
       rounds.push(r);
       log(
-        `scale 1M r${round}: ours ${Math.round(ours.rssMiB)} MiB ${Math.round(ours.startMs)} ms, knot ${Math.round(knot.rssMiB)} MiB ${Math.round(knot.startMs)} ms; rss ÷ knot ${r.rssRatio.toFixed(2)}, start ÷ knot ${r.startRatio.toFixed(2)}`,
+        `scale 1M r${round}: ours ${Math.round(ours.rssMiB)} MiB ${Math.round(ours.startMs)} ms, knot ${Math.round(knot.rssMiB)} MiB ${Math.round(knot.startMs)} ms; rss ÷ knot ${r.rssRatio.toFixed(2)} (settled ${r.settledRssRatio.toFixed(2)}), start ÷ knot ${r.startRatio.toFixed(2)}`,
       );
     }
     return {
@@ -185,6 +219,7 @@ export async function runScale1m(
       rounds,
       median: {
         rssRatio: median(rounds.map((r) => r.rssRatio)),
+        settledRssRatio: median(rounds.map((r) => r.settledRssRatio)),
         startRatio: median(rounds.map((r) => r.startRatio)),
         oursRssMiB: median(rounds.map((r) => r.ours.rssMiB)),
         knotRssMiB: median(rounds.map((r) => r.knot.rssMiB)),

@@ -1,7 +1,8 @@
 /**
  * A DNS node's cold start from its snapshot file, the database unreachable: ZoneSync with a zone
  * source that fails at once and the snapshot file as its fallback (the path of
- * src/nodes/dns/dns-role.ts, zone transfers' mirror included), then the core handler served by
+ * src/nodes/dns/dns-role.ts, its two mirrors included: zone transfers' and the snapshot file
+ * itself), then the core handler served by
  * startDnsServer on 127.0.0.1. Prints `ready <port>` once it listens.
  * `tsx bench/serve-snapshot-file.ts --file dns-snapshot.bin [--port 5300]`; run by bench/scale-1m.ts.
  */
@@ -34,7 +35,7 @@ const sync = new ZoneSync(
   source,
   () => Promise.resolve(() => Promise.resolve()),
   createLogger('silent'),
-  [new TransferZones()],
+  [new TransferZones(), snapshot],
   { fallback: () => snapshot.read(), startWaitMs: 0 },
 );
 await sync.start();

@@ -149,8 +149,8 @@ async function main(): Promise<void> {
   gc();
   const m2 = process.memoryUsage();
   const snap = store.get(1)!;
-  // The index ZoneStore prepares a macrotask after a build of a large zone.
-  await new Promise((resolve) => setImmediate(resolve));
+  // The index ZoneStore prepares in slices after a build of a large zone.
+  await store.patchingPrepared();
   const patchMs: number[] = [];
   let current = zone;
   for (let k = 0; k < PATCHES; k++) {

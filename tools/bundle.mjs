@@ -10,14 +10,19 @@
  * resolve as they do under tsx. The bundle is therefore built where it runs: `npm start` and the
  * image's build both build it in place. `__PRODUCT_BUNDLE_DIR__` tells the code it runs bundled
  * (the DNS worker role forks dist/dns-worker.js instead of the .ts entry under tsx).
+ *
+ * `node tools/bundle.mjs --entry <file.ts> --outdir <dir>` bundles one other entry the same way
+ * into <dir> (benchmarks run a DNS node's start as `npm start` runs it: bench/scale-1m.ts).
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const OUT_DIR = path.join(ROOT, 'dist');
+const { values: args } = parseArgs({ options: { entry: { type: 'string' }, outdir: { type: 'string' } } });
+const OUT_DIR = args.outdir !== undefined ? path.resolve(args.outdir) : path.join(ROOT, 'dist');
 
 /** Replaces `import.meta.url` in each source file by that file's URL. */
 const sourceUrls = {
@@ -33,10 +38,10 @@ const sourceUrls = {
 
 const built = await build({
   absWorkingDir: ROOT,
-  entryPoints: {
-    main: 'src/apps/main.ts',
-    'dns-worker': 'src/nodes/dns/dns-worker-entry.ts',
-  },
+  entryPoints:
+    args.entry !== undefined
+      ? [path.resolve(args.entry)]
+      : { main: 'src/apps/main.ts', 'dns-worker': 'src/nodes/dns/dns-worker-entry.ts' },
   outdir: OUT_DIR,
   bundle: true,
   platform: 'node',
