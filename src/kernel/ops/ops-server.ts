@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from '../log/logger.ts';
 import { registerOpsRoutes, type OpsDeps } from './ops-routes.ts';
 
@@ -14,7 +14,7 @@ export async function startOpsServer(
 ): Promise<{ readonly url: string; readonly app: FastifyInstance }> {
   const app = Fastify({
     loggerInstance: log.child({ component: 'ops' }),
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }) as unknown as FastifyInstance; // pino's Logger is wider than FastifyBaseLogger in the types only
   registerOpsRoutes(app, deps);
   const url = await app.listen({ host, port });
