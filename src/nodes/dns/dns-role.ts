@@ -157,7 +157,8 @@ export async function buildDnsPipeline(
       await healthSync.stop();
       stats.stop();
       await sync.stop();
-      if (writeSnapshot) await Promise.all([snapshot.flush(), healthFile.flush()]);
+      // close: flushes (when this process writes it) and lets the file held open go.
+      await Promise.all([snapshot.close(), writeSnapshot ? healthFile.flush() : undefined]);
     },
   };
 }

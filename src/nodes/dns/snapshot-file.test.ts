@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,15 @@ function dir(): string {
   dirs.push(d);
   return d;
 }
-afterEach(() => {
+/** Mirrors hold the file they wrote open: each is closed after its test. */
+const mirrors: SnapshotFile[] = [];
+function mirrorIn(d: string, options: ConstructorParameters<typeof SnapshotFile>[1]): SnapshotFile {
+  const file = SnapshotFile.inDir(d, options);
+  mirrors.push(file);
+  return file;
+}
+afterEach(async () => {
+  await Promise.all(mirrors.splice(0).map((m) => m.close()));
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -40,7 +48,7 @@ const zone = (id: number, serial: number): ZoneData =>
 
 describe('SnapshotFile', () => {
   it('round-trips zones, rdata included, and follows upserts and removals', async () => {
-    const file = SnapshotFile.inDir(dir(), { debounceMs: 10 });
+    const file = mirrorIn(dir(), { debounceMs: 10 });
     file.replaceAll([zone(1, 1), zone(2, 1)]);
     file.upsert(zone(1, 2));
     file.remove(2);
@@ -58,7 +66,7 @@ describe('SnapshotFile', () => {
   });
 
   it('never writes DNSSEC keys in clear nor TSIG secrets; without a sealer, no keys at all', async () => {
-    const file = SnapshotFile.inDir(dir(), { debounceMs: 10 });
+    const file = mirrorIn(dir(), { debounceMs: 10 });
     file.replaceAll([zone(1, 1)]);
     await file.flush();
     const text = readFileSync(file.file, 'utf8');
@@ -71,7 +79,7 @@ describe('SnapshotFile', () => {
 
   it('keeps signing keys sealed as the database does, so a cold start answers signed', async () => {
     const sealer = new Sealer(randomBytes(32));
-    const file = SnapshotFile.inDir(dir(), { debounceMs: 10, keys: { sealer, context } });
+    const file = mirrorIn(dir(), { debounceMs: 10, keys: { sealer, context } });
     file.replaceAll([zone(1, 1)]);
     await file.flush();
     const text = readFileSync(file.file, 'utf8');
@@ -98,7 +106,7 @@ describe('SnapshotFile', () => {
   });
 
   it('writes within the debounce after a change, and answers null without a file', async () => {
-    const file = SnapshotFile.inDir(dir(), { debounceMs: 20 });
+    const file = mirrorIn(dir(), { debounceMs: 20 });
     expect(await file.read()).toBeNull();
     file.upsert(zone(3, 1));
     await new Promise((r) => setTimeout(r, 200));
@@ -106,7 +114,7 @@ describe('SnapshotFile', () => {
   });
 
   it('answers null for a file cut short, with trailing bytes, or of another format', async () => {
-    const file = SnapshotFile.inDir(dir(), { debounceMs: 10 });
+    const file = mirrorIn(dir(), { debounceMs: 10 });
     file.replaceAll([zone(1, 1), zone(2, 1)]);
     await file.flush();
     const whole = readFileSync(file.file);
@@ -133,7 +141,7 @@ describe('SnapshotFile', () => {
       })),
     });
     const zones = [big(1, 2 * RECORDS_PER_PIECE + 3), big(2, 0), big(3, RECORDS_PER_PIECE)];
-    const file = SnapshotFile.inDir(dir(), { debounceMs: 10 });
+    const file = mirrorIn(dir(), { debounceMs: 10 });
     file.replaceAll(zones);
     await file.flush();
     expect(await new SnapshotFile(file.file).read()).toEqual(zones);
@@ -184,7 +192,7 @@ describe('SnapshotFile', () => {
 
   it('applies changes to a few names to the zones it keeps, packed or not, as applyNamesChange does', async () => {
     for (const packFirst of [true, false]) {
-      const file = SnapshotFile.inDir(dir(), { debounceMs: 10_000 });
+      const file = mirrorIn(dir(), { debounceMs: 10_000 });
       let expected = hosts(2 * RECORDS_PER_PIECE, 1);
       file.replaceAll([expected]);
       if (packFirst) await file.flush();
@@ -209,14 +217,64 @@ describe('SnapshotFile', () => {
     }
   });
 
+  it('keeps written records in the file alone: a change is copied from the file it holds, even once that is unlinked', async () => {
+    const d = dir();
+    const file = mirrorIn(d, { debounceMs: 10_000 });
+    let expected = hosts(3 * RECORDS_PER_PIECE, 1);
+    file.replaceAll([expected, { ...hosts(2, 1), id: 6 }]);
+    await file.flush();
+    // Someone removes the file: the mirror still has the records, in the file it holds open.
+    rmSync(file.file);
+    const names = ['host10.h.example', 'host11.h.example', 'brand-new.h.example'];
+    const part = change(expected, 1, names);
+    file.applyNames(5, part, names);
+    expected = applyNamesChange(expected, part, names)!;
+    await file.flush();
+    const read = (await new SnapshotFile(file.file).read())!;
+    expect(read[0]).toEqual(expected);
+    expect(read[1]).toEqual({ ...hosts(2, 1), id: 6 });
+  });
+
+  it('a change that arrives while the file is being written is in the next write', async () => {
+    const d = dir();
+    const file = mirrorIn(d, { debounceMs: 10_000 });
+    let expected = hosts(4 * RECORDS_PER_PIECE, 1);
+    file.replaceAll([expected]);
+    await file.flush();
+    const steps = [
+      ['host1.h.example'],
+      ['host2.h.example', 'x.h.example'],
+      ['host1.h.example', 'y.h.example'],
+    ];
+    for (const [i, names] of steps.entries()) {
+      const part = change(expected, i + 1, names);
+      file.applyNames(5, part, names);
+      expected = applyNamesChange(expected, part, names)!;
+      if (i === steps.length - 1) break;
+      // The next change arrives once this write has taken the zones (its temp file has bytes).
+      void file.flush();
+      const started = (): boolean =>
+        readdirSync(d).some(
+          (f) => f.endsWith('.tmp') && (statSync(path.join(d, f), { throwIfNoEntry: false })?.size ?? 0) > 0,
+        );
+      let turns = 0;
+      while (!started()) {
+        if (++turns > 10_000) throw new Error('the write was not seen under way');
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    await file.flush();
+    expect(await new SnapshotFile(file.file).read()).toEqual([expected]);
+  });
+
   it('serves a cold start from the file without writing it again, and writes the first change after', async () => {
     const d = dir();
-    const first = SnapshotFile.inDir(d, { debounceMs: 10 });
+    const first = mirrorIn(d, { debounceMs: 10 });
     const zone = hosts(100, 1);
     first.replaceAll([zone, { ...hosts(1, 1), id: 6 }]);
     await first.flush();
     const inode = statSync(first.file).ino;
-    const cold = SnapshotFile.inDir(d, { debounceMs: 10 });
+    const cold = mirrorIn(d, { debounceMs: 10 });
     const read = (await cold.read())!;
     cold.replaceAll(read);
     await new Promise((r) => setTimeout(r, 100));

@@ -1,4 +1,5 @@
-import { readFile, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { DnssecSigningKey, ZoneData, ZoneDnssec, ZoneNamesData } from '../../dns/index.ts';
 import { applyNamesChange } from '../../dns/index.ts';
@@ -70,10 +71,17 @@ function jsonBlock(value: unknown): Buffer {
   return out;
 }
 
-/** A zone read from the file, and its records as they were there. */
+/** Where a zone's records lie in a snapshot file: `count` records in `length` bytes from `at`. */
+interface StoredRange {
+  readonly at: number;
+  readonly length: number;
+  readonly count: number;
+}
+
+/** A zone read from the file, and where its records are there. */
 interface ReadZone {
   readonly zone: ZoneData;
-  readonly packed: PackedRecords;
+  readonly range: StoredRange;
 }
 
 /** Reads the file's zones; throws on anything malformed (the caller answers null). */
@@ -94,9 +102,9 @@ function parseSnapshot(bytes: Buffer, keys: KeySealing | null): ReadZone[] {
   for (let z = 0; z < head.zones; z++) {
     const stored = json<StoredZone>();
     const { records, end } = readRecords(bytes, p, stored.records);
-    const packed = { count: stored.records, pieces: [bytes.subarray(p, end)] };
+    const range = { at: p, length: end - p, count: stored.records };
     p = end;
-    zones.push({ zone: fromStored(stored, records, keys), packed });
+    zones.push({ zone: fromStored(stored, records, keys), range });
   }
   if (p !== bytes.length) throw new Error('trailing bytes');
   return zones;
@@ -182,36 +190,53 @@ export interface SnapshotFileOptions extends AtomicFileWriterOptions {
   readonly keys?: KeySealing | null;
 }
 
+/** A change to a few names of a zone (ZoneMirror.applyNames), not yet applied to its stored records. */
+interface NamesChange {
+  readonly part: ZoneNamesData;
+  readonly names: readonly string[];
+}
+
 /**
- * A zone as the file mirror keeps it: its settings (`zone`, records not read) and its records,
- * packed (snapshot-records.ts) or, until the next write packs them, as given.
+ * A zone as the file mirror keeps it: its records as given (`stored` null, until the next write),
+ * or where they are in the file it holds open (`zone` then has no records) with the changes that
+ * arrived since, applied to those bytes at the next write.
  */
 type Kept =
-  | { readonly zone: ZoneData; readonly packed: PackedRecords }
-  | { readonly zone: ZoneData; readonly packed: null };
+  | { readonly zone: ZoneData; readonly stored: null }
+  | { readonly zone: ZoneData; readonly stored: StoredRange; readonly changes: readonly NamesChange[] };
 
 /**
  * The zones a DNS node serves, kept on disk so a node that starts while the database is down can
- * still answer. Fed as a ZoneMirror; written through an AtomicFileWriter (debounced, atomic). Each
- * zone's records are kept in the file's own layout (packed at the first write after they arrive,
- * changes to a few names applied to the bytes): not a second copy of every record as objects
- * beside the DNS node's compiled zones.
+ * still answer. Fed as a ZoneMirror; written through an AtomicFileWriter (debounced, atomic). Once
+ * a zone is in the file its records are not kept in memory at all: the mirror holds the file open
+ * and knows where each zone's records lie in it; a write copies them from there into the next file,
+ * changes to a few names applied on the way (snapshot-records.ts), and then holds that one. The
+ * DNS node's compiled zones are the only copy of the records in memory.
  */
 export class SnapshotFile implements ZoneMirror {
   private readonly zones = new Map<number, Kept>();
   private readonly writer: AtomicFileWriter;
+  /** The file the kept ranges are in: the last written, or the one read at a cold start. */
+  private source: FileHandle | null = null;
   /**
-   * The zones of the last read, with their records as read: kept packed as they are, and not
-   * written again unchanged. Weak: a reader that is not the mirror (a DNS worker) keeps nothing.
+   * The zones of the last read and where their records are in the file read (`lastReadFile`):
+   * when they are served as read, they are kept there and not written again. Weak: a reader that
+   * is not the mirror (a DNS worker) keeps nothing.
    */
-  private lastRead = new WeakMap<ZoneData, PackedRecords>();
+  private lastRead = new WeakMap<ZoneData, StoredRange>();
   private lastReadCount = 0;
+  private lastReadFile: FileIdentity | null = null;
+  /** What the write in progress put where: adopted once the file is in place (adopt). */
+  private written: { readonly from: FileHandle | null; readonly file: Map<Kept, StoredRange> } | null = null;
 
   constructor(
     readonly file: string,
     private readonly options: SnapshotFileOptions = {},
   ) {
-    this.writer = new AtomicFileWriter(file, (out) => this.write(out), options);
+    this.writer = new AtomicFileWriter(file, (out) => this.write(out), {
+      ...options,
+      onReplaced: () => this.adopt(),
+    });
   }
 
   static inDir(dataDir: string, options: SnapshotFileOptions = {}): SnapshotFile {
@@ -221,8 +246,15 @@ export class SnapshotFile implements ZoneMirror {
   /** The zones of the last snapshot written; null when there is none or it does not parse. */
   async read(): Promise<ZoneData[] | null> {
     let bytes: Buffer;
+    let identity: FileIdentity;
     try {
-      bytes = await readFile(this.file);
+      const handle = await open(this.file, 'r');
+      try {
+        identity = identityOf(await handle.stat());
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
     } catch {
       return null;
     }
@@ -232,39 +264,52 @@ export class SnapshotFile implements ZoneMirror {
     } catch {
       return null;
     }
-    this.lastRead = new WeakMap(read.map((r) => [r.zone, r.packed]));
+    this.lastRead = new WeakMap(read.map((r) => [r.zone, r.range]));
     this.lastReadCount = read.length;
+    this.lastReadFile = identity;
     return read.map((r) => r.zone);
   }
 
   /**
    * The zones served now. When they are the very zones of the last read (a cold start served from
-   * this file), they are kept as read and the file is not written again.
+   * this file), the file is not written again, and once it is open again and still the file read,
+   * their records are kept where they are in it (keepAsRead).
    */
   replaceAll(zones: readonly ZoneData[]): void {
-    const asRead = zones.length === this.lastReadCount && zones.every((z) => this.lastRead.has(z));
+    const read = this.lastReadFile;
+    const asRead =
+      read !== null && zones.length === this.lastReadCount && zones.every((z) => this.lastRead.has(z));
     this.zones.clear();
-    for (const z of zones) this.zones.set(z.id, this.kept(z));
+    for (const z of zones) this.zones.set(z.id, { zone: z, stored: null });
+    if (asRead)
+      void this.keepAsRead(
+        zones,
+        zones.map((z) => this.lastRead.get(z)!),
+        read,
+      );
+    else this.writer.schedule();
     this.lastRead = new WeakMap();
     this.lastReadCount = 0;
-    if (!asRead) this.writer.schedule();
+    this.lastReadFile = null;
   }
 
   upsert(zone: ZoneData): void {
-    this.zones.set(zone.id, this.kept(zone));
+    this.zones.set(zone.id, { zone, stored: null });
     this.writer.schedule();
   }
 
   applyNames(zoneId: number, part: ZoneNamesData, names: readonly string[]): void {
     const kept = this.zones.get(zoneId);
     if (kept === undefined) return;
-    const zone = { ...kept.zone, serial: part.serial };
-    if (kept.packed === null) {
+    if (kept.stored === null) {
       const changed = applyNamesChange(kept.zone, part, names);
-      if (changed !== null) this.zones.set(zoneId, { zone: changed, packed: null });
+      if (changed !== null) this.zones.set(zoneId, { zone: changed, stored: null });
     } else {
-      const packed = packedWithNames(kept.packed, zone.domain, part, names);
-      if (packed !== null) this.zones.set(zoneId, { zone, packed });
+      this.zones.set(zoneId, {
+        zone: { ...kept.zone, serial: part.serial },
+        stored: kept.stored,
+        changes: [...kept.changes, { part, names }],
+      });
     }
     this.writer.schedule();
   }
@@ -279,44 +324,139 @@ export class SnapshotFile implements ZoneMirror {
     return this.writer.flush();
   }
 
-  /** A zone of the last read is kept with its records as read; any other, as given until written. */
-  private kept(zone: ZoneData): Kept {
-    const packed = this.lastRead.get(zone);
-    return packed !== undefined ? { zone: withoutRecords(zone), packed } : { zone, packed: null };
+  /** Writes what is pending, then lets the file held go (shutdown). */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.source?.close();
+    this.source = null;
+    this.zones.clear();
   }
 
   /**
-   * The file's layout (see parseSnapshot). Records not yet packed are written RECORDS_PER_PIECE at
-   * a time (see there), and kept packed from then on.
+   * Keeps zones served as read where their records are in the file read, when the file is still
+   * that one (else they are written from the records given). A zone changed meanwhile stays as it is.
+   */
+  private async keepAsRead(
+    zones: readonly ZoneData[],
+    ranges: readonly StoredRange[],
+    read: FileIdentity,
+  ): Promise<void> {
+    const given = zones.map((z) => this.zones.get(z.id));
+    let handle: FileHandle;
+    try {
+      handle = await open(this.file, 'r');
+      if (!sameFile(identityOf(await handle.stat()), read)) {
+        await handle.close();
+        this.writer.schedule();
+        return;
+      }
+    } catch {
+      this.writer.schedule();
+      return;
+    }
+    zones.forEach((z, i) => {
+      const kept = given[i];
+      if (kept !== undefined && this.zones.get(z.id) === kept) {
+        this.zones.set(z.id, { zone: withoutRecords(z), stored: ranges[i]!, changes: [] });
+      }
+    });
+    const old = this.source;
+    this.source = handle;
+    await old?.close();
+  }
+
+  /**
+   * The file's layout (see parseSnapshot). Records given are written RECORDS_PER_PIECE at a time
+   * (see there); records kept in the current file are copied from it, changes applied.
    */
   private async write(out: FileHandle): Promise<void> {
     const zones = [...this.zones.values()];
+    const from = this.source;
     const keys = this.options.keys ?? null;
+    const written = new Map<Kept, StoredRange>();
+    this.written = null;
     const head: StoredSnapshot = { format: FORMAT, writtenAt: new Date().toISOString(), zones: zones.length };
-    await out.write(Buffer.concat([MAGIC, jsonBlock(head)]));
+    let position = 0;
+    const put = async (bytes: Uint8Array): Promise<void> => {
+      await out.write(bytes);
+      position += bytes.length;
+    };
+    await put(Buffer.concat([MAGIC, jsonBlock(head)]));
     for (const kept of zones) {
       const { zone } = kept;
-      if (kept.packed !== null) {
-        await out.write(jsonBlock(zoneHead(zone, kept.packed.count, keys)));
-        for (const piece of kept.packed.pieces) await out.write(piece);
-        continue;
+      const packed = kept.stored === null ? null : await this.storedWithChanges(zone.domain, kept);
+      const count = packed === null ? zone.records.length : packed.count;
+      await put(jsonBlock(zoneHead(zone, count, keys)));
+      const at = position;
+      if (packed !== null) for (const piece of packed.pieces) await put(piece);
+      else {
+        for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
+          await put(recordsPiece(zone.records, i, Math.min(zone.records.length, i + RECORDS_PER_PIECE)));
+        }
       }
-      await out.write(jsonBlock(zoneHead(zone, zone.records.length, keys)));
-      const pieces: Buffer[] = [];
-      for (let i = 0; i < zone.records.length; i += RECORDS_PER_PIECE) {
-        const piece = recordsPiece(zone.records, i, Math.min(zone.records.length, i + RECORDS_PER_PIECE));
-        pieces.push(piece);
-        await out.write(piece);
-      }
-      // Packed from now on, unless the zone changed while it was being written.
-      if (this.zones.get(zone.id) === kept) {
-        this.zones.set(zone.id, {
-          zone: withoutRecords(zone),
-          packed: { count: zone.records.length, pieces: [Buffer.concat(pieces)] },
-        });
+      written.set(kept, { at, length: position - at, count });
+    }
+    this.written = { from, file: written };
+  }
+
+  /** A kept zone's records read from the current file, the changes since applied. */
+  private async storedWithChanges(
+    domain: string,
+    kept: Extract<Kept, { stored: StoredRange }>,
+  ): Promise<PackedRecords> {
+    const bytes = Buffer.allocUnsafe(kept.stored.length);
+    const { bytesRead } = await this.source!.read(bytes, 0, bytes.length, kept.stored.at);
+    if (bytesRead !== bytes.length) throw new Error('snapshot file cut short under the mirror');
+    let packed: PackedRecords = { count: kept.stored.count, pieces: [bytes] };
+    for (const c of kept.changes) packed = packedWithNames(packed, domain, c.part, c.names) ?? packed;
+    return packed;
+  }
+
+  /**
+   * The file just written is in place: hold it, and keep each zone written where it is now in it,
+   * with the changes that arrived during the write still to apply.
+   */
+  private async adopt(): Promise<void> {
+    const written = this.written;
+    this.written = null;
+    if (written === null) return;
+    const handle = await open(this.file, 'r');
+    if (this.source !== written.from) {
+      // Zones of another file were taken on meanwhile (a cold start's): they are where they are.
+      await handle.close();
+      return;
+    }
+    for (const [before, range] of written.file) {
+      const now = this.zones.get(before.zone.id);
+      if (now === undefined) continue;
+      if (now === before) {
+        this.zones.set(before.zone.id, { zone: withoutRecords(now.zone), stored: range, changes: [] });
+      } else if (now.stored !== null && before.stored !== null && now.stored === before.stored) {
+        // Changed during the write: the changes the write had are in the file now, the rest not.
+        const later = now.changes.slice(before.changes.length);
+        this.zones.set(before.zone.id, { zone: now.zone, stored: range, changes: later });
       }
     }
+    const old = this.source;
+    this.source = handle;
+    await old?.close();
   }
+}
+
+/** What tells a file apart from the one that replaced it at the same path. */
+interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+function identityOf(stat: Stats): FileIdentity {
+  return { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+}
+
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 /** The zone's settings without its records (kept packed beside them). */

@@ -1,9 +1,9 @@
 /**
  * A zone's records in the snapshot file's binary layout (integers big-endian), each: u16 owner
  * length (SAME_OWNER: the previous record's owner) and the owner (UTF-8, stored form), u16 type,
- * u32 TTL, u16 RDATA length and the RDATA. The snapshot file writes zones in it, and keeps each
- * zone it mirrors in it too (PackedRecords): about 37 bytes a record, where the same records as
- * objects cost some 200.
+ * u32 TTL, u16 RDATA length and the RDATA (about 37 bytes a record). The snapshot file writes zones
+ * in it, and applies changes to a few names to a zone's records in it (packedWithNames) as it copies
+ * them from the file it wrote last into the next.
  */
 import type { ZoneData, ZoneNamesData, ZoneRecordData } from '../../dns/index.ts';
 import { RR_TYPE } from '../../dns/index.ts';

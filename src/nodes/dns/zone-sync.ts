@@ -38,7 +38,11 @@ export interface ZoneMirror {
  * compiled snapshot alone; at a million records, keeping them beside it doubled the memory.
  */
 function zoneHead(zone: ZoneData): ZoneData {
-  return { ...zone, records: zone.records.filter((r) => r.name === zone.domain) };
+  // RDATA copied: read from the snapshot file it is a view of the whole file's bytes, kept alive by it.
+  const apex = zone.records
+    .filter((r) => r.name === zone.domain)
+    .map((r) => ({ ...r, rdata: r.rdata.slice() }));
+  return { ...zone, records: apex };
 }
 
 export interface ZoneSyncOptions {

@@ -6,6 +6,8 @@ export interface AtomicFileWriterOptions {
   /** Longest a change waits before it is on disk (debounce: bursts of changes make one write). */
   readonly debounceMs?: number;
   readonly onError?: (error: unknown) => void;
+  /** Called once a write is in place (after the rename), before the next write may start. */
+  readonly onReplaced?: () => Promise<void>;
 }
 
 /**
@@ -63,5 +65,6 @@ export class AtomicFileWriter {
       await out.close();
     }
     await rename(temp, this.file);
+    await this.options.onReplaced?.();
   }
 }
