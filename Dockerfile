@@ -33,4 +33,4 @@ HEALTHCHECK --interval=30s --timeout=3s --start-period=30s CMD node -e "fetch('h
 STOPSIGNAL SIGTERM
 # A young generation of 4 MiB semi-spaces: the default keeps up to 48 MiB committed after the
 # burst of loading zones (docs/benchmarks.md, "Idle memory").
-CMD ["node", "--max-semi-space-size=4", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=4", "--expose-gc", "dist/main.js"]

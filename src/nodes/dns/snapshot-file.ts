@@ -1,4 +1,3 @@
-import type { Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { DnssecSigningKey, ZoneData, ZoneDnssec, ZoneNamesData } from '../../dns/index.ts';
@@ -17,6 +16,8 @@ const MAGIC = Buffer.from(`DNSSNAP${String.fromCharCode(FORMAT)}`, 'latin1');
  * DNS process writing a 1M-record zone keeps answering (one piece costs a few milliseconds).
  */
 export const RECORDS_PER_PIECE = 5000;
+/** How long a read's file stays open for the mirror to take its zones on (replaceAll) at most. */
+const LAST_READ_HOLD_MS = 30_000;
 
 /** A signing key as the database keeps it: the private key sealed (base64) under its zone and role. */
 interface StoredKey {
@@ -219,13 +220,15 @@ export class SnapshotFile implements ZoneMirror {
   /** The file the kept ranges are in: the last written, or the one read at a cold start. */
   private source: FileHandle | null = null;
   /**
-   * The zones of the last read and where their records are in the file read (`lastReadFile`):
-   * when they are served as read, they are kept there and not written again. Weak: a reader that
-   * is not the mirror (a DNS worker) keeps nothing.
+   * The zones of the last read and where their records are in the file read, held open
+   * (`lastReadSource`) until they are served as read (replaceAll: kept there, not written again),
+   * or for LAST_READ_HOLD_MS at most: a reader that is not the mirror (a DNS worker) keeps nothing
+   * after that. The map is weak: it keeps no zone alive.
    */
   private lastRead = new WeakMap<ZoneData, StoredRange>();
   private lastReadCount = 0;
-  private lastReadFile: FileIdentity | null = null;
+  private lastReadSource: FileHandle | null = null;
+  private lastReadTimer: NodeJS.Timeout | null = null;
   /** What the write in progress put where: adopted once the file is in place (adopt). */
   private written: { readonly from: FileHandle | null; readonly file: Map<Kept, StoredRange> } | null = null;
 
@@ -245,52 +248,50 @@ export class SnapshotFile implements ZoneMirror {
 
   /** The zones of the last snapshot written; null when there is none or it does not parse. */
   async read(): Promise<ZoneData[] | null> {
-    let bytes: Buffer;
-    let identity: FileIdentity;
+    let handle: FileHandle;
     try {
-      const handle = await open(this.file, 'r');
-      try {
-        identity = identityOf(await handle.stat());
-        bytes = await handle.readFile();
-      } finally {
-        await handle.close();
-      }
+      handle = await open(this.file, 'r');
     } catch {
       return null;
     }
     let read: ReadZone[];
     try {
-      read = parseSnapshot(bytes, this.options.keys ?? null);
+      read = parseSnapshot(await handle.readFile(), this.options.keys ?? null);
     } catch {
+      await handle.close();
       return null;
     }
+    await this.forgetLastRead();
     this.lastRead = new WeakMap(read.map((r) => [r.zone, r.range]));
     this.lastReadCount = read.length;
-    this.lastReadFile = identity;
+    this.lastReadSource = handle;
+    this.lastReadTimer = setTimeout(() => void this.forgetLastRead(), LAST_READ_HOLD_MS);
+    this.lastReadTimer.unref();
     return read.map((r) => r.zone);
   }
 
   /**
    * The zones served now. When they are the very zones of the last read (a cold start served from
-   * this file), the file is not written again, and once it is open again and still the file read,
-   * their records are kept where they are in it (keepAsRead).
+   * this file), they are kept where they are in it (its records not held) and it is not written again.
    */
   replaceAll(zones: readonly ZoneData[]): void {
-    const read = this.lastReadFile;
     const asRead =
-      read !== null && zones.length === this.lastReadCount && zones.every((z) => this.lastRead.has(z));
+      this.lastReadSource !== null &&
+      zones.length === this.lastReadCount &&
+      zones.every((z) => this.lastRead.has(z));
     this.zones.clear();
-    for (const z of zones) this.zones.set(z.id, { zone: z, stored: null });
-    if (asRead)
-      void this.keepAsRead(
-        zones,
-        zones.map((z) => this.lastRead.get(z)!),
-        read,
-      );
-    else this.writer.schedule();
-    this.lastRead = new WeakMap();
-    this.lastReadCount = 0;
-    this.lastReadFile = null;
+    if (asRead) {
+      for (const z of zones) {
+        this.zones.set(z.id, { zone: withoutRecords(z), stored: this.lastRead.get(z)!, changes: [] });
+      }
+      void this.source?.close();
+      this.source = this.lastReadSource;
+      this.lastReadSource = null;
+    } else {
+      for (const z of zones) this.zones.set(z.id, { zone: z, stored: null });
+      this.writer.schedule();
+    }
+    void this.forgetLastRead();
   }
 
   upsert(zone: ZoneData): void {
@@ -324,45 +325,23 @@ export class SnapshotFile implements ZoneMirror {
     return this.writer.flush();
   }
 
-  /** Writes what is pending, then lets the file held go (shutdown). */
+  /** Writes what is pending, then lets the files held go (shutdown). */
   async close(): Promise<void> {
     await this.flush();
+    await this.forgetLastRead();
     await this.source?.close();
     this.source = null;
     this.zones.clear();
   }
 
-  /**
-   * Keeps zones served as read where their records are in the file read, when the file is still
-   * that one (else they are written from the records given). A zone changed meanwhile stays as it is.
-   */
-  private async keepAsRead(
-    zones: readonly ZoneData[],
-    ranges: readonly StoredRange[],
-    read: FileIdentity,
-  ): Promise<void> {
-    const given = zones.map((z) => this.zones.get(z.id));
-    let handle: FileHandle;
-    try {
-      handle = await open(this.file, 'r');
-      if (!sameFile(identityOf(await handle.stat()), read)) {
-        await handle.close();
-        this.writer.schedule();
-        return;
-      }
-    } catch {
-      this.writer.schedule();
-      return;
-    }
-    zones.forEach((z, i) => {
-      const kept = given[i];
-      if (kept !== undefined && this.zones.get(z.id) === kept) {
-        this.zones.set(z.id, { zone: withoutRecords(z), stored: ranges[i]!, changes: [] });
-      }
-    });
-    const old = this.source;
-    this.source = handle;
-    await old?.close();
+  private async forgetLastRead(): Promise<void> {
+    const handle = this.lastReadSource;
+    if (this.lastReadTimer !== null) clearTimeout(this.lastReadTimer);
+    this.lastReadTimer = null;
+    this.lastRead = new WeakMap();
+    this.lastReadCount = 0;
+    this.lastReadSource = null;
+    await handle?.close();
   }
 
   /**
@@ -441,22 +420,6 @@ export class SnapshotFile implements ZoneMirror {
     this.source = handle;
     await old?.close();
   }
-}
-
-/** What tells a file apart from the one that replaced it at the same path. */
-interface FileIdentity {
-  readonly dev: number;
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-}
-
-function identityOf(stat: Stats): FileIdentity {
-  return { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
-}
-
-function sameFile(a: FileIdentity, b: FileIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 /** The zone's settings without its records (kept packed beside them). */

@@ -2,6 +2,7 @@ import type { Unsubscribe } from '../../kernel/events/domain-events.ts';
 import type { Logger } from '../../kernel/log/logger.ts';
 import type { ZoneStore } from '../../dns/index.ts';
 import { applyNamesChange } from '../../dns/index.ts';
+import { collectAfterLoad } from '../shared/load-garbage.ts';
 import {
   type ZoneChangedEvent,
   type ZoneData,
@@ -243,6 +244,9 @@ export class ZoneSync {
       this.heads.set(z.id, zoneHead(z));
     }
     for (const m of this.mirrors) m.replaceAll(zones);
+    let records = 0;
+    for (const z of zones) records += z.records.length;
+    collectAfterLoad(records);
   }
 
   private onEvent(event: ZoneChangedEvent): void {
