@@ -343,7 +343,10 @@ class WorkerSupervisor {
     const event = { type: 'exit', index, pid: w.process.pid, code, signal } as const;
     if (!this.listening.has(w)) {
       this.opts.onWorkerEvent?.({ ...event, restartInMs: null });
-      failed(new Error(`dns worker exited during start (code ${code}, signal ${signal})`));
+      // Its `failed` message, if it sent one, may still be unread: the channel's end comes after it.
+      afterDisconnect(w, () =>
+        failed(new Error(`dns worker exited during start (code ${code}, signal ${signal})`)),
+      );
       return;
     }
     if (this.stopping) {
@@ -405,14 +408,21 @@ function nextRestartDelay(previousMs: number, livedMs: number): number {
   return livedMs < YOUNG_DEATH_MS ? Math.min(previousMs * 2, MAX_RESTART_DELAY_MS) : MIN_RESTART_DELAY_MS;
 }
 
-/** Asks a worker to stop, killing it after STOP_GRACE_MS; resolves once it exited. */
+/** Runs `then` once the worker's IPC channel is closed (at once if it is). */
+function afterDisconnect(w: Worker, then: () => void): void {
+  if (w.isConnected()) w.once('disconnect', then);
+  else then();
+}
+
+/** Asks a worker to stop, killing it after STOP_GRACE_MS; resolves once it exited and its channel closed. */
 function stopWorker(w: Worker, listening: boolean): Promise<void> {
   return new Promise<void>((done) => {
     if (w.isDead()) return done();
     const kill = setTimeout(() => w.process.kill('SIGKILL'), STOP_GRACE_MS);
     w.once('exit', () => {
       clearTimeout(kill);
-      done();
+      // cluster lists a worker that exited until its channel is closed too.
+      afterDisconnect(w, done);
     });
     // A worker still starting has no 'stop' listener yet; SIGTERM's default ends it.
     if (!listening || !w.isConnected()) w.process.kill('SIGTERM');
