@@ -106,7 +106,7 @@ function typesIn(
     if (!node) return more;
     if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
     const types: number[] = [];
-    for (let i = 0; i < node.count; i++) types.push(node.at(i).type);
+    for (let i = 0; i < node.rrsetCount; i++) types.push(node.rrsetAt(i).type);
     return more.length === 0 ? types : [...types, ...more];
   };
 }
@@ -205,7 +205,7 @@ export function createZoneSigning(
   // The SOA of negative answers (TTL capped, RFC 2308 §3) is the snapshot's too: signed by identity.
   if (zone.negativeSoa !== null) owners.set(zone.negativeSoa, zone.apexKey);
   for (const [key, node] of zone.nodes) {
-    for (let i = 0; i < node.count; i++) owners.set(node.at(i), key);
+    for (let i = 0; i < node.rrsetCount; i++) owners.set(node.rrsetAt(i), key);
     if (node.delegation) cuts.add(key);
     if (key === zone.apexKey || !occludedIn(zone, key)) authoritative.push(key);
   }
@@ -255,7 +255,7 @@ export function patchZoneSigning(
   if (zone.negativeSoa !== null) state.owners.set(zone.negativeSoa, zone.apexKey);
   for (const key of touched) {
     const node = zone.nodes.get(key);
-    if (node !== undefined) for (let i = 0; i < node.count; i++) state.owners.set(node.at(i), key);
+    if (node !== undefined) for (let i = 0; i < node.rrsetCount; i++) state.owners.set(node.rrsetAt(i), key);
     // As createZoneSigning counts them: a node unless below a cut; a load balancer without one.
     const authoritative =
       node !== undefined ? key === zone.apexKey || !occludedIn(zone, key) : state.extra.has(key);

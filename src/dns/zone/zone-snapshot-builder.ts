@@ -169,8 +169,8 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
 
   // Additional-section data for NS/MX/SRV targets that exist in this zone, glue included.
   for (const [key, node] of nodes) {
-    for (let i = 0; i < node.count; i++) {
-      const rs = node.at(i);
+    for (let i = 0; i < node.rrsetCount; i++) {
+      const rs = node.rrsetAt(i);
       if (!hasAdditional(rs.type)) continue;
       const additional = additionalFor(nodes, rs, rs.type === RR_TYPE.NS && node.delegation ? key : null);
       if (additional.length > 0) rs.additional = additional;

@@ -37,8 +37,8 @@ interface PatchIndex {
 const indexes = new WeakMap<ReadonlyMap<string, ZoneNode>, PatchIndex>();
 
 function addReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
-  for (let i = 0; i < node.count; i++) {
-    const rs = node.at(i);
+  for (let i = 0; i < node.rrsetCount; i++) {
+    const rs = node.rrsetAt(i);
     if (!hasAdditional(rs.type)) continue;
     for (const n of rs.names) {
       const target = n.keys[0] ?? '';
@@ -51,8 +51,8 @@ function addReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
 }
 
 function removeReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
-  for (let i = 0; i < node.count; i++) {
-    const rs = node.at(i);
+  for (let i = 0; i < node.rrsetCount; i++) {
+    const rs = node.rrsetAt(i);
     if (!hasAdditional(rs.type)) continue;
     for (const n of rs.names) {
       const target = n.keys[0] ?? '';
@@ -203,7 +203,7 @@ export function patchZoneSnapshot(
     else ix.children.delete(p);
     // An empty non-terminal left with nothing below it goes too.
     const parent = nodes.get(p);
-    if (p !== apexKey && left === 0 && parent?.count === 0 && !extraNames.has(p)) remove(p);
+    if (p !== apexKey && left === 0 && parent?.rrsetCount === 0 && !extraNames.has(p)) remove(p);
   };
 
   const fresh = new Set<ZoneNode>();
@@ -211,7 +211,7 @@ export function patchZoneSnapshot(
     const before = nodes.get(key);
     if (before !== undefined) removeReferrers(ix, key, before);
     const node = sub.nodes.get(key);
-    if (node !== undefined && (node.count > 0 || key === apexKey || extraNames.has(key))) {
+    if (node !== undefined && (node.rrsetCount > 0 || key === apexKey || extraNames.has(key))) {
       if (before === undefined) add(key, node);
       else put(key, node);
       addReferrers(ix, key, node);
@@ -219,7 +219,7 @@ export function patchZoneSnapshot(
     } else if (before !== undefined) {
       // No records left: it stays as an empty non-terminal while names exist below it.
       if ((ix.children.get(key) ?? 0) === 0) remove(key);
-      else if (before.count > 0) put(key, new ZoneNode(before.name, NO_RRSETS, false));
+      else if (before.rrsetCount > 0) put(key, new ZoneNode(before.name, NO_RRSETS, false));
     }
   }
 
@@ -236,8 +236,8 @@ export function patchZoneSnapshot(
     if (node === undefined) continue;
     const isFresh = fresh.has(node);
     let rrsets: RRset[] | null = null;
-    for (let i = 0; i < node.count; i++) {
-      const rs = node.at(i);
+    for (let i = 0; i < node.rrsetCount; i++) {
+      const rs = node.rrsetAt(i);
       if (!hasAdditional(rs.type)) continue;
       const additional = additionalFor(nodes, rs, rs.type === RR_TYPE.NS && node.delegation ? key : null);
       if (isFresh) {
