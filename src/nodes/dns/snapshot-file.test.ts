@@ -217,6 +217,22 @@ describe('SnapshotFile', () => {
     }
   });
 
+  it('applies many changes to the same names in one write as applyNamesChange does in turn', async () => {
+    const file = mirrorIn(dir(), { debounceMs: 10_000 });
+    let expected = hosts(50, 1);
+    file.replaceAll([expected]);
+    await file.flush();
+    const pool = ['host1.h.example', 'host2.h.example', 'host3.h.example', 'x.h.example', 'y.h.example'];
+    for (let step = 1; step <= 12; step++) {
+      const names = pool.filter((_, i) => (i * 7 + step) % 3 !== 0);
+      const part = change(expected, step, names);
+      file.applyNames(5, part, names);
+      expected = applyNamesChange(expected, part, names)!;
+    }
+    await file.flush();
+    expect(await new SnapshotFile(file.file).read()).toEqual([expected]);
+  });
+
   it('keeps written records in the file alone: a change is copied from the file it holds, even once that is unlinked', async () => {
     const d = dir();
     const file = mirrorIn(d, { debounceMs: 10_000 });

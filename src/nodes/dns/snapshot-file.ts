@@ -1,6 +1,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { DnssecSigningKey, ZoneData, ZoneDnssec, ZoneNamesData } from '../../dns/index.ts';
+import type {
+  DnssecSigningKey,
+  ZoneData,
+  ZoneDnssec,
+  ZoneNamesData,
+  ZoneRecordData,
+} from '../../dns/index.ts';
 import { applyNamesChange } from '../../dns/index.ts';
 import type { Sealer } from '../../kernel/crypto/sealing.ts';
 import type { ZoneMirror } from './zone-sync.ts';
@@ -198,6 +204,27 @@ interface NamesChange {
 }
 
 /**
+ * Changes applied one after another, as one (what applyNamesChange gives applied in turn): the
+ * names of all, each name's records from the last change that names it, the last change's SOA.
+ */
+function mergedChanges(changes: readonly NamesChange[]): NamesChange {
+  if (changes.length === 1) return changes[0]!;
+  const lastNaming = new Map<string, number>();
+  changes.forEach((c, i) => {
+    for (const n of c.names) lastNaming.set(n, i);
+  });
+  const records: ZoneRecordData[] = [];
+  changes.forEach((c, i) => {
+    for (const r of c.part.records) {
+      const last = lastNaming.get(r.name);
+      if (last === undefined || last <= i) records.push(r);
+    }
+  });
+  const { serial, soa } = changes[changes.length - 1]!.part;
+  return { names: [...lastNaming.keys()], part: { serial, soa, records } };
+}
+
+/**
  * A zone as the file mirror keeps it: its records as given (`stored` null, until the next write),
  * or where they are in the file it holds open (`zone` then has no records) with the changes that
  * arrived since, applied to those bytes at the next write.
@@ -386,9 +413,11 @@ export class SnapshotFile implements ZoneMirror {
     const bytes = Buffer.allocUnsafe(kept.stored.length);
     const { bytesRead } = await this.source!.read(bytes, 0, bytes.length, kept.stored.at);
     if (bytesRead !== bytes.length) throw new Error('snapshot file cut short under the mirror');
-    let packed: PackedRecords = { count: kept.stored.count, pieces: [bytes] };
-    for (const c of kept.changes) packed = packedWithNames(packed, domain, c.part, c.names) ?? packed;
-    return packed;
+    const packed: PackedRecords = { count: kept.stored.count, pieces: [bytes] };
+    if (kept.changes.length === 0) return packed;
+    // One pass over the zone's records for every change since the last write.
+    const change = mergedChanges(kept.changes);
+    return packedWithNames(packed, domain, change.part, change.names) ?? packed;
   }
 
   /**
