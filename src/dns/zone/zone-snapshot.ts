@@ -15,15 +15,16 @@ export const NO_RRSETS: readonly RRset[] = [];
 
 /**
  * A name of a zone, with its RRsets. The node is its own name (a WireName spelled as the owner
- * was interned): an object less per name than a node pointing at its name, 56 bytes a name.
+ * was interned): a node pointing at a name object of its own cost 56 bytes more a name, about
+ * 18 MiB of heap at a million records.
  */
 export class ZoneNode extends WireName {
   /** Key of "*." + this name (wildcardKey), made on first use. */
   private wildcard: string | null = null;
   /**
    * The node's RRsets by ascending type: a node holds a handful, so a scan is as fast as a map
-   * lookup. A node with one RRset (most names) holds it as itself: an array of one per name cost
-   * 56 bytes a name, about 35 MiB at a million records.
+   * lookup. A node with one RRset (most names) holds it as itself: an array of one costs 56
+   * bytes, about 21 MiB of heap at a million records.
    */
   private readonly sets: RRset | readonly RRset[];
 
