@@ -49,6 +49,16 @@ export { ZoneStore } from './zone/zone-store.ts';
 export { applyNamesChange } from './zone/zone-names-change.ts';
 export type { ZoneText } from './zone/zone-data-from-text.ts';
 export { zoneDataFromText } from './zone/zone-data-from-text.ts';
+// The packed record layout (a large zone's records as bytes, as the DNS node's snapshot file holds them).
+export type { PackedZoneRecords } from './zone/packed-records.ts';
+export {
+  PACKED_ZONE_RECORDS,
+  SAME_OWNER,
+  readApexRecords,
+  readRecords,
+  recordsPiece,
+  writeRecord,
+} from './zone/packed-records.ts';
 
 // Answering: bytes in, bytes out, over a ZoneStore; the outcome tells stats and RRL what happened.
 export type {

@@ -9,6 +9,7 @@ import { encodeRRset } from '../wire/rrset-encoding.ts';
 import { NAME_MAX, RCODE_NXDOMAIN, RCODE_YXDOMAIN } from '../wire/message/message-constants.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import { NodeTable } from '../zone/node-table.ts';
+import { PackedNodeTable } from '../zone/packed-node-table.ts';
 
 /**
  * CNAME records placed in one answer before following stops (Knot 3.2 stops after five; the chain
@@ -146,7 +147,10 @@ export function resolveInZone(
     // Walk down from the apex (i = depth) to the name (i = 0), stopping at a zone cut or a DNAME
     // (RFC 1034 §4.3.2 step 3; RFC 6672 §3.3).
     // The name itself, when the zone's filter says it is absent, is not looked up (node-table.ts).
-    const absent = cur.query !== null && nodes instanceof NodeTable && !nodes.mayHave(cur.query.hash);
+    const absent =
+      cur.query !== null &&
+      (nodes instanceof NodeTable || nodes instanceof PackedNodeTable) &&
+      !nodes.mayHave(cur.query.hash);
     for (let i = depth; i >= 0; i--) {
       const n = i === depth ? apexNode : i === 0 && absent ? undefined : nodes.get(keyAt(cur, i));
       if (!n) break;

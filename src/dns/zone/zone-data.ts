@@ -23,6 +23,18 @@ export interface ZoneData {
   readonly domain: string;
   readonly serial: number;
   readonly records: readonly ZoneRecordData[];
+  /**
+   * The zone's records packed (packed-records.ts) instead of as objects: a DNS node cold-started
+   * from its snapshot file hands a large zone over as the file holds it. When set, the snapshot is
+   * built from it alone (packed-node-table.ts) and `records` holds the apex's records only.
+   */
+  readonly packed?: PackedZoneRecords;
+}
+
+/** A zone's records in the packed layout (packed-records.ts): `count` records in `bytes`. */
+export interface PackedZoneRecords {
+  readonly count: number;
+  readonly bytes: Uint8Array;
 }
 
 /** The one narrow interface through which the data plane receives zones. */

@@ -14,6 +14,8 @@ import { extensionNames, zoneExtensions } from './zone-extension.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional } from './zone-snapshot.ts';
 import { NodeTable } from './node-table.ts';
+import { PackedNodeTable } from './packed-node-table.ts';
+import { PACKED_ZONE_RECORDS, recordsPiece } from './packed-records.ts';
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
@@ -126,6 +128,8 @@ function groupByOwner(index: RecordIndex): { order: Int32Array; at: Int32Array }
 
 /** Builds the immutable compiled view of one zone. Throws only when the apex name itself is invalid. */
 export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
+  if (zone.packed !== undefined || zone.records.length >= PACKED_ZONE_RECORDS)
+    return buildPackedSnapshot(zone);
   const arena = new ByteArena();
   const table = new NameTable(arena);
   const apex = table.intern(wireNameFromText(zone.domain));
@@ -185,22 +189,54 @@ export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
     const names = index.names.slice(index.nameAt[soaFirst]!, index.nameAt[soaFirst + 1]!);
     negativeSoa = encodeRRset(RR_TYPE.SOA, Math.min(soa.ttl, minimum), [rd], names, arena);
   }
+  return withExtensions(zone, { apex, nodes, hasWildcards, soa, negativeSoa, skipped: index.skipped });
+}
+
+/** What a build found, before the features' extensions are compiled over it. */
+interface BuiltZone {
+  readonly apex: WireName;
+  readonly nodes: ReadonlyMap<string, ZoneNode>;
+  readonly hasWildcards: boolean;
+  readonly soa: RRset | null;
+  readonly negativeSoa: RRset | null;
+  readonly skipped: number;
+}
+
+function withExtensions(zone: ZoneData, built: BuiltZone): ZoneSnapshot {
   const extensions: unknown[] = [];
   const snapshot: ZoneSnapshot = {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
-    apex,
-    apexKey,
-    apexLabels: apex.keys.length,
-    nodes,
-    hasWildcards,
-    soa,
-    negativeSoa,
-    skipped: index.skipped,
+    apexKey: built.apex.keys[0] ?? '',
+    apexLabels: built.apex.keys.length,
+    ...built,
     extensions,
   };
   // In slot order, so the array stays packed (one element kind, no holes).
   for (const ext of zoneExtensions()) extensions.push(ext.compile(zone, snapshot));
   return snapshot;
+}
+
+/**
+ * A large zone's snapshot over its packed records (packed-node-table.ts): the names indexed, the
+ * apex made; every other node is made when first asked. Records given as objects are packed first.
+ */
+function buildPackedSnapshot(zone: ZoneData): ZoneSnapshot {
+  const packed = zone.packed ?? {
+    count: zone.records.length,
+    bytes: recordsPiece(zone.records, 0, zone.records.length),
+  };
+  const parsedApex = wireNameFromText(zone.domain);
+  const nodes = new PackedNodeTable(packed, parsedApex, extensionNames(zone, parsedApex));
+  const apex = nodes.get(parsedApex.keys[0] ?? '')!;
+  const soa = apex.rrset(RR_TYPE.SOA) ?? null;
+  let negativeSoa: RRset | null = null;
+  if (soa) {
+    const rd = soa.rdatas[0]!;
+    const minimum = Buffer.from(rd.buffer, rd.byteOffset, rd.length).readUInt32BE(rd.length - 4);
+    negativeSoa = encodeRRset(RR_TYPE.SOA, Math.min(soa.ttl, minimum), [rd]);
+  }
+  const hasWildcards = nodes.index.wildcards > 0;
+  return withExtensions(zone, { apex, nodes, hasWildcards, soa, negativeSoa, skipped: nodes.index.skipped });
 }

@@ -11,6 +11,8 @@ import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { patchZoneSnapshot } from './zone-snapshot-patch.ts';
 import { ZoneStore } from './zone-store.ts';
+import { PackedNodeTable, packedCache } from './packed-node-table.ts';
+import { recordsPiece } from './packed-records.ts';
 
 const QTYPES = [1, 2, 5, 15, 16, 28, 33, 255];
 
@@ -72,6 +74,53 @@ describe('patchZoneSnapshot', () => {
       }
     }
   });
+
+  it.each([32_768, 3])(
+    'patches a packed zone as a full build (400 random changes from a packed start, cache of %i)',
+    (generation) => {
+      const saved = packedCache.generation;
+      packedCache.generation = generation;
+      try {
+        const patched = new ZoneStore();
+        const full = new ZoneStore();
+        const client: ClientInfo = { transport: 'udp', address: '192.0.2.1', port: 53, family: 4 };
+        const askP = createMessageHandler(patched);
+        const askF = createMessageHandler(full);
+        const out = createOutcome();
+        let packedSteps = 0;
+        for (const { step, zone, names } of randomZoneChanges(4, 400)) {
+          full.upsert(zone);
+          if (step === 60) {
+            // Served packed from here on, as a node cold-started from its snapshot file.
+            const apex = zone.records.filter((r) => r.name === zone.domain);
+            const packed = {
+              count: zone.records.length,
+              bytes: recordsPiece(zone.records, 0, zone.records.length),
+            };
+            patched.upsert({ ...zone, records: apex, packed });
+          } else if (step > 60) {
+            expect(patched.patch(zone, names)).toBe(true);
+            packedSteps++;
+          } else continue;
+          const context = `step ${step}`;
+          expect(patched.get(1)!.nodes).toBeInstanceOf(PackedNodeTable);
+          expect(shape(patched.get(1)!), context).toEqual(shape(full.get(1)!));
+          if (step % 10 !== 0) continue;
+          for (const owner of CHANGE_PROBES) {
+            for (const qtype of QTYPES) {
+              const q = buildQuery({ name: changeFqdn(owner), qtype });
+              const p = askP(q, client, out);
+              const f = askF(q, client, out);
+              expect(p?.toString('hex'), `${context} ${owner} ${qtype}`).toBe(f?.toString('hex'));
+            }
+          }
+        }
+        expect(packedSteps).toBe(339);
+      } finally {
+        packedCache.generation = saved;
+      }
+    },
+  );
 
   it('drops a name left without records and the empty parents above it, keeps a parent with children', () => {
     const before = buildZoneSnapshot(

@@ -19,6 +19,7 @@ import { isWildcardKey, keyOfText, parentKey } from '../wire/wire-name.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
 import { additionalFor, hasAdditional, NO_RRSETS, ZoneNode } from './zone-snapshot.ts';
 import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
+import { PackedNodeTable } from './packed-node-table.ts';
 import { extensionNames, followsPatches } from './zone-extension.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 
@@ -40,14 +41,15 @@ function addReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
   for (let i = 0; i < node.rrsetCount; i++) {
     const rs = node.rrsetAt(i);
     if (!hasAdditional(rs.type)) continue;
-    for (const n of rs.names) {
-      const target = n.keys[0] ?? '';
-      const owners = ix.referrers.get(target);
-      if (owners === undefined) ix.referrers.set(target, key);
-      else if (typeof owners !== 'string') owners.add(key);
-      else if (owners !== key) ix.referrers.set(target, new Set([owners, key]));
-    }
+    for (const n of rs.names) addReferrer(ix, n.keys[0] ?? '', key);
   }
+}
+
+function addReferrer(ix: PatchIndex, target: string, key: string): void {
+  const owners = ix.referrers.get(target);
+  if (owners === undefined) ix.referrers.set(target, key);
+  else if (typeof owners !== 'string') owners.add(key);
+  else if (owners !== key) ix.referrers.set(target, new Set([owners, key]));
 }
 
 function removeReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
@@ -70,6 +72,8 @@ function removeReferrers(ix: PatchIndex, key: string, node: ZoneNode): void {
 interface PartialIndex {
   readonly ix: PatchIndex;
   readonly rest: Iterator<[string, ZoneNode]>;
+  /** A packed map's names not yet visited (its patched nodes are in `rest`). */
+  readonly packed: Iterator<number> | null;
 }
 
 const building = new WeakMap<ReadonlyMap<string, ZoneNode>, PartialIndex>();
@@ -83,14 +87,36 @@ function indexName(ix: PatchIndex, apexKey: string, key: string, node: ZoneNode)
   addReferrers(ix, key, node);
 }
 
+/**
+ * indexName for a packed name (packed-node-table.ts), read from its packed records without
+ * making its node: its child count is the packed index's, its RDATA names read from the bytes.
+ */
+function indexPackedName(ix: PatchIndex, nodes: PackedNodeTable, id: number): void {
+  const key = nodes.index.keyOf(id);
+  const children = nodes.index.childCount(id);
+  if (children > 0) ix.children.set(key, (ix.children.get(key) ?? 0) + children);
+  if (isWildcardKey(key)) ix.wildcards++;
+  for (const target of nodes.additionalTargets(id)) addReferrer(ix, target, key);
+}
+
 /** Visits up to `limit` more names of the map's index; true when every name was visited. */
 function extendIndex(nodes: ReadonlyMap<string, ZoneNode>, apexKey: string, limit: number): boolean {
   let partial = building.get(nodes);
   if (partial === undefined) {
-    partial = { ix: { children: new Map(), referrers: new Map(), wildcards: 0 }, rest: nodes.entries() };
+    const packed = nodes instanceof PackedNodeTable;
+    partial = {
+      ix: { children: new Map(), referrers: new Map(), wildcards: 0 },
+      rest: packed ? nodes.overlayEntries() : nodes.entries(),
+      packed: packed ? nodes.packedIds() : null,
+    };
     building.set(nodes, partial);
   }
   for (let n = 0; n < limit; n++) {
+    const p = partial.packed?.next();
+    if (p !== undefined && p.done !== true) {
+      indexPackedName(partial.ix, nodes as PackedNodeTable, p.value);
+      continue;
+    }
     const e = partial.rest.next();
     if (e.done === true) {
       building.delete(nodes);
@@ -175,7 +201,7 @@ export function patchZoneSnapshot(
   // Names that exist without records (load balancers, zone-extension.ts).
   const extraNames = new Set(extensionNames(zone, sub.apex).map((o) => o.keys[0] ?? ''));
   // Taken over, not copied (see the file comment).
-  const nodes = old.nodes as Map<string, ZoneNode>;
+  const nodes = old.nodes as Map<string, ZoneNode> | PackedNodeTable;
   const ix = indexOf(nodes, apexKey);
   // Every name whose node is replaced, added or removed (see patchOrigin).
   const touched = new Set<string>();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ZoneData, ZoneNamesData } from '../../dns/index.ts';
-import { applyNamesChange } from '../../dns/index.ts';
+import { PACKED_ZONE_RECORDS, ZoneStore, applyNamesChange, recordsPiece } from '../../dns/index.ts';
 import { Sealer } from '../../kernel/crypto/sealing.ts';
 import { RECORDS_PER_PIECE, SnapshotFile } from './snapshot-file.ts';
 
@@ -307,5 +307,36 @@ describe('SnapshotFile', () => {
     cold.replaceAll([read[1]!]);
     await cold.flush();
     expect((await new SnapshotFile(cold.file).read())!.map((z) => z.id)).toEqual([6]);
+  });
+
+  it('hands a large zone over packed, as it lies in the file, and writes it whole again from there', async () => {
+    const d = dir();
+    const first = mirrorIn(d, { debounceMs: 10 });
+    // Two records a host from one in three: PACKED_ZONE_RECORDS records and a few.
+    const zone = hosts(Math.ceil((PACKED_ZONE_RECORDS * 3) / 4), 1);
+    expect(zone.records.length).toBeGreaterThanOrEqual(PACKED_ZONE_RECORDS);
+    first.replaceAll([zone, { ...hosts(1, 1), id: 6 }]);
+    await first.flush();
+    const read = (await mirrorIn(d, { debounceMs: 10 }).read())!;
+    const packed = read[0]!;
+    expect(packed.packed?.count).toBe(zone.records.length);
+    expect(Buffer.from(packed.packed!.bytes).equals(recordsPiece(zone.records, 0, zone.records.length))).toBe(
+      true,
+    );
+    // The apex's records alone beside it; a small zone as records.
+    expect(packed.records).toEqual(zone.records.filter((r) => r.name === 'h.example'));
+    expect(read[1]!.packed).toBeUndefined();
+    expect(read[1]!.records).toHaveLength(4);
+    // Served packed, it answers as the zone it was.
+    const store = new ZoneStore();
+    store.replaceAll([packed]);
+    expect(store.get(5)!.nodes.size).toBe(new Set(zone.records.map((r) => r.name)).size);
+    // A mirror given it as zones other than its own read writes its records whole from the bytes.
+    const other = mirrorIn(dir(), { debounceMs: 10 });
+    other.replaceAll([packed]);
+    await other.flush();
+    const again = (await new SnapshotFile(other.file).read())!;
+    expect(again[0]!.packed?.count).toBe(zone.records.length);
+    expect(Buffer.from(again[0]!.packed!.bytes).equals(Buffer.from(packed.packed!.bytes))).toBe(true);
   });
 });

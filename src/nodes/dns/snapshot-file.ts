@@ -2,15 +2,22 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   DnssecSigningKey,
+  PackedZoneRecords,
   ZoneData,
   ZoneDnssec,
   ZoneNamesData,
   ZoneRecordData,
 } from '../../dns/index.ts';
-import { applyNamesChange } from '../../dns/index.ts';
+import {
+  PACKED_ZONE_RECORDS,
+  applyNamesChange,
+  readApexRecords,
+  readRecords,
+  recordsPiece,
+} from '../../dns/index.ts';
 import type { Sealer } from '../../kernel/crypto/sealing.ts';
 import type { ZoneMirror } from './zone-sync.ts';
-import { packedWithNames, readRecords, recordsPiece, type PackedRecords } from './snapshot-records.ts';
+import { packedWithNames, type PackedRecords } from './snapshot-records.ts';
 import { AtomicFileWriter, type AtomicFileWriterOptions } from '../shared/atomic-file-writer.ts';
 
 export const SNAPSHOT_FILE_NAME = 'dns-snapshot.bin';
@@ -108,10 +115,15 @@ function parseSnapshot(bytes: Buffer, keys: KeySealing | null): ReadZone[] {
   const zones: ReadZone[] = [];
   for (let z = 0; z < head.zones; z++) {
     const stored = json<StoredZone>();
-    const { records, end } = readRecords(bytes, p, stored.records);
+    // A large zone is handed over packed, as it lies here (ZoneData.packed), with its apex records.
+    const large = stored.records >= PACKED_ZONE_RECORDS;
+    const { records, end } = large
+      ? readApexRecords(bytes, p, stored.records, stored.domain)
+      : readRecords(bytes, p, stored.records);
     const range = { at: p, length: end - p, count: stored.records };
+    const packed = large ? { count: stored.records, bytes: bytes.subarray(p, end) } : undefined;
     p = end;
-    zones.push({ zone: fromStored(stored, records, keys), range });
+    zones.push({ zone: fromStored(stored, records, keys, packed), range });
   }
   if (p !== bytes.length) throw new Error('trailing bytes');
   return zones;
@@ -181,12 +193,18 @@ function dnssecOf(zone: StoredZone, keys: KeySealing | null): { dnssec?: ZoneDns
   }
 }
 
-function fromStored(zone: StoredZone, records: ZoneData['records'], keys: KeySealing | null): ZoneData {
+function fromStored(
+  zone: StoredZone,
+  records: ZoneData['records'],
+  keys: KeySealing | null,
+  packed: PackedZoneRecords | undefined,
+): ZoneData {
   return {
     id: zone.id,
     domain: zone.domain,
     serial: zone.serial,
     records,
+    ...(packed !== undefined ? { packed } : {}),
     ...(zone.steering !== undefined ? { steering: zone.steering } : {}),
     ...dnssecOf(zone, keys),
   };
@@ -390,7 +408,12 @@ export class SnapshotFile implements ZoneMirror {
     await put(Buffer.concat([MAGIC, jsonBlock(head)]));
     for (const kept of zones) {
       const { zone } = kept;
-      const packed = kept.stored === null ? null : await this.storedWithChanges(zone.domain, kept);
+      const packed =
+        kept.stored !== null
+          ? await this.storedWithChanges(zone.domain, kept)
+          : zone.packed !== undefined
+            ? { count: zone.packed.count, pieces: [zone.packed.bytes] }
+            : null;
       const count = packed === null ? zone.records.length : packed.count;
       await put(jsonBlock(zoneHead(zone, count, keys)));
       const at = position;
@@ -453,5 +476,6 @@ export class SnapshotFile implements ZoneMirror {
 
 /** The zone's settings without its records (kept packed beside them). */
 function withoutRecords(zone: ZoneData): ZoneData {
-  return { ...zone, records: [] };
+  const { packed: _packed, ...rest } = zone;
+  return { ...rest, records: [] };
 }

@@ -1,15 +1,11 @@
 /**
- * A zone's records in the snapshot file's binary layout (integers big-endian), each: u16 owner
- * length (SAME_OWNER: the previous record's owner) and the owner (UTF-8, stored form), u16 type,
- * u32 TTL, u16 RDATA length and the RDATA (about 37 bytes a record). The snapshot file writes zones
- * in it, and applies changes to a few names to a zone's records in it (packedWithNames) as it copies
- * them from the file it wrote last into the next.
+ * A zone's records in the snapshot file: the data plane's packed layout (src/dns/zone/
+ * packed-records.ts). The snapshot file applies changes to a few names to a zone's records in it
+ * (packedWithNames) as it copies them from the file it wrote last into the next.
  */
-import type { ZoneData, ZoneNamesData, ZoneRecordData } from '../../dns/index.ts';
-import { RR_TYPE } from '../../dns/index.ts';
+import type { ZoneNamesData } from '../../dns/index.ts';
+import { RR_TYPE, SAME_OWNER, recordsPiece, writeRecord } from '../../dns/index.ts';
 
-/** A record's owner length meaning "the owner of the record before" (names are at most 255 octets). */
-const SAME_OWNER = 0xffff;
 /** Past this many pieces (a few per change applied), a zone's pieces are joined into one. */
 const MAX_PIECES = 256;
 
@@ -17,75 +13,6 @@ const MAX_PIECES = 256;
 export interface PackedRecords {
   readonly count: number;
   readonly pieces: readonly Uint8Array[];
-}
-
-/** Records [from, to) of `records` in the layout. */
-export function recordsPiece(records: ZoneData['records'], from: number, to: number): Buffer {
-  let size = 0;
-  let previous: string | null = from > 0 ? records[from - 1]!.name : null;
-  for (let i = from; i < to; i++) {
-    const r = records[i]!;
-    size += 2 + (r.name === previous ? 0 : Buffer.byteLength(r.name)) + 8 + r.rdata.length;
-    previous = r.name;
-  }
-  const out = Buffer.allocUnsafe(size);
-  let p = 0;
-  previous = from > 0 ? records[from - 1]!.name : null;
-  for (let i = from; i < to; i++) {
-    const r = records[i]!;
-    p = writeRecord(out, p, r.name === previous ? null : r.name, r);
-    previous = r.name;
-  }
-  return out;
-}
-
-/** One record at `p` of `out` (owner null: SAME_OWNER); the offset after it. */
-function writeRecord(out: Buffer, p: number, owner: string | null, r: ZoneRecordData): number {
-  if (owner === null) p = out.writeUInt16BE(SAME_OWNER, p);
-  else {
-    const n = out.write(owner, p + 2);
-    out.writeUInt16BE(n, p);
-    p += 2 + n;
-  }
-  p = out.writeUInt16BE(r.type, p);
-  p = out.writeUInt32BE(r.ttl, p);
-  p = out.writeUInt16BE(r.rdata.length, p);
-  out.set(r.rdata, p);
-  return p + r.rdata.length;
-}
-
-/**
- * Reads `count` records from `bytes` at `p`: the records (each RDATA a view into `bytes`, records
- * of one owner sharing its string) and the offset after them. Throws on bytes cut short.
- */
-export function readRecords(
-  bytes: Buffer,
-  p: number,
-  count: number,
-): { records: ZoneRecordData[]; end: number } {
-  const records = new Array<ZoneRecordData>(count);
-  let owner = '';
-  for (let i = 0; i < count; i++) {
-    const length = bytes.readUInt16BE(p);
-    p += 2;
-    if (length !== SAME_OWNER) {
-      owner = bytes.toString('utf8', p, p + length);
-      p += length;
-    } else if (i === 0) throw new Error('no owner');
-    const type = bytes.readUInt16BE(p);
-    const ttl = bytes.readUInt32BE(p + 2);
-    const rdLength = bytes.readUInt16BE(p + 6);
-    p += 8;
-    if (p + rdLength > bytes.length) throw new Error('truncated');
-    records[i] = {
-      name: owner,
-      type,
-      ttl,
-      rdata: new Uint8Array(bytes.buffer, bytes.byteOffset + p, rdLength),
-    };
-    p += rdLength;
-  }
-  return { records, end: p };
 }
 
 /** The names a change touches, by their UTF-8 bytes: most owners are told apart by length alone. */

@@ -43,7 +43,9 @@ function zoneHead(zone: ZoneData): ZoneData {
   const apex = zone.records
     .filter((r) => r.name === zone.domain)
     .map((r) => ({ ...r, rdata: r.rdata.slice() }));
-  return { ...zone, records: apex };
+  // A packed zone's records are the snapshot's: the head patches from is its apex alone.
+  const { packed: _packed, ...head } = zone;
+  return { ...head, records: apex };
 }
 
 export interface ZoneSyncOptions {
@@ -245,7 +247,7 @@ export class ZoneSync {
     }
     for (const m of this.mirrors) m.replaceAll(zones);
     let records = 0;
-    for (const z of zones) records += z.records.length;
+    for (const z of zones) records += z.packed?.count ?? z.records.length;
     collectAfterLoad(records);
   }
 

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { nameKeyHash } from '../wire/name-key-hash.ts';
+import { keyOfText, wireNameFromText } from '../wire/wire-name.ts';
+import { PackedNodeTable } from './packed-node-table.ts';
+import { recordsPiece } from './packed-records.ts';
+import type { ZoneRecordData } from './zone-data.ts';
+import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
+import { ZoneNode } from './zone-snapshot.ts';
+
+const A = (name: string, last: number, ttl = 60): ZoneRecordData => ({
+  name,
+  type: 1,
+  ttl,
+  rdata: Uint8Array.of(192, 0, 2, last),
+});
+const SOA: ZoneRecordData = {
+  name: 'p.test',
+  type: 6,
+  ttl: 300,
+  rdata: Uint8Array.from([2, 0x6e, 0x73, 0, 1, 0x68, 0, ...new Array<number>(20).fill(1)]),
+};
+
+function table(records: ZoneRecordData[], generation?: number): PackedNodeTable {
+  const packed = { count: records.length, bytes: recordsPiece(records, 0, records.length) };
+  return new PackedNodeTable(packed, wireNameFromText('p.test'), [], generation);
+}
+
+describe('PackedNodeTable', () => {
+  it('indexes owners and their empty parents, skips owners outside the zone and bad names', () => {
+    const t = table([SOA, A('a.b.c.p.test', 1), A('other.test', 2), A('bad..p.test', 3), A('x.p.test', 4)]);
+    expect([...t.keys()].map((k) => k.length).sort()).toHaveLength(5); // apex, a.b.c, b.c, c, x
+    expect(t.has(keyOfText('b.c.p.test'))).toBe(true);
+    expect(t.get(keyOfText('b.c.p.test'))!.rrsetCount).toBe(0);
+    expect(t.has(keyOfText('other.test'))).toBe(false);
+    expect(t.index.skipped).toBe(2);
+    expect(t.index.childCount(t.index.find(keyOfText('c.p.test')))).toBe(1);
+    expect(t.index.childCount(0)).toBe(2);
+  });
+
+  it('gathers an owner met in several runs, keeps its first spelling, reads escapes and upper case', () => {
+    const t = table([SOA, A('WwW.p.test', 1), A('x.p.test', 2), A('www.p.test', 3), A('a\\.b.p.test', 4)]);
+    const www = t.get(keyOfText('www.p.test'))!;
+    expect(www.rrset(1)!.count).toBe(2);
+    expect(Buffer.from(www.wire).toString('latin1')).toBe('\x03WwW\x01p\x04test\x00');
+    expect(t.get(keyOfText('a\\.b.p.test'))!.rrset(1)!.count).toBe(1);
+    expect(t.has(keyOfText('b.p.test'))).toBe(false);
+  });
+
+  it('finds by hash what it holds, and answers as a whole build after eviction', () => {
+    const records = [SOA];
+    for (let i = 0; i < 200; i++) records.push(A(`h${i}.p.test`, i & 0xff, i));
+    const t = table(records, 4);
+    const whole = buildZoneSnapshot({ id: 1, domain: 'p.test', serial: 1, records }).nodes;
+    for (let round = 0; round < 2; round++) {
+      for (const [key, node] of whole) {
+        expect(t.mayHave(nameKeyHash(key))).toBe(true);
+        const got = t.get(key)!;
+        expect(got.rrsets.map((rs) => [rs.type, rs.ttl, rs.rdatas])).toEqual(
+          node.rrsets.map((rs) => [rs.type, rs.ttl, rs.rdatas]),
+        );
+      }
+    }
+    expect(t.mayHave(nameKeyHash(keyOfText('nope.p.test')))).toBe(false);
+    expect(t.size).toBe(whole.size);
+  });
+
+  it('lays a patch over the packed names: set, delete, size, iteration', () => {
+    const t = table([SOA, A('a.p.test', 1), A('b.p.test', 2)]);
+    expect(t.size).toBe(3);
+    const a = keyOfText('a.p.test');
+    const n = keyOfText('n.p.test');
+    const fresh = new ZoneNode(wireNameFromText('n.p.test'), [], false);
+    t.set(n, fresh);
+    expect(t.size).toBe(4);
+    expect(t.get(n)).toBe(fresh);
+    expect(t.mayHave(nameKeyHash(n))).toBe(true);
+    expect(t.delete(a)).toBe(true);
+    expect(t.delete(a)).toBe(false);
+    expect(t.has(a)).toBe(false);
+    expect(t.get(a)).toBeUndefined();
+    expect(t.size).toBe(3);
+    expect(new Set(t.keys())).toEqual(new Set([keyOfText('p.test'), keyOfText('b.p.test'), n]));
+    expect([...t.entries()].map(([k]) => k).sort()).toEqual([...t.keys()].sort());
+    const again = new ZoneNode(wireNameFromText('a.p.test'), [], false);
+    t.set(a, again);
+    expect(t.get(a)).toBe(again);
+    expect(t.size).toBe(4);
+    expect(t.delete(n)).toBe(true);
+    expect(t.size).toBe(3);
+  });
+});

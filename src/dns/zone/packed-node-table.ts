@@ -1,0 +1,240 @@
+/**
+ * A large zone's node map served from its packed records (packed-records.ts) and their name index
+ * (packed-name-index.ts): a name's ZoneNode is made when a lookup first needs it and kept in a
+ * bounded cache, so the zone costs its packed bytes and index at rest, not an object per name and
+ * per RRset. Knot's zone tree keeps one node per name with rdata in its own buffers; here the node
+ * objects a V8 heap needs (about 400 bytes a name) are only those of the names asked lately.
+ *
+ * Behaves as the builder's NodeTable (zone-snapshot-builder.ts builds the same nodes, and
+ * packed-node-table.test.ts compares answers of both): `get`, `has`, iteration, `size`, and the
+ * `mayHave` filter of the resolver. A patch (zone-snapshot-patch.ts) changes it in place through
+ * `set` and `delete`, which lie over the packed names (an overlay and the names removed).
+ */
+import { ByteArena } from '../wire/byte-arena.ts';
+import type { RRset } from '../wire/rrset-encoding.ts';
+import { encodeRRset, rdataNames } from '../wire/rrset-encoding.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
+import { WireName } from '../wire/wire-name.ts';
+import { NodeTable } from './node-table.ts';
+import type { PackedZoneRecords } from './packed-records.ts';
+import { PackedNameIndex, type PackedRecord } from './packed-name-index.ts';
+import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional } from './zone-snapshot.ts';
+
+/**
+ * Nodes per cache generation: a node asked again within about this many other names stays made.
+ * Two generations are kept, so at most twice this many nodes (about 25 MiB) live at once. Tests
+ * shrink it to walk eviction.
+ */
+export const packedCache = { generation: 32_768 };
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
+
+export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
+  readonly index: PackedNameIndex;
+  /** Nodes put by patches (they win over the packed names). */
+  private readonly overlay = new NodeTable();
+  /** Packed names a patch removed. */
+  private readonly removed = new Set<string>();
+  /** Overlay names that are not packed names. */
+  private added = 0;
+  private young = new Map<number, ZoneNode>();
+  private old = new Map<number, ZoneNode>();
+  private readonly apexNode: ZoneNode;
+  /** Bytes of the RRsets made (chunks are freed with the nodes that use them). */
+  private readonly arena = new ByteArena();
+
+  constructor(
+    packed: PackedZoneRecords,
+    apex: WireName,
+    extra: readonly WireName[],
+    private readonly generation = packedCache.generation,
+  ) {
+    this.index = new PackedNameIndex(packed, apex, extra);
+    this.apexNode = this.make(0);
+    this.addAdditional(this.apexNode);
+  }
+
+  get size(): number {
+    return this.index.count - this.removed.size + this.added;
+  }
+
+  get(key: string): ZoneNode | undefined {
+    const put = this.overlay.get(key);
+    if (put !== undefined) return put;
+    if (this.removed.size > 0 && this.removed.has(key)) return undefined;
+    const id = this.index.find(key);
+    return id < 0 ? undefined : this.node(id);
+  }
+
+  has(key: string): boolean {
+    if (this.overlay.has(key)) return true;
+    if (this.removed.size > 0 && this.removed.has(key)) return false;
+    return this.index.find(key) >= 0;
+  }
+
+  /** False when no name with a key of this hash is in the zone (see NodeTable.mayHave). */
+  mayHave(hash: number): boolean {
+    return this.index.hasHash(hash) || this.overlay.mayHave(hash);
+  }
+
+  /** A patch's new node for `key`. */
+  set(key: string, node: ZoneNode): this {
+    const packed = this.index.find(key) >= 0;
+    if (!this.overlay.has(key) && !packed) this.added++;
+    if (packed) this.removed.delete(key);
+    this.overlay.set(key, node);
+    return this;
+  }
+
+  /** A patch removes the name `key`. */
+  delete(key: string): boolean {
+    const had = this.has(key);
+    if (this.overlay.delete(key) && this.index.find(key) < 0) this.added--;
+    if (this.index.find(key) >= 0) this.removed.add(key);
+    return had;
+  }
+
+  /** The node of packed name `id`, made if not cached. */
+  private node(id: number): ZoneNode {
+    if (id === 0) return this.apexNode;
+    const young = this.young.get(id);
+    if (young !== undefined) return young;
+    let node = this.old.get(id);
+    if (node === undefined) {
+      node = this.make(id);
+      this.cache(id, node);
+      // After caching: a target that names this node back finds it.
+      this.addAdditional(node);
+    } else {
+      this.cache(id, node);
+    }
+    return node;
+  }
+
+  private cache(id: number, node: ZoneNode): void {
+    if (this.young.size >= this.generation) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(id, node);
+  }
+
+  /** The node of packed name `id` with its RRsets (their additional data not yet set). */
+  private make(id: number): ZoneNode {
+    const key = this.index.keyOf(id);
+    const keys: string[] = [key];
+    for (let p = 0; p < key.length;) {
+      p += key.charCodeAt(p) + 1;
+      if (p < key.length) keys.push(key.slice(p));
+    }
+    const name = new WireName(keys, this.index.names, this.index.wireAt(id));
+    const records: PackedRecord[] = [];
+    this.index.forEachRecord(id, (type, ttl, rdata) => {
+      if (type !== RR_TYPE.OPT) records.push({ type, ttl, rdata });
+    });
+    if (records.length === 0) return new ZoneNode(name, NO_RRSETS, false);
+    // Stable: records of one type stay in order (the first of duplicates is kept).
+    records.sort((a, b) => a.type - b.type);
+    const rrsets: RRset[] = [];
+    for (let g = 0; g < records.length;) {
+      const type = records[g]!.type;
+      let ttl = Infinity;
+      const rdatas: Uint8Array[] = [];
+      const names: WireName[] = [];
+      for (; g < records.length && records[g]!.type === type; g++) {
+        const rec = records[g]!;
+        let found: WireName[];
+        try {
+          found = rdataNames(type, rec.rdata);
+        } catch {
+          continue; // malformed RDATA: skipped, as the builder skips it
+        }
+        ttl = Math.min(ttl, rec.ttl);
+        if (rdatas.some((r) => sameBytes(r, rec.rdata))) continue;
+        rdatas.push(rec.rdata);
+        for (const n of found) names.push(n);
+      }
+      if (rdatas.length > 0) rrsets.push(encodeRRset(type, ttl, rdatas, names, this.arena));
+    }
+    const delegation = id !== 0 && rrsets.some((rs) => rs.type === RR_TYPE.NS);
+    return new ZoneNode(name, rrsets.length === 0 ? NO_RRSETS : rrsets, delegation);
+  }
+
+  /** Additional-section data of the node's NS/MX/SRV RRsets (as the builder sets it). */
+  private addAdditional(node: ZoneNode): void {
+    for (let i = 0; i < node.rrsetCount; i++) {
+      const rs = node.rrsetAt(i);
+      if (!hasAdditional(rs.type)) continue;
+      const cut = rs.type === RR_TYPE.NS && node.delegation ? (node.keys[0] ?? '') : null;
+      const additional = additionalFor(this, rs, cut);
+      if (additional.length > 0) rs.additional = additional;
+    }
+  }
+
+  /**
+   * The keys of the RDATA names of packed name `id`'s NS/MX/SRV records, read from the packed bytes
+   * without making its node (what a patch index needs of every name).
+   */
+  additionalTargets(id: number): string[] {
+    const out: string[] = [];
+    this.index.forEachRecord(id, (type, _ttl, rdata) => {
+      if (!hasAdditional(type)) return;
+      try {
+        for (const n of rdataNames(type, rdata)) out.push(n.keys[0] ?? '');
+      } catch {
+        // malformed: no node has it
+      }
+    });
+    return out;
+  }
+
+  /** The packed names not removed or replaced by a patch, by id (what a patch index visits). */
+  *packedIds(): IterableIterator<number> {
+    for (let id = 0; id < this.index.count; id++) {
+      if (this.overlay.size === 0 && this.removed.size === 0) {
+        yield id;
+        continue;
+      }
+      const key = this.index.keyOf(id);
+      if (!this.overlay.has(key) && !this.removed.has(key)) yield id;
+    }
+  }
+
+  /** The nodes put by patches. */
+  overlayEntries(): IterableIterator<[string, ZoneNode]> {
+    return this.overlay.entries();
+  }
+
+  *entries(): MapIterator<[string, ZoneNode]> {
+    yield* this.overlay.entries();
+    for (const id of this.packedIds()) {
+      const cached = id === 0 ? this.apexNode : (this.young.get(id) ?? this.old.get(id));
+      if (cached !== undefined) yield [this.index.keyOf(id), cached];
+      else {
+        // Made for this visit only: a walk over every name must not push out the names asked.
+        const node = this.make(id);
+        this.addAdditional(node);
+        yield [this.index.keyOf(id), node];
+      }
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    yield* this.overlay.keys();
+    for (const id of this.packedIds()) yield this.index.keyOf(id);
+  }
+
+  *values(): MapIterator<ZoneNode> {
+    for (const [, node] of this.entries()) yield node;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ZoneNode]> {
+    return this.entries();
+  }
+
+  forEach(visit: (value: ZoneNode, key: string, map: ReadonlyMap<string, ZoneNode>) => void): void {
+    for (const [key, node] of this.entries()) visit(node, key, this);
+  }
+}

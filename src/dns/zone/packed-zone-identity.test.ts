@@ -1,0 +1,114 @@
+/**
+ * A zone served packed (src/dns/zone/packed-node-table.ts: names indexed over the packed records,
+ * nodes made when asked) answers byte for byte what the same zone built whole answers: every query
+ * of the differential and malformed corpora, each in random variations (ID, 0x20 letter case, RD,
+ * EDNS payload and DO), with the node cache at its size and shrunk to a few nodes (every lookup
+ * then makes its node anew).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONFORMANCE_ZONES } from '../../../test/conformance/conformance-zones.ts';
+import { buildMalformedCorpus } from '../../../test/conformance/malformed-corpus.ts';
+import { buildQueryCorpus } from '../../../test/conformance/query-corpus.ts';
+import { createSeededRandom } from '../../testing/seeded-random.ts';
+import { createMessageHandler, createOutcome, type ClientInfo } from '../server/handle-message.ts';
+import { PackedNodeTable, packedCache } from './packed-node-table.ts';
+import { recordsPiece } from './packed-records.ts';
+import type { ZoneData } from './zone-data.ts';
+import { zoneDataFromText } from './zone-data-from-text.ts';
+import { ZoneStore } from './zone-store.ts';
+
+const CLIENTS: ClientInfo[] = [
+  { transport: 'udp', address: '192.0.2.53', port: 5353, family: 4 },
+  { transport: 'tcp', address: '192.0.2.53', port: 5353, family: 4 },
+];
+
+/** The zone as a node cold-started from its snapshot file hands it over: packed, with its apex records. */
+function packed(zone: ZoneData): ZoneData {
+  const apex = zone.records.filter((r) => r.name === zone.domain);
+  const bytes = recordsPiece(zone.records, 0, zone.records.length);
+  return { ...zone, records: apex, packed: { count: zone.records.length, bytes } };
+}
+
+function stores(): { whole: ZoneStore; packed: ZoneStore } {
+  const zones = CONFORMANCE_ZONES.map(zoneDataFromText);
+  const whole = new ZoneStore();
+  whole.replaceAll(zones);
+  const packedStore = new ZoneStore();
+  packedStore.replaceAll(zones.map(packed));
+  return { whole, packed: packedStore };
+}
+
+/** A random variation of `wire` a resolver could send for the same question (ID, RD, 0x20 case). */
+function vary(wire: Uint8Array, rnd: ReturnType<typeof createSeededRandom>): Buffer {
+  const q = Buffer.from(wire);
+  if (q.length < 12) return q;
+  q[0] = rnd.int(256);
+  q[1] = rnd.int(256);
+  if (rnd.int(4) === 0) q[2] = q[2]! ^ 0x01;
+  for (let p = 12; p < q.length && q[p] !== 0 && q[p]! < 64; p += q[p]! + 1) {
+    for (let i = p + 1; i <= p + q[p]! && i < q.length; i++) {
+      const c = q[i]!;
+      if (((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) && rnd.int(2) === 0) q[i] = c ^ 0x20;
+    }
+  }
+  return q;
+}
+
+const saved = packedCache.generation;
+afterEach(() => {
+  packedCache.generation = saved;
+});
+
+describe('a packed zone answers as the zone built whole', () => {
+  it.each([saved, 2])('every corpus query, UDP and TCP, node cache of %i', (generation) => {
+    packedCache.generation = generation;
+    const { whole, packed: packedStore } = stores();
+    for (const zone of CONFORMANCE_ZONES.map(zoneDataFromText)) {
+      expect(packedStore.get(zone.id)!.nodes).toBeInstanceOf(PackedNodeTable);
+    }
+    const rnd = createSeededRandom(20261130);
+    const cases = [...buildQueryCorpus(), ...buildMalformedCorpus()];
+    let compared = 0;
+    for (const client of CLIENTS) {
+      const askWhole = createMessageHandler(whole);
+      const askPacked = createMessageHandler(packedStore);
+      const outW = createOutcome();
+      const outP = createOutcome();
+      for (const c of cases) {
+        for (const q of [c.wire, vary(c.wire, rnd), vary(c.wire, rnd)]) {
+          const w = askWhole(q, client, outW);
+          const p = askPacked(q, client, outP);
+          expect(p === null ? 'none' : Buffer.from(p).toString('hex'), `${c.id} ${client.transport}`).toBe(
+            w === null ? 'none' : Buffer.from(w).toString('hex'),
+          );
+          expect({ ...outP }, `${c.id} outcome`).toEqual({ ...outW });
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(6000);
+  });
+
+  it('holds every name of every zone, empty non-terminals included, with the same RRsets', () => {
+    const { whole, packed: packedStore } = stores();
+    for (const zone of CONFORMANCE_ZONES.map(zoneDataFromText)) {
+      const w = whole.get(zone.id)!;
+      const p = packedStore.get(zone.id)!;
+      expect(p.nodes.size, zone.domain).toBe(w.nodes.size);
+      expect(p.hasWildcards).toBe(w.hasWildcards);
+      expect(p.skipped).toBe(w.skipped);
+      for (const [key, node] of w.nodes) {
+        const other = p.nodes.get(key);
+        expect(other, `${zone.domain} ${key}`).toBeDefined();
+        expect(other!.delegation).toBe(node.delegation);
+        expect(Buffer.from(other!.wire).toString('hex')).toBe(Buffer.from(node.wire).toString('hex'));
+        expect(
+          other!.rrsets.map((rs) => [rs.type, rs.ttl, rs.rdatas.map((r) => Buffer.from(r).toString('hex'))]),
+        ).toEqual(
+          node.rrsets.map((rs) => [rs.type, rs.ttl, rs.rdatas.map((r) => Buffer.from(r).toString('hex'))]),
+        );
+      }
+      expect(new Set(p.nodes.keys())).toEqual(new Set(w.nodes.keys()));
+    }
+  });
+});
