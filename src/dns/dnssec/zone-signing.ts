@@ -7,6 +7,7 @@
 import { parentKey } from '../wire/wire-name.ts';
 import type { RRset } from '../wire/rrset-encoding.ts';
 import type { ZoneSnapshot } from '../zone/zone-snapshot.ts';
+import { PackedNodeTable } from '../zone/packed-node-table.ts';
 import type { ZoneDnssec } from './dnssec-config.ts';
 import { NameIndex } from './name-index.ts';
 import { DenialAnswerCache } from './denial-answer-cache.ts';
@@ -173,12 +174,15 @@ function signingOver(
   chainSigned: Promise<void>,
 ): ZoneSigning {
   const compiled = new WeakSet<RRset>(synthesized);
+  const packed = zone.nodes instanceof PackedNodeTable ? zone.nodes : null;
   const { owners, existing, extra } = state;
   const typesAt = typesIn(zone, extra);
   const signing: ZoneSigning = {
     signer,
     denial: { apexKey: zone.apexKey, names: state.names, typesAt },
-    ownerOf: (rrset) => owners.get(rrset),
+    // A packed zone makes nodes as they are asked: RRsets made since are known to the table.
+    ownerOf:
+      packed === null ? (rrset) => owners.get(rrset) : (rrset) => owners.get(rrset) ?? packed.ownerOf(rrset),
     isCompiled: (rrset) => compiled.has(rrset),
     exists: (key) => existing.has(key),
     isSynthesized: (key) => extra.size > 0 && extra.has(key),

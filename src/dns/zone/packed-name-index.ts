@@ -13,14 +13,30 @@ import type { WireName } from '../wire/wire-name.ts';
 import { lowerByte, wireNameFromText, wireSize } from '../wire/wire-name.ts';
 import { SAME_OWNER, type PackedZoneRecords } from './packed-records.ts';
 
-/** One record of a name, as read from the packed bytes (rdata a view of them). */
-export interface PackedRecord {
-  readonly type: number;
-  readonly ttl: number;
-  readonly rdata: Uint8Array;
+/** Records of one name as recordsOf reads them: record i's RDATA is at[i], length[i] of the packed bytes. */
+export class RecordScratch {
+  type = new Int32Array(16);
+  ttl = new Uint32Array(16);
+  at = new Int32Array(16);
+  length = new Int32Array(16);
+
+  grow(): void {
+    const size = this.type.length * 2;
+    const more = <T extends Int32Array | Uint32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(size);
+      b.set(a);
+      return b;
+    };
+    this.type = more(this.type);
+    this.ttl = more(this.ttl);
+    this.at = more(this.at);
+    this.length = more(this.length);
+  }
 }
 
 const NO_RUN = -1;
+const LOWER = new Uint8Array(256).map((_, i) => lowerByte(i));
+const KEY_SCRATCH = Buffer.allocUnsafe(NAME_MAX);
 const INITIAL_NAMES = 1024;
 
 function grown<T extends Int32Array | Uint8Array>(a: T, size: number): T {
@@ -52,24 +68,25 @@ class OwnerScratch {
       this.labels = 0;
       return this.hash();
     }
+    if (end - at + 2 > NAME_MAX) return false;
     let head = 0;
     this.labels = 0;
+    const wire = this.wire;
     for (let i = at; i < end; i++) {
       const c = bytes[i]!;
-      if (c === 0x5c || c >= 0x80)
-        return this.readText(Buffer.from(bytes.buffer, bytes.byteOffset + at, length));
       if (c === 0x2e) {
         if (!this.closeLabel(head, i - at)) return false;
         head = i - at + 1;
+      } else if (c === 0x5c || c >= 0x80) {
+        return this.readText(Buffer.from(bytes.buffer, bytes.byteOffset + at, length));
       } else {
-        if (i - at + 2 > NAME_MAX) return false;
-        this.wire[i - at + 1] = c;
+        wire[i - at + 1] = c;
       }
     }
     if (!this.closeLabel(head, end - at)) return false;
-    this.wire[end - at + 1] = 0;
+    wire[end - at + 1] = 0;
     this.size = end - at + 2;
-    return this.size <= NAME_MAX && this.hash();
+    return this.hash();
   }
 
   private closeLabel(head: number, end: number): boolean {
@@ -102,15 +119,17 @@ class OwnerScratch {
 
   /** suffixHash[i]: nameKeyHash of the suffix from label i (labels hashed last to first). */
   private hash(): boolean {
+    const wire = this.wire;
+    const suffixHash = this.suffixHash;
     let h = NAME_HASH_OFFSET;
-    this.suffixHash[this.labels] = h;
+    suffixHash[this.labels] = h;
     for (let i = this.labels - 1; i >= 0; i--) {
       const p = this.labelAt[i]!;
-      const len = this.wire[p]!;
+      const len = wire[p]!;
       let lh = Math.imul(NAME_HASH_OFFSET ^ len, NAME_HASH_PRIME);
-      for (let k = 1; k <= len; k++) lh = Math.imul(lh ^ lowerByte(this.wire[p + k]!), NAME_HASH_PRIME);
+      for (let k = p + 1; k <= p + len; k++) lh = Math.imul(lh ^ LOWER[wire[k]!]!, NAME_HASH_PRIME);
       h = Math.imul(h ^ lh, NAME_HASH_PRIME);
-      this.suffixHash[i] = h;
+      suffixHash[i] = h;
     }
     return true;
   }
@@ -137,8 +156,11 @@ export class PackedNameIndex {
   private runCount = new Int32Array(INITIAL_NAMES);
   private runNext = new Int32Array(INITIAL_NAMES);
   private runs = 0;
-  /** Open addressing: id + 1 per slot (0: empty), probed linearly from the key hash. */
-  private slots = new Int32Array(INITIAL_NAMES * 2);
+  /**
+   * Open addressing, probed linearly from the key hash: slot s is the pair (key hash, id + 1) at
+   * 2s (id + 1 = 0: empty), so a probe reads one cache line, not the slot and then the name's hash.
+   */
+  private slots = new Int32Array(INITIAL_NAMES * 4);
 
   constructor(
     readonly packed: PackedZoneRecords,
@@ -146,6 +168,14 @@ export class PackedNameIndex {
     /** Names that exist without records (zone-extension.ts existingNames). */
     extra: readonly WireName[],
   ) {
+    // Sized for the records at once (every record a name of its own at most, each name's wire no
+    // longer than its record): growing as names come copied and rehashed the arrays many times.
+    this.growNames(packed.count + extra.length + 1);
+    this.runAt = new Int32Array(packed.count);
+    this.runCount = new Int32Array(packed.count);
+    this.runNext = new Int32Array(packed.count);
+    this.slots = new Int32Array(4 << Math.ceil(Math.log2(packed.count + extra.length + 1)));
+    this.names = new Uint8Array(packed.bytes.length + NAME_MAX * (extra.length + 1));
     const scratch = new OwnerScratch();
     scratch.fromWire(apex);
     const apexLabels = apex.keys.length;
@@ -162,22 +192,22 @@ export class PackedNameIndex {
 
   /** The id of the name with canonical key `key` (see WireName), or -1. */
   find(key: string, hash = nameKeyHash(key)): number {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const v = this.slots[s]!;
+      const v = slots[2 * s + 1]!;
       if (v === 0) return -1;
-      const id = v - 1;
-      if (this.hashes[id] === hash && this.keyEquals(id, key)) return id;
+      if (slots[2 * s] === hash && this.keyEquals(v - 1, key)) return v - 1;
     }
   }
 
   /** False when no name's key has this hash (name-key-hash.ts). */
   hasHash(hash: number): boolean {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const v = this.slots[s]!;
-      if (v === 0) return false;
-      if (this.hashes[v - 1] === hash) return true;
+      if (slots[2 * s + 1] === 0) return false;
+      if (slots[2 * s] === hash) return true;
     }
   }
 
@@ -185,9 +215,9 @@ export class PackedNameIndex {
   keyOf(id: number): string {
     const at = this.nameAt[id]!;
     const size = this.nameSize[id]! - 1;
-    let key = '';
-    for (let i = 0; i < size; i++) key += String.fromCharCode(lowerByte(this.names[at + i]!));
-    return key;
+    const names = this.names;
+    for (let i = 0; i < size; i++) KEY_SCRATCH[i] = LOWER[names[at + i]!]!;
+    return KEY_SCRATCH.toString('latin1', 0, size);
   }
 
   /** Where name `id`'s wire form is in `names`. */
@@ -200,23 +230,30 @@ export class PackedNameIndex {
     return this.children[id]!;
   }
 
-  /** Visits the records of name `id` in the order of the packed bytes. */
-  forEachRecord(id: number, visit: (type: number, ttl: number, rdata: Uint8Array) => void): void {
+  /**
+   * Reads the records of name `id` into `out` (in the order of the packed bytes) and returns how
+   * many: no object per record, RDATA as offsets into the packed bytes.
+   */
+  recordsOf(id: number, out: RecordScratch): number {
     const bytes = this.packed.bytes;
+    let n = 0;
     for (let r = this.firstRun[id]!; r !== NO_RUN; r = this.runNext[r]!) {
       let p = this.runAt[r]!;
-      for (let n = this.runCount[r]!; n > 0; n--) {
+      for (let k = this.runCount[r]!; k > 0; k--) {
         const length = (bytes[p]! << 8) | bytes[p + 1]!;
         p += 2 + (length === SAME_OWNER ? 0 : length);
-        const type = (bytes[p]! << 8) | bytes[p + 1]!;
-        const ttl =
-          ((bytes[p + 2]! << 24) | (bytes[p + 3]! << 16) | (bytes[p + 4]! << 8) | bytes[p + 5]!) >>> 0;
         const rdLength = (bytes[p + 6]! << 8) | bytes[p + 7]!;
-        p += 8;
-        visit(type, ttl, bytes.subarray(p, p + rdLength));
-        p += rdLength;
+        if (n === out.type.length) out.grow();
+        out.type[n] = (bytes[p]! << 8) | bytes[p + 1]!;
+        out.ttl[n] =
+          ((bytes[p + 2]! << 24) | (bytes[p + 3]! << 16) | (bytes[p + 4]! << 8) | bytes[p + 5]!) >>> 0;
+        out.at[n] = p + 8;
+        out.length[n] = rdLength;
+        n++;
+        p += 8 + rdLength;
       }
     }
+    return n;
   }
 
   private keyEquals(id: number, key: string): boolean {
@@ -232,7 +269,7 @@ export class PackedNameIndex {
   /** The scratch name is the apex or below it. */
   private inZone(scratch: OwnerScratch, apexLabels: number): boolean {
     const depth = scratch.labels - apexLabels;
-    if (depth < 0) return false;
+    if (depth < 0 || scratch.suffixHash[depth] !== this.hashes[0]) return false;
     const apexAt = this.nameAt[0]!;
     const at = depth === scratch.labels ? scratch.size - 1 : scratch.labelAt[depth]!;
     const size = this.nameSize[0]!;
@@ -291,8 +328,10 @@ export class PackedNameIndex {
     if (id >= 0) return id;
     const added = this.addName(scratch, 0, -1);
     let child = added;
-    for (let i = 1; i <= scratch.labels - apexLabels; i++) {
-      const parent = this.findSuffix(scratch, i);
+    const depth = scratch.labels - apexLabels;
+    for (let i = 1; i <= depth; i++) {
+      // The apex (id 0) is every name's last ancestor: most names of a large zone sit right below it.
+      const parent = i === depth ? 0 : this.findSuffix(scratch, i);
       if (parent >= 0) {
         this.children[parent]!++;
         break;
@@ -308,12 +347,13 @@ export class PackedNameIndex {
     const hash = scratch.suffixHash[i]!;
     const at = i === scratch.labels ? scratch.size - 1 : scratch.labelAt[i]!;
     const size = scratch.size - at;
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const v = this.slots[s]!;
+      const v = slots[2 * s + 1]!;
       if (v === 0) return -1;
       const id = v - 1;
-      if (this.hashes[id] !== hash || this.nameSize[id] !== size) continue;
+      if (slots[2 * s] !== hash || this.nameSize[id] !== size) continue;
       const nameAt = this.nameAt[id]!;
       let k = 0;
       while (k < size && lowerByte(this.names[nameAt + k]!) === lowerByte(scratch.wire[at + k]!)) k++;
@@ -326,15 +366,17 @@ export class PackedNameIndex {
    * = 0); an ancestor shares the bytes of the name it was added for (`child`).
    */
   private addName(scratch: OwnerScratch, i: number, child: number): number {
-    if ((this.count + 1) * 2 > this.slots.length) this.growSlots();
+    if ((this.count + 1) * 4 > this.slots.length) this.growSlots();
     const id = this.count++;
     if (id >= this.hashes.length) this.growNames(id + 1);
     const at = i === scratch.labels ? scratch.size - 1 : scratch.labelAt[i]!;
     const size = scratch.size - at;
     if (child < 0) {
-      this.names = grown(this.names, this.namesUsed + size);
-      this.names.set(scratch.wire.subarray(at, at + size), this.namesUsed);
-      this.nameAt[id] = this.namesUsed;
+      const names = (this.names = grown(this.names, this.namesUsed + size));
+      const wire = scratch.wire;
+      const to = this.namesUsed;
+      for (let k = 0; k < size; k++) names[to + k] = wire[at + k]!;
+      this.nameAt[id] = to;
       this.namesUsed += size;
     } else {
       this.nameAt[id] = this.nameAt[child]! + this.nameSize[child]! - size;
@@ -349,13 +391,17 @@ export class PackedNameIndex {
   }
 
   private place(id: number): void {
-    const mask = this.slots.length - 1;
-    let s = this.hashes[id]! & mask;
-    while (this.slots[s] !== 0) s = (s + 1) & mask;
-    this.slots[s] = id + 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
+    const hash = this.hashes[id]!;
+    let s = hash & mask;
+    while (slots[2 * s + 1] !== 0) s = (s + 1) & mask;
+    slots[2 * s] = hash;
+    slots[2 * s + 1] = id + 1;
   }
 
   private growNames(size: number): void {
+    if (size <= this.hashes.length) return;
     this.hashes = grown(this.hashes, size);
     this.nameAt = grown(this.nameAt, size);
     this.nameSize = grown(this.nameSize, size);
@@ -372,7 +418,7 @@ export class PackedNameIndex {
   /** Drops the spare capacity the build left (the table keeps a load of at most one half). */
   private trim(): void {
     const n = this.count;
-    this.hashes = this.hashes.slice(0, n);
+    this.hashes = new Int32Array(0); // in the slots
     this.nameAt = this.nameAt.slice(0, n);
     this.nameSize = this.nameSize.slice(0, n);
     this.children = this.children.slice(0, n);

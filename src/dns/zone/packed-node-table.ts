@@ -12,12 +12,12 @@
  */
 import { ByteArena } from '../wire/byte-arena.ts';
 import type { RRset } from '../wire/rrset-encoding.ts';
-import { encodeRRset, rdataNames } from '../wire/rrset-encoding.ts';
+import { SHAPE_FLAT, encodeRRset, rdataNames, shapeOf } from '../wire/rrset-encoding.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import { WireName } from '../wire/wire-name.ts';
 import { NodeTable } from './node-table.ts';
 import type { PackedZoneRecords } from './packed-records.ts';
-import { PackedNameIndex, type PackedRecord } from './packed-name-index.ts';
+import { PackedNameIndex, RecordScratch } from './packed-name-index.ts';
 import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional } from './zone-snapshot.ts';
 
 /**
@@ -26,6 +26,9 @@ import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional } from './zone-snapsh
  * shrink it to walk eviction.
  */
 export const packedCache = { generation: 32_768 };
+
+const ONE: readonly number[] = [0];
+const NO_NAMES: WireName[] = [];
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
@@ -44,6 +47,10 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   private readonly apexNode: ZoneNode;
   /** Bytes of the RRsets made (chunks are freed with the nodes that use them). */
   private readonly arena = new ByteArena();
+  /** Owner keys of the RRsets made (see ownerOf). */
+  private readonly owners = new WeakMap<RRset, string>();
+  /** The records of the node being made (make is never re-entered: additional data comes after). */
+  private readonly records = new RecordScratch();
 
   constructor(
     packed: PackedZoneRecords,
@@ -125,41 +132,62 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   private make(id: number): ZoneNode {
     const key = this.index.keyOf(id);
     const keys: string[] = [key];
-    for (let p = 0; p < key.length;) {
-      p += key.charCodeAt(p) + 1;
-      if (p < key.length) keys.push(key.slice(p));
-    }
+    for (let p = key.charCodeAt(0) + 1; p < key.length; p += key.charCodeAt(p) + 1) keys.push(key.slice(p));
     const name = new WireName(keys, this.index.names, this.index.wireAt(id));
-    const records: PackedRecord[] = [];
-    this.index.forEachRecord(id, (type, ttl, rdata) => {
-      if (type !== RR_TYPE.OPT) records.push({ type, ttl, rdata });
-    });
-    if (records.length === 0) return new ZoneNode(name, NO_RRSETS, false);
+    const rec = this.records;
+    const n = this.index.recordsOf(id, rec);
+    if (n === 0) return new ZoneNode(name, NO_RRSETS, false);
     // Stable: records of one type stay in order (the first of duplicates is kept).
-    records.sort((a, b) => a.type - b.type);
+    const order =
+      n === 1 ? ONE : Array.from({ length: n }, (_, i) => i).sort((a, b) => rec.type[a]! - rec.type[b]!);
     const rrsets: RRset[] = [];
-    for (let g = 0; g < records.length;) {
-      const type = records[g]!.type;
-      let ttl = Infinity;
-      const rdatas: Uint8Array[] = [];
-      const names: WireName[] = [];
-      for (; g < records.length && records[g]!.type === type; g++) {
-        const rec = records[g]!;
-        let found: WireName[];
+    for (let g = 0; g < n;) {
+      const type = rec.type[order[g]!]!;
+      let end = g + 1;
+      while (end < n && rec.type[order[end]!] === type) end++;
+      const rs = type === RR_TYPE.OPT ? null : this.rrsetOf(type, order, g, end);
+      if (rs !== null) rrsets.push(rs);
+      g = end;
+    }
+    const delegation = id !== 0 && rrsets.some((rs) => rs.type === RR_TYPE.NS);
+    for (const rs of rrsets) this.owners.set(rs, key);
+    return new ZoneNode(name, rrsets.length === 0 ? NO_RRSETS : rrsets, delegation);
+  }
+
+  /**
+   * The key of the packed name whose node holds `rrset` (made by this table): DNSSEC signs a
+   * wildcard's RRset under the wildcard's name and finds it by the RRset (zone-signing.ts ownerOf),
+   * and a node made after the zone's signing was set up is not among the RRsets it saw.
+   */
+  ownerOf(rrset: RRset): string | undefined {
+    return this.owners.get(rrset);
+  }
+
+  /** The RRset of records order[from .. to) (one type) as the builder encodes it; null if none is valid. */
+  private rrsetOf(type: number, order: readonly number[], from: number, to: number): RRset | null {
+    const rec = this.records;
+    const bytes = this.index.packed.bytes;
+    const flat = shapeOf(type) === SHAPE_FLAT && type !== RR_TYPE.DNAME;
+    let ttl = Infinity;
+    const rdatas: Uint8Array[] = [];
+    const names: WireName[] = [];
+    for (let g = from; g < to; g++) {
+      const r = order[g]!;
+      const rdata = bytes.subarray(rec.at[r]!, rec.at[r]! + rec.length[r]!);
+      let found: WireName[] = NO_NAMES;
+      if (!flat) {
         try {
-          found = rdataNames(type, rec.rdata);
+          found = rdataNames(type, rdata);
         } catch {
           continue; // malformed RDATA: skipped, as the builder skips it
         }
-        ttl = Math.min(ttl, rec.ttl);
-        if (rdatas.some((r) => sameBytes(r, rec.rdata))) continue;
-        rdatas.push(rec.rdata);
-        for (const n of found) names.push(n);
       }
-      if (rdatas.length > 0) rrsets.push(encodeRRset(type, ttl, rdatas, names, this.arena));
+      ttl = Math.min(ttl, rec.ttl[r]!);
+      if (rdatas.length > 0 && rdatas.some((d) => sameBytes(d, rdata))) continue;
+      rdatas.push(rdata);
+      for (const name of found) names.push(name);
     }
-    const delegation = id !== 0 && rrsets.some((rs) => rs.type === RR_TYPE.NS);
-    return new ZoneNode(name, rrsets.length === 0 ? NO_RRSETS : rrsets, delegation);
+    return rdatas.length === 0 ? null : encodeRRset(type, ttl, rdatas, flat ? NO_NAMES : names, this.arena);
   }
 
   /** Additional-section data of the node's NS/MX/SRV RRsets (as the builder sets it). */
@@ -179,14 +207,19 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
    */
   additionalTargets(id: number): string[] {
     const out: string[] = [];
-    this.index.forEachRecord(id, (type, _ttl, rdata) => {
-      if (!hasAdditional(type)) return;
+    const rec = this.records;
+    const bytes = this.index.packed.bytes;
+    const n = this.index.recordsOf(id, rec);
+    for (let r = 0; r < n; r++) {
+      const type = rec.type[r]!;
+      if (!hasAdditional(type)) continue;
       try {
-        for (const n of rdataNames(type, rdata)) out.push(n.keys[0] ?? '');
+        const rdata = bytes.subarray(rec.at[r]!, rec.at[r]! + rec.length[r]!);
+        for (const name of rdataNames(type, rdata)) out.push(name.keys[0] ?? '');
       } catch {
         // malformed: no node has it
       }
-    });
+    }
     return out;
   }
 

@@ -5,7 +5,12 @@
  * EDNS payload and DO), with the node cache at its size and shrunk to a few nodes (every lookup
  * then makes its node anew).
  */
+import dnsPacket from 'dns-packet';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildQuery } from '../../../test/conformance/query-wire-builder.ts';
+import { generateDnssecKey } from '../dnssec/dnssec-key.ts';
+import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
+import { NSEC3PARAM_RDATA } from '../dnssec/nsec3-chain.ts';
 import { CONFORMANCE_ZONES } from '../../../test/conformance/conformance-zones.ts';
 import { buildMalformedCorpus } from '../../../test/conformance/malformed-corpus.ts';
 import { buildQueryCorpus } from '../../../test/conformance/query-corpus.ts';
@@ -111,4 +116,95 @@ describe('a packed zone answers as the zone built whole', () => {
       expect(new Set(p.nodes.keys())).toEqual(new Set(w.nodes.keys()));
     }
   });
+
+  it.each(['online', 'nsec3'] as const)(
+    'answers a signed zone as built whole, DO set (%s denial)',
+    (denial) => {
+      const ksk = generateDnssecKey(13, 'ksk');
+      const zsk = generateDnssecKey(13, 'zsk');
+      const dnssec: ZoneDnssec = {
+        algorithm: 13,
+        ksk: { algorithm: 13, keyTag: ksk.keyTag, privateKeyPkcs8: ksk.privateKeyPkcs8 },
+        zsk: { algorithm: 13, keyTag: zsk.keyTag, privateKeyPkcs8: zsk.privateKeyPkcs8 },
+        nsecTtl: 300,
+        denial,
+      };
+      const data = zoneDataFromText({ id: 7, domain: 'signed.example', text: SIGNED_ZONE });
+      const extra = [ksk, zsk].map((k) => ({ name: 'signed.example', type: 48, ttl: 3600, rdata: k.dnskey }));
+      if (denial === 'nsec3')
+        extra.push({ name: 'signed.example', type: 51, ttl: 0, rdata: NSEC3PARAM_RDATA });
+      const zone: ZoneData = { ...data, records: [...data.records, ...extra], dnssec };
+      const whole = new ZoneStore();
+      whole.replaceAll([zone]);
+      packedCache.generation = 2;
+      const packedStore = new ZoneStore();
+      packedStore.replaceAll([packed(zone)]);
+      expect(packedStore.get(7)!.nodes).toBeInstanceOf(PackedNodeTable);
+      const askWhole = createMessageHandler(whole);
+      const askPacked = createMessageHandler(packedStore);
+      const out = createOutcome();
+      const names = [
+        'signed.example',
+        'www',
+        'alias',
+        'dangling',
+        'x.wild',
+        'a.b.wild',
+        'deep.secure',
+        'x.insecure',
+        'nx',
+        'ns1',
+      ];
+      for (const name of names) {
+        for (const qtype of [1, 2, 6, 15, 16, 28, 43, 48, 255]) {
+          const fq = name.includes('.example') ? name : `${name}.signed.example`;
+          const q = buildQuery({ id: 1, name: fq, qtype, edns: { payload: 4096, do: true } });
+          for (let ask = 0; ask < 2; ask++) {
+            const w = decodeSigned(askWhole(q, UDP, out));
+            expect(decodeSigned(askPacked(q, UDP, out)), `${fq} ${qtype}`).toEqual(w);
+          }
+        }
+      }
+    },
+  );
 });
+
+const UDP: ClientInfo = { transport: 'udp', address: '192.0.2.53', port: 5353, family: 4 };
+
+const SIGNED_ZONE = `
+$ORIGIN signed.example.
+$TTL 3600
+@ SOA ns1 hostmaster 1 7200 3600 1209600 300
+@ NS ns1
+@ NS ns2
+@ MX 10 mail
+ns1 A 192.0.2.1
+ns2 A 192.0.2.2
+mail A 192.0.2.25
+mail MX 10 www
+www A 192.0.2.80
+www MX 10 mail
+www AAAA 2001:db8::80
+alias CNAME www
+dangling CNAME gone
+*.wild A 192.0.2.99
+*.wild TXT "wild"
+secure NS ns.secure
+secure DS 12345 13 2 ${'ab'.repeat(32)}
+ns.secure A 192.0.2.53
+insecure NS ns.other.example.
+`;
+
+/** An answer as records, each RRSIG without its signature (ECDSA signs with a random nonce). */
+function decodeSigned(wire: Buffer | Uint8Array | null): unknown {
+  if (wire === null) return null;
+  const m = dnsPacket.decode(Buffer.from(wire));
+  const strip = (rs: dnsPacket.Answer[] | undefined): unknown[] =>
+    (rs ?? []).map((r) => (r.type === 'RRSIG' ? { ...r, data: { ...r.data, signature: null } } : r));
+  return {
+    flags: m.flags,
+    answers: strip(m.answers),
+    authorities: strip(m.authorities),
+    additionals: strip(m.additionals),
+  };
+}

@@ -126,10 +126,19 @@ function groupByOwner(index: RecordIndex): { order: Int32Array; at: Int32Array }
   return { order, at };
 }
 
-/** Builds the immutable compiled view of one zone. Throws only when the apex name itself is invalid. */
+/**
+ * Builds the immutable compiled view of one zone: packed (buildPackedSnapshot) when it is given
+ * packed or has PACKED_ZONE_RECORDS records or more, whole otherwise. Throws only when the apex
+ * name itself is invalid.
+ */
 export function buildZoneSnapshot(zone: ZoneData): ZoneSnapshot {
   if (zone.packed !== undefined || zone.records.length >= PACKED_ZONE_RECORDS)
     return buildPackedSnapshot(zone);
+  return buildWholeSnapshot(zone);
+}
+
+/** The snapshot with every name's node made at once (any size; benchmarks compare both). */
+export function buildWholeSnapshot(zone: ZoneData): ZoneSnapshot {
   const arena = new ByteArena();
   const table = new NameTable(arena);
   const apex = table.intern(wireNameFromText(zone.domain));
