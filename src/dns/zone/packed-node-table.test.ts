@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { nameKeyHash } from '../wire/name-key-hash.ts';
 import { keyOfText, wireNameFromText } from '../wire/wire-name.ts';
 import { PackedNodeTable } from './packed-node-table.ts';
-import { recordsPiece } from './packed-records.ts';
+import { PACKED_ZONE_RECORDS, recordsPiece } from './packed-records.ts';
 import type { ZoneRecordData } from './zone-data.ts';
-import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
+import { buildWholeSnapshot, buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { ZoneNode } from './zone-snapshot.ts';
 
 const A = (name: string, last: number, ttl = 60): ZoneRecordData => ({
@@ -87,5 +87,37 @@ describe('PackedNodeTable', () => {
     expect(t.size).toBe(4);
     expect(t.delete(n)).toBe(true);
     expect(t.size).toBe(3);
+  });
+});
+
+describe('a large zone given as records', () => {
+  it('is built packed at PACKED_ZONE_RECORDS records, with the nodes of a whole build', () => {
+    const records = [SOA];
+    for (let i = 1; records.length < PACKED_ZONE_RECORDS; i++) {
+      records.push(A(`h${i}.s${i % 7}.p.test`, i & 0xff, 60 + (i % 5)));
+      if (i % 11 === 0)
+        records.push({
+          name: `h${i}.s${i % 7}.p.test`,
+          type: 15,
+          ttl: 60,
+          rdata: Uint8Array.of(0, 10, 2, 0x68, 0x31, 1, 0x70, 4, 0x74, 0x65, 0x73, 0x74, 0),
+        });
+    }
+    const zone = { id: 1, domain: 'p.test', serial: 1, records };
+    const packed = buildZoneSnapshot(zone);
+    expect(packed.nodes).toBeInstanceOf(PackedNodeTable);
+    expect(buildZoneSnapshot({ ...zone, records: records.slice(0, -1) }).nodes).not.toBeInstanceOf(
+      PackedNodeTable,
+    );
+    const whole = buildWholeSnapshot(zone);
+    expect(packed.nodes.size).toBe(whole.nodes.size);
+    let compared = 0;
+    for (const [key, node] of whole.nodes) {
+      if (compared++ % 97 !== 0) continue;
+      const got = packed.nodes.get(key)!;
+      expect(got.rrsets.map((rs) => [rs.type, rs.ttl, rs.rdatas, rs.additional.length])).toEqual(
+        node.rrsets.map((rs) => [rs.type, rs.ttl, rs.rdatas, rs.additional.length]),
+      );
+    }
   });
 });
