@@ -6,6 +6,16 @@
  */
 import type { ZoneData, ZoneNamesData } from '../zone/zone-data.ts';
 import { applyNamesChange } from '../zone/zone-names-change.ts';
+import { readRecords } from '../zone/packed-records.ts';
+
+/** The zone with its records as a list: AXFR streams them (a packed zone holds its apex's only). */
+function withRecords(zone: ZoneData): ZoneData {
+  const packed = zone.packed;
+  if (packed === undefined) return zone;
+  const bytes = Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.length);
+  const { packed: _packed, ...rest } = zone;
+  return { ...rest, records: readRecords(bytes, 0, packed.count).records };
+}
 
 export class TransferZones {
   private byApex = new Map<string, ZoneData>();
@@ -16,7 +26,7 @@ export class TransferZones {
     const apexById = new Map<number, string>();
     for (const z of zones) {
       if (z.transfer === undefined) continue;
-      byApex.set(z.domain, z);
+      byApex.set(z.domain, withRecords(z));
       apexById.set(z.id, z.domain);
     }
     this.byApex = byApex;
@@ -26,7 +36,7 @@ export class TransferZones {
   upsert(zone: ZoneData): void {
     this.remove(zone.id);
     if (zone.transfer === undefined) return;
-    this.byApex.set(zone.domain, zone);
+    this.byApex.set(zone.domain, withRecords(zone));
     this.apexById.set(zone.id, zone.domain);
   }
 
