@@ -114,13 +114,14 @@ export async function startNode(
       const api = await buildApiApp(runtime, (a: FastifyInstance) => registerOpsRoutes(a, ops));
       modules = api.modules;
       routes = api.routes;
-      apiUrl = await api.app.listen({ host: config.apiHost, port: config.apiPort });
-      opsUrl = apiUrl;
-      log.info({ url: apiUrl }, 'API listening');
+      // Stopped with the rest if the port cannot be taken (its modules have started).
       stops.push(async () => {
         await api.app.close();
         for (const m of api.modules) await m.stop?.();
       });
+      apiUrl = await api.app.listen({ host: config.apiHost, port: config.apiPort });
+      opsUrl = apiUrl;
+      log.info({ url: apiUrl }, 'API listening');
     }
   } catch (error) {
     for (const s of stops.reverse()) await s();

@@ -18,8 +18,18 @@ describe('the password reset page, in a real browser', () => {
   let browser: Browser;
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    // A fixed port: the mail's link names this API's own address.
-    t = await startTestApp({ env: { SMTP_URL: smtp.url, API_PORT: String(await freePort('127.0.0.1')) } });
+    // A fixed port: the mail's link names this API's own address. Another process may take a free
+    // port before the app listens on it: then another one.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        t = await startTestApp({
+          env: { SMTP_URL: smtp.url, API_PORT: String(await freePort('127.0.0.1')) },
+        });
+        break;
+      } catch (error) {
+        if (attempt === 5 || !String(error).includes('EADDRINUSE')) throw error;
+      }
+    }
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
