@@ -54,6 +54,7 @@ export type { PackedZoneRecords } from './zone/packed-records.ts';
 export {
   PACKED_ZONE_RECORDS,
   SAME_OWNER,
+  packedZone,
   readApexRecords,
   readRecords,
   recordsPiece,

@@ -5,7 +5,7 @@ import type { ZoneData, ZoneRecordData } from '../zone/zone-data.ts';
 import { createTransferHandler, type ZoneVersionSource } from './transfer-handler.ts';
 import { isTransferQuery, parseTransferQuery } from './transfer-query.ts';
 import { TransferZones } from './transfer-zones.ts';
-import { recordsPiece } from '../zone/packed-records.ts';
+import { packedZone } from '../zone/packed-records.ts';
 import { TsigSigner, verifyRequest } from './tsig-hmac.ts';
 
 const KEY = { name: 'k1', algorithm: 'hmac-sha256' as const, secret: new Uint8Array(32).fill(7) };
@@ -102,12 +102,7 @@ describe('transfer handler', () => {
 
   it('streams a zone handed over packed whole, not its apex alone', async () => {
     const whole = zone(2, v2);
-    const apex = whole.records.filter((r) => r.name === whole.domain);
-    const packed = {
-      count: whole.records.length,
-      bytes: recordsPiece(whole.records, 0, whole.records.length),
-    };
-    const r = await setup({ ...whole, records: apex, packed }, new Map()).handle(query('AXFR'), '127.0.0.1');
+    const r = await setup(packedZone(whole), new Map()).handle(query('AXFR'), '127.0.0.1');
     expect(answers(r.messages)).toEqual([
       'SOA example.test 2',
       'A www.example.test 192.0.2.1',

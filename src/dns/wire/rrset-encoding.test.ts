@@ -3,12 +3,14 @@ import { ByteArena } from './byte-arena.ts';
 import {
   encodeRRset,
   rdataNames,
+  rdataNamesValid,
   SHAPE_FLAT,
   SHAPE_HINT,
   SHAPE_MX,
   SHAPE_NAME,
   SHAPE_SOA,
 } from './rrset-encoding.ts';
+import { createSeededRandom } from '../../testing/seeded-random.ts';
 import { wireNameFromText } from './wire-name.ts';
 import { RR_TYPE } from './rr-type.ts';
 
@@ -57,5 +59,45 @@ describe('encodeRRset', () => {
     expect(() => rdataNames(RR_TYPE.CNAME, cat(name('a.example'), Uint8Array.of(1)))).toThrow();
     expect(() => rdataNames(RR_TYPE.SOA, name('a.example'))).toThrow();
     expect(() => rdataNames(RR_TYPE.MX, Uint8Array.of(0, 1))).toThrow();
+  });
+});
+
+describe('rdataNamesValid', () => {
+  it('accepts exactly the RDATA rdataNames reads, at any offset of a larger buffer', () => {
+    const rnd = createSeededRandom(9);
+    // Names of every type with names (NS, CNAME, SOA, MX, MINFO, SRV, DNAME) and a flat one (A).
+    const types = [2, 5, 6, 15, 14, 33, 39, 1];
+    const label = (): number[] => {
+      const len = rnd.next() < 0.05 ? 64 : rnd.int(8);
+      return [len, ...Array.from({ length: len }, () => 97 + rnd.int(26))];
+    };
+    const name = (): number[] => {
+      if (rnd.next() < 0.02) return [...Array.from({ length: 260 }, (_, i) => (i % 2 === 0 ? 1 : 97)), 0];
+      const labels = Array.from({ length: rnd.int(4) }, label).flat();
+      return rnd.next() < 0.1 ? labels : [...labels, 0];
+    };
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const type = rnd.pick(types);
+      const fixed = Array.from({ length: rnd.pick([0, 1, 2, 6, 20]) }, () => rnd.int(256));
+      const parts = rnd.next() < 0.5 ? [fixed, name()] : [name(), name(), fixed];
+      if (rnd.next() < 0.1) parts.push([rnd.int(256)]);
+      const rdata = Uint8Array.from(parts.flat());
+      const padded = Uint8Array.from([7, 7, 7, ...rdata, 63, 1, 2]);
+      let expected = true;
+      try {
+        rdataNames(type, rdata);
+      } catch {
+        expected = false;
+      }
+      if (expected) accepted++;
+      expect(
+        rdataNamesValid(type, padded, 3, 3 + rdata.length),
+        `${type} ${Buffer.from(rdata).toString('hex')}`,
+      ).toBe(expected);
+    }
+    // Both kinds were met often.
+    expect(accepted).toBeGreaterThan(2_000);
+    expect(accepted).toBeLessThan(18_000);
   });
 });

@@ -1,7 +1,7 @@
 import type { ByteArena } from './byte-arena.ts';
 import type { WireName } from './wire-name.ts';
 import { readRdataName } from './wire-name.ts';
-import { CLASS_IN } from './message/message-constants.ts';
+import { CLASS_IN, LABEL_MAX, NAME_MAX } from './message/message-constants.ts';
 import { RR_TYPE } from './rr-type.ts';
 
 /**
@@ -86,6 +86,42 @@ export function rdataNames(type: number, rdata: Uint8Array): WireName[] {
     default:
       return type === RR_TYPE.DNAME ? [readRdataName(rdata, 0).name] : [];
   }
+}
+
+/**
+ * Whether rdataNames accepts `type`'s RDATA at rdata[from, to), without making its names: a
+ * packed zone's index (packed-name-index.ts) keeps an owner only for a record it will serve.
+ */
+export function rdataNamesValid(type: number, rdata: Uint8Array, from: number, to: number): boolean {
+  switch (shapeOf(type)) {
+    case SHAPE_NAME:
+      return rdataNameEnd(rdata, from, to) === to;
+    case SHAPE_MX:
+      return rdataNameEnd(rdata, from + MX_FIXED, to) === to;
+    case SHAPE_TWO_NAMES:
+    case SHAPE_SOA: {
+      const a = rdataNameEnd(rdata, from, to);
+      const b = a < 0 ? -1 : rdataNameEnd(rdata, a, to);
+      return b >= 0 && to - b === (type === RR_TYPE.SOA ? SOA_FIXED : 0);
+    }
+    case SHAPE_HINT:
+      return rdataNameEnd(rdata, from + SRV_TARGET_OFFSET, to) >= 0;
+    default:
+      return type !== RR_TYPE.DNAME || rdataNameEnd(rdata, from, to) >= 0;
+  }
+}
+
+/** Where the uncompressed name at rdata[at] ends within `to`, or -1 where readRdataName throws. */
+function rdataNameEnd(rdata: Uint8Array, at: number, to: number): number {
+  let p = at;
+  for (;;) {
+    if (p >= to) return -1;
+    const len = rdata[p]!;
+    if (len > LABEL_MAX) return -1;
+    p += len + 1;
+    if (len === 0) break;
+  }
+  return p - at > NAME_MAX ? -1 : p;
 }
 
 /** Names per record for each shape (0: the writer uses none). */

@@ -8,6 +8,8 @@
  * building a node object per name took 4 s and 290 MiB (docs/benchmarks.md, "A 1M-record zone").
  */
 import { LABEL_MAX, NAME_MAX } from '../wire/message/message-constants.ts';
+import { RR_TYPE } from '../wire/rr-type.ts';
+import { rdataNamesValid } from '../wire/rrset-encoding.ts';
 import { NAME_HASH_OFFSET, NAME_HASH_PRIME, nameKeyHash } from '../wire/name-key-hash.ts';
 import type { WireName } from '../wire/wire-name.ts';
 import { lowerByte, wireNameFromText, wireSize } from '../wire/wire-name.ts';
@@ -22,15 +24,10 @@ export class RecordScratch {
 
   grow(): void {
     const size = this.type.length * 2;
-    const more = <T extends Int32Array | Uint32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(size);
-      b.set(a);
-      return b;
-    };
-    this.type = more(this.type);
-    this.ttl = more(this.ttl);
-    this.at = more(this.at);
-    this.length = more(this.length);
+    this.type = grown(this.type, size);
+    this.ttl = grown(this.ttl, size);
+    this.at = grown(this.at, size);
+    this.length = grown(this.length, size);
   }
 }
 
@@ -39,7 +36,12 @@ const LOWER = new Uint8Array(256).map((_, i) => lowerByte(i));
 const KEY_SCRATCH = Buffer.allocUnsafe(NAME_MAX);
 const INITIAL_NAMES = 1024;
 
-function grown<T extends Int32Array | Uint8Array>(a: T, size: number): T {
+/** Whether the whole build keeps the record (zone-snapshot-builder.ts: not OPT, its RDATA's names sound). */
+function servedRecord(type: number, bytes: Uint8Array, from: number, to: number): boolean {
+  return type !== RR_TYPE.OPT && rdataNamesValid(type, bytes, from, to);
+}
+
+function grown<T extends Int32Array | Uint32Array | Uint8Array>(a: T, size: number): T {
   if (size <= a.length) return a;
   const b = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
   b.set(a);
@@ -66,7 +68,8 @@ class OwnerScratch {
       this.wire[0] = 0;
       this.size = 1;
       this.labels = 0;
-      return this.hash();
+      this.hash();
+      return true;
     }
     if (end - at + 2 > NAME_MAX) return false;
     let head = 0;
@@ -86,7 +89,8 @@ class OwnerScratch {
     if (!this.closeLabel(head, end - at)) return false;
     wire[end - at + 1] = 0;
     this.size = end - at + 2;
-    return this.hash();
+    this.hash();
+    return true;
   }
 
   private closeLabel(head: number, end: number): boolean {
@@ -118,7 +122,7 @@ class OwnerScratch {
   }
 
   /** suffixHash[i]: nameKeyHash of the suffix from label i (labels hashed last to first). */
-  private hash(): boolean {
+  private hash(): void {
     const wire = this.wire;
     const suffixHash = this.suffixHash;
     let h = NAME_HASH_OFFSET;
@@ -131,7 +135,6 @@ class OwnerScratch {
       h = Math.imul(h ^ lh, NAME_HASH_PRIME);
       suffixHash[i] = h;
     }
-    return true;
   }
 }
 
@@ -283,6 +286,9 @@ export class PackedNameIndex {
   private indexRecords(scratch: OwnerScratch, apexLabels: number): void {
     const bytes = this.packed.bytes;
     let p = 0;
+    // The scratch holds the owner of the records read; it becomes a name at its first record that
+    // is served, as the whole build registers an owner only with a valid record.
+    let inZone = false;
     let owner = -1;
     let run = NO_RUN;
     for (let i = 0; i < this.packed.count; i++) {
@@ -290,29 +296,30 @@ export class PackedNameIndex {
       const length = (bytes[p]! << 8) | bytes[p + 1]!;
       p += 2;
       if (length !== SAME_OWNER) {
-        owner =
-          scratch.read(bytes, p, length) && this.inZone(scratch, apexLabels)
-            ? this.addOwner(scratch, apexLabels)
-            : -1;
+        inZone = scratch.read(bytes, p, length) && this.inZone(scratch, apexLabels);
+        owner = -1;
+        run = NO_RUN;
         p += length;
-        run = owner < 0 ? NO_RUN : this.addRun(owner, start);
-      } else if (run !== NO_RUN) {
-        this.runCount[run]!++;
       }
-      if (owner < 0) this.skipped++;
       if (p + 8 > bytes.length) throw new Error('truncated');
-      p += 8 + ((bytes[p + 6]! << 8) | bytes[p + 7]!);
-      if (p > bytes.length) throw new Error('truncated');
+      const type = (bytes[p]! << 8) | bytes[p + 1]!;
+      const end = p + 8 + ((bytes[p + 6]! << 8) | bytes[p + 7]!);
+      if (end > bytes.length) throw new Error('truncated');
+      const valid = inZone && servedRecord(type, bytes, p + 8, end);
+      if (!valid) this.skipped++;
+      // An invalid record inside a run stays in it: making the node drops it (packed-node-table.ts).
+      if (run !== NO_RUN) this.runCount[run]!++;
+      else if (valid) {
+        if (owner < 0) owner = this.addOwner(scratch, apexLabels);
+        run = this.addRun(owner, start);
+      }
+      p = end;
     }
   }
 
   private addRun(owner: number, at: number): number {
+    // The run arrays are sized to the records (a run holds one at least).
     const r = this.runs++;
-    if (r >= this.runAt.length) {
-      this.runAt = grown(this.runAt, r + 1);
-      this.runCount = grown(this.runCount, r + 1);
-      this.runNext = grown(this.runNext, r + 1);
-    }
     this.runAt[r] = at;
     this.runCount[r] = 1;
     this.runNext[r] = NO_RUN;

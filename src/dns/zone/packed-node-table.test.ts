@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nameKeyHash } from '../wire/name-key-hash.ts';
 import { keyOfText, wireNameFromText } from '../wire/wire-name.ts';
 import { PackedNodeTable } from './packed-node-table.ts';
-import { PACKED_ZONE_RECORDS, recordsPiece } from './packed-records.ts';
+import { PACKED_ZONE_RECORDS, packRecords } from './packed-records.ts';
 import type { ZoneRecordData } from './zone-data.ts';
 import { buildWholeSnapshot, buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { ZoneNode } from './zone-snapshot.ts';
@@ -21,8 +21,7 @@ const SOA: ZoneRecordData = {
 };
 
 function table(records: ZoneRecordData[], generation?: number): PackedNodeTable {
-  const packed = { count: records.length, bytes: recordsPiece(records, 0, records.length) };
-  return new PackedNodeTable(packed, wireNameFromText('p.test'), [], generation);
+  return new PackedNodeTable(packRecords(records), wireNameFromText('p.test'), [], generation);
 }
 
 describe('PackedNodeTable', () => {
@@ -62,6 +61,61 @@ describe('PackedNodeTable', () => {
     }
     expect(t.mayHave(nameKeyHash(keyOfText('nope.p.test')))).toBe(false);
     expect(t.size).toBe(whole.size);
+  });
+
+  it('makes a node and its additional-data targets, not the targets of those (a long MX chain)', () => {
+    const label = (l: string): number[] => [l.length, ...Buffer.from(l)];
+    const mx = (name: string, target: string): ZoneRecordData => ({
+      name,
+      type: 15,
+      ttl: 60,
+      rdata: Uint8Array.from([0, 10, ...target.split('.').flatMap(label), 0]),
+    });
+    // Each name's MX names the next: followed whole, one lookup made every name (and overflowed the stack).
+    const records = [SOA, mx('p.test', 'h0.p.test')];
+    for (let i = 0; i < 30_000; i++)
+      records.push(A(`h${i}.p.test`, i & 0xff), mx(`h${i}.p.test`, `h${i + 1}.p.test`));
+    const t = table(records, 8);
+    const whole = buildWholeSnapshot({ id: 1, domain: 'p.test', serial: 1, records }).nodes;
+    const additional = (node: ZoneNode | undefined): string[] =>
+      node!.rrset(15)!.additional.map((e) => `${e.owner.keys[0]} ${e.rrset.type} ${e.glue}`);
+    for (const i of [0, 1, 2, 29_999, 1, 0]) {
+      const key = keyOfText(`h${i}.p.test`);
+      expect(additional(t.get(key)), `h${i}`).toEqual(additional(whole.get(key)));
+    }
+    expect(additional(t.get(keyOfText('p.test')))).toEqual(additional(whole.get(keyOfText('p.test'))));
+  });
+
+  it('has no name whose records are all left out (malformed names in RDATA, OPT), as a whole build', () => {
+    const ns = (name: string, rdata: number[]): ZoneRecordData => ({
+      name,
+      type: 2,
+      ttl: 60,
+      rdata: Uint8Array.from(rdata),
+    });
+    const records = [
+      SOA,
+      ns('bad.p.test', [5, 1, 2]),
+      { name: 'opt.x.p.test', type: 41, ttl: 0, rdata: new Uint8Array(0) },
+      ns('mixed.p.test', [5, 1, 2]),
+      A('mixed.p.test', 1),
+      ns('mixed.p.test', [64, 1]),
+      A('after.p.test', 2),
+    ];
+    const t = table(records);
+    const whole = buildWholeSnapshot({ id: 1, domain: 'p.test', serial: 1, records });
+    expect([...t.keys()].sort()).toEqual([...whole.nodes.keys()].sort());
+    expect(t.size).toBe(whole.nodes.size);
+    for (const name of ['bad', 'opt.x', 'x']) expect(t.has(keyOfText(`${name}.p.test`)), name).toBe(false);
+    expect(t.get(keyOfText('mixed.p.test'))!.rrsets.map((rs) => rs.type)).toEqual([1]);
+    expect(t.index.skipped).toBe(whole.skipped);
+  });
+
+  it('gives the apex of the root zone a name of no labels', () => {
+    const rootSoa = { ...SOA, name: '' };
+    const t = new PackedNodeTable(packRecords([rootSoa, A('a', 1)]), wireNameFromText(''), []);
+    expect(t.get('')!.keys).toEqual([]);
+    expect(t.get(keyOfText('a'))!.keys).toEqual([keyOfText('a')]);
   });
 
   it('lays a patch over the packed names: set, delete, size, iteration', () => {

@@ -18,7 +18,7 @@ import { WireName } from '../wire/wire-name.ts';
 import { NodeTable } from './node-table.ts';
 import type { PackedZoneRecords } from './packed-records.ts';
 import { PackedNameIndex, RecordScratch } from './packed-name-index.ts';
-import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional } from './zone-snapshot.ts';
+import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional, isDuplicate } from './zone-snapshot.ts';
 
 /**
  * Nodes per cache generation: a node asked again within about this many other names stays made.
@@ -30,10 +30,6 @@ export const packedCache = { generation: 32_768 };
 const ONE: readonly number[] = [0];
 const NO_NAMES: WireName[] = [];
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
-}
-
 export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   readonly index: PackedNameIndex;
   /** Nodes put by patches (they win over the packed names). */
@@ -44,6 +40,14 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   private added = 0;
   private young = new Map<number, ZoneNode>();
   private old = new Map<number, ZoneNode>();
+  /**
+   * Nodes made as another node's additional-data targets, their own additional data not set yet:
+   * it is set when a lookup returns them, so making one node makes its targets and no further (a
+   * chain of MX targets is not followed to its end). Bounded as a generation of the cache.
+   */
+  private targets = new Map<number, ZoneNode>();
+  /** Set while a node's additional data is set: the nodes made meanwhile wait in `targets`. */
+  private filling = false;
   private readonly apexNode: ZoneNode;
   /** Bytes of the RRsets made (chunks are freed with the nodes that use them). */
   private readonly arena = new ByteArena();
@@ -98,8 +102,9 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   /** A patch removes the name `key`. */
   delete(key: string): boolean {
     const had = this.has(key);
-    if (this.overlay.delete(key) && this.index.find(key) < 0) this.added--;
-    if (this.index.find(key) >= 0) this.removed.add(key);
+    const packed = this.index.find(key) >= 0;
+    if (this.overlay.delete(key) && !packed) this.added--;
+    if (packed) this.removed.add(key);
     return had;
   }
 
@@ -109,15 +114,27 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
     const young = this.young.get(id);
     if (young !== undefined) return young;
     let node = this.old.get(id);
-    if (node === undefined) {
-      node = this.make(id);
+    if (node !== undefined) {
       this.cache(id, node);
-      // After caching: a target that names this node back finds it.
-      this.addAdditional(node);
-    } else {
-      this.cache(id, node);
+      return node;
     }
+    node = this.targets.get(id);
+    if (this.filling) {
+      // A target of the node being filled: only its A and AAAA RRsets are read.
+      if (node === undefined) this.holdTarget(id, (node = this.make(id)));
+      return node;
+    }
+    if (node === undefined) node = this.make(id);
+    else this.targets.delete(id);
+    // Cached first: a target that names this node back finds it.
+    this.cache(id, node);
+    this.addAdditional(node);
     return node;
+  }
+
+  private holdTarget(id: number, node: ZoneNode): void {
+    if (this.targets.size >= this.generation) this.targets = new Map();
+    this.targets.set(id, node);
   }
 
   private cache(id: number, node: ZoneNode): void {
@@ -131,7 +148,8 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   /** The node of packed name `id` with its RRsets (their additional data not yet set). */
   private make(id: number): ZoneNode {
     const key = this.index.keyOf(id);
-    const keys: string[] = [key];
+    // The root's name has no labels (as wireNameFromText('') has).
+    const keys: string[] = key === '' ? [] : [key];
     for (let p = key.charCodeAt(0) + 1; p < key.length; p += key.charCodeAt(p) + 1) keys.push(key.slice(p));
     const name = new WireName(keys, this.index.names, this.index.wireAt(id));
     const rec = this.records;
@@ -183,7 +201,7 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
         }
       }
       ttl = Math.min(ttl, rec.ttl[r]!);
-      if (rdatas.length > 0 && rdatas.some((d) => sameBytes(d, rdata))) continue;
+      if (rdatas.length > 0 && isDuplicate(rdatas, rdata)) continue;
       rdatas.push(rdata);
       for (const name of found) names.push(name);
     }
@@ -192,12 +210,18 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
 
   /** Additional-section data of the node's NS/MX/SRV RRsets (as the builder sets it). */
   private addAdditional(node: ZoneNode): void {
-    for (let i = 0; i < node.rrsetCount; i++) {
-      const rs = node.rrsetAt(i);
-      if (!hasAdditional(rs.type)) continue;
-      const cut = rs.type === RR_TYPE.NS && node.delegation ? (node.keys[0] ?? '') : null;
-      const additional = additionalFor(this, rs, cut);
-      if (additional.length > 0) rs.additional = additional;
+    const was = this.filling;
+    this.filling = true;
+    try {
+      for (let i = 0; i < node.rrsetCount; i++) {
+        const rs = node.rrsetAt(i);
+        if (!hasAdditional(rs.type)) continue;
+        const cut = rs.type === RR_TYPE.NS && node.delegation ? (node.keys[0] ?? '') : null;
+        const additional = additionalFor(this, rs, cut);
+        if (additional.length > 0) rs.additional = additional;
+      }
+    } finally {
+      this.filling = was;
     }
   }
 

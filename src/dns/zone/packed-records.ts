@@ -4,7 +4,7 @@
  * u16 RDATA length and the RDATA (about 37 bytes a record). The DNS node's snapshot file holds
  * zones in it, and a large zone is served from it (packed-node-table.ts): no object per record.
  */
-import type { ZoneData, ZoneRecordData } from './zone-data.ts';
+import type { PackedZoneRecords, ZoneData, ZoneRecordData } from './zone-data.ts';
 export type { PackedZoneRecords } from './zone-data.ts';
 
 /** A record's owner length meaning "the owner of the record before" (names are at most 255 octets). */
@@ -27,6 +27,17 @@ export function recordsPiece(records: ZoneData['records'], from: number, to: num
     previous = r.name;
   }
   return out;
+}
+
+/** All of `records` packed (ZoneData.packed). */
+export function packRecords(records: ZoneData['records']): PackedZoneRecords {
+  return { count: records.length, bytes: recordsPiece(records, 0, records.length) };
+}
+
+/** `zone` as a packed zone is handed over: its records packed, the apex's records beside them. */
+export function packedZone(zone: ZoneData): ZoneData {
+  const apex = zone.records.filter((r) => r.name === zone.domain);
+  return { ...zone, records: apex, packed: packRecords(zone.records) };
 }
 
 /** One record at `p` of `out` (owner null: SAME_OWNER); the offset after it. */

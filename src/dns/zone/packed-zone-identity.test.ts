@@ -17,7 +17,7 @@ import { buildQueryCorpus } from '../../../test/conformance/query-corpus.ts';
 import { createSeededRandom } from '../../testing/seeded-random.ts';
 import { createMessageHandler, createOutcome, type ClientInfo } from '../server/handle-message.ts';
 import { PackedNodeTable, packedCache } from './packed-node-table.ts';
-import { recordsPiece } from './packed-records.ts';
+import { packedZone } from './packed-records.ts';
 import type { ZoneData } from './zone-data.ts';
 import { zoneDataFromText } from './zone-data-from-text.ts';
 import { ZoneStore } from './zone-store.ts';
@@ -28,18 +28,12 @@ const CLIENTS: ClientInfo[] = [
 ];
 
 /** The zone as a node cold-started from its snapshot file hands it over: packed, with its apex records. */
-function packed(zone: ZoneData): ZoneData {
-  const apex = zone.records.filter((r) => r.name === zone.domain);
-  const bytes = recordsPiece(zone.records, 0, zone.records.length);
-  return { ...zone, records: apex, packed: { count: zone.records.length, bytes } };
-}
-
 function stores(): { whole: ZoneStore; packed: ZoneStore } {
   const zones = CONFORMANCE_ZONES.map(zoneDataFromText);
   const whole = new ZoneStore();
   whole.replaceAll(zones);
   const packedStore = new ZoneStore();
-  packedStore.replaceAll(zones.map(packed));
+  packedStore.replaceAll(zones.map(packedZone));
   return { whole, packed: packedStore };
 }
 
@@ -138,7 +132,7 @@ describe('a packed zone answers as the zone built whole', () => {
       whole.replaceAll([zone]);
       packedCache.generation = 2;
       const packedStore = new ZoneStore();
-      packedStore.replaceAll([packed(zone)]);
+      packedStore.replaceAll([packedZone(zone)]);
       expect(packedStore.get(7)!.nodes).toBeInstanceOf(PackedNodeTable);
       const askWhole = createMessageHandler(whole);
       const askPacked = createMessageHandler(packedStore);

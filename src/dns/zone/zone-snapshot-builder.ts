@@ -12,20 +12,10 @@ import { NameTable } from './name-table.ts';
 import type { ZoneData, ZoneRecordData } from './zone-data.ts';
 import { extensionNames, zoneExtensions } from './zone-extension.ts';
 import type { ZoneSnapshot } from './zone-snapshot.ts';
-import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional } from './zone-snapshot.ts';
+import { NO_RRSETS, ZoneNode, additionalFor, hasAdditional, isDuplicate } from './zone-snapshot.ts';
 import { NodeTable } from './node-table.ts';
 import { PackedNodeTable } from './packed-node-table.ts';
-import { PACKED_ZONE_RECORDS, recordsPiece } from './packed-records.ts';
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
-}
-
-/** `rdata` is one of `rdatas` already (a duplicate record: RFC 2181 §5 keeps one). */
-function isDuplicate(rdatas: readonly Uint8Array[], rdata: Uint8Array): boolean {
-  for (const r of rdatas) if (sameBytes(r, rdata)) return true;
-  return false;
-}
+import { PACKED_ZONE_RECORDS, packRecords } from './packed-records.ts';
 
 const isNs = (rs: RRset): boolean => rs.type === RR_TYPE.NS;
 
@@ -232,10 +222,7 @@ function withExtensions(zone: ZoneData, built: BuiltZone): ZoneSnapshot {
  * apex made; every other node is made when first asked. Records given as objects are packed first.
  */
 function buildPackedSnapshot(zone: ZoneData): ZoneSnapshot {
-  const packed = zone.packed ?? {
-    count: zone.records.length,
-    bytes: recordsPiece(zone.records, 0, zone.records.length),
-  };
+  const packed = zone.packed ?? packRecords(zone.records);
   const parsedApex = wireNameFromText(zone.domain);
   const nodes = new PackedNodeTable(packed, parsedApex, extensionNames(zone, parsedApex));
   const apex = nodes.get(parsedApex.keys[0] ?? '')!;

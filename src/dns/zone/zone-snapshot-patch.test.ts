@@ -12,7 +12,7 @@ import { buildZoneSnapshot } from './zone-snapshot-builder.ts';
 import { patchZoneSnapshot } from './zone-snapshot-patch.ts';
 import { ZoneStore } from './zone-store.ts';
 import { PackedNodeTable, packedCache } from './packed-node-table.ts';
-import { recordsPiece } from './packed-records.ts';
+import { packedZone } from './packed-records.ts';
 
 const QTYPES = [1, 2, 5, 15, 16, 28, 33, 255];
 
@@ -92,12 +92,7 @@ describe('patchZoneSnapshot', () => {
           full.upsert(zone);
           if (step === 60) {
             // Served packed from here on, as a node cold-started from its snapshot file.
-            const apex = zone.records.filter((r) => r.name === zone.domain);
-            const packed = {
-              count: zone.records.length,
-              bytes: recordsPiece(zone.records, 0, zone.records.length),
-            };
-            patched.upsert({ ...zone, records: apex, packed });
+            patched.upsert(packedZone(zone));
           } else if (step > 60) {
             expect(patched.patch(zone, names)).toBe(true);
             packedSteps++;

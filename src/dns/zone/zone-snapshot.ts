@@ -154,6 +154,12 @@ export function additionalFor(
   return additional;
 }
 
+/** `rdata` is one of `rdatas` already (a duplicate record: RFC 2181 §5 keeps one). */
+export function isDuplicate(rdatas: readonly Uint8Array[], rdata: Uint8Array): boolean {
+  for (const r of rdatas) if (r.length === rdata.length && Buffer.compare(r, rdata) === 0) return true;
+  return false;
+}
+
 /** The types whose RDATA names get additional-section data. */
 export function hasAdditional(type: number): boolean {
   return type === RR_TYPE.NS || type === RR_TYPE.MX || type === RR_TYPE.SRV;
