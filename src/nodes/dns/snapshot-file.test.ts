@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ZoneData, ZoneNamesData } from '../../dns/index.ts';
-import { PACKED_ZONE_RECORDS, ZoneStore, applyNamesChange, recordsPiece } from '../../dns/index.ts';
+import {
+  PACKED_ZONE_RECORDS,
+  ZoneStore,
+  applyNamesChange,
+  packedZone,
+  recordsPiece,
+} from '../../dns/index.ts';
 import { Sealer } from '../../kernel/crypto/sealing.ts';
 import { RECORDS_PER_PIECE, SnapshotFile } from './snapshot-file.ts';
 
@@ -215,6 +221,21 @@ describe('SnapshotFile', () => {
       await file.flush();
       expect(await new SnapshotFile(file.file).read()).toEqual([expected]);
     }
+  });
+
+  it('applies changes to a zone handed over packed before its first write, as applyNamesChange does', async () => {
+    const file = mirrorIn(dir(), { debounceMs: 10_000 });
+    let expected = hosts(50, 1);
+    file.replaceAll([packedZone(expected)]);
+    const pool = ['host1.h.example', 'host2.h.example', 'x.h.example', 'host4.h.example'];
+    for (let step = 1; step <= 3; step++) {
+      const names = pool.filter((_, i) => (i + step) % 2 === 0);
+      const part = change(expected, step, names);
+      file.applyNames(5, part, names);
+      expected = applyNamesChange(expected, part, names)!;
+    }
+    await file.flush();
+    expect(await new SnapshotFile(file.file).read()).toEqual([expected]);
   });
 
   it('applies many changes to the same names in one write as applyNamesChange does in turn', async () => {

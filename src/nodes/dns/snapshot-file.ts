@@ -348,7 +348,10 @@ export class SnapshotFile implements ZoneMirror {
     const kept = this.zones.get(zoneId);
     if (kept === undefined) return;
     if (kept.stored === null) {
-      const changed = applyNamesChange(kept.zone, part, names);
+      const changed =
+        kept.zone.packed === undefined
+          ? applyNamesChange(kept.zone, part, names)
+          : packedNamesChange(kept.zone, kept.zone.packed, part, names);
       if (changed !== null) this.zones.set(zoneId, { zone: changed, stored: null });
     } else {
       this.zones.set(zoneId, {
@@ -478,4 +481,24 @@ export class SnapshotFile implements ZoneMirror {
 function withoutRecords(zone: ZoneData): ZoneData {
   const { packed: _packed, ...rest } = zone;
   return { ...rest, records: [] };
+}
+
+/**
+ * A zone handed over packed (ZoneData.packed: its records' bytes, the apex's records beside them)
+ * with the records of `names` replaced by `part`'s, as applyNamesChange does to a zone of records.
+ */
+function packedNamesChange(
+  zone: ZoneData,
+  packed: PackedZoneRecords,
+  part: ZoneNamesData,
+  names: readonly string[],
+): ZoneData | null {
+  const changed = applyNamesChange(zone, part, names);
+  const records = packedWithNames({ count: packed.count, pieces: [packed.bytes] }, zone.domain, part, names);
+  if (changed === null || records === null) return null;
+  return {
+    ...changed,
+    records: changed.records.filter((r) => r.name === zone.domain),
+    packed: { count: records.count, bytes: Buffer.concat(records.pieces) },
+  };
 }
