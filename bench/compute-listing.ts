@@ -6,16 +6,19 @@
  * the client. In alternating rounds, `GET /orgs/{slug}/vps` (keep-alive node:http) and the same node
  * lists made by a PVE adapter of its own (`listVms` per node, in parallel, as the module makes
  * them). Each round's ratio is ours ÷ provider; the result is their median (the target is 1.2 at
- * most), with the provider calls the API made per listing (one per node).
+ * most), with the provider calls the API made per listing (one per node). A third party in the
+ * same rounds, a bare relay (bench/compute-relay-child.ts: the same node lists answered as our
+ * list's items, with no authentication, database or framework), gives the floor of that ratio.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PveProvider } from '../src/modules/compute/index.ts';
 import { median } from './bench-stats.ts';
+import { benchPveProvider } from './compute-bench-provider.ts';
 import type { ComputeApiChildReady } from './compute-api-child.ts';
 import type { ComputePveChildReady } from './compute-pve-child.ts';
+import type { ComputeRelayChildReady } from './compute-relay-child.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -35,6 +38,9 @@ export interface ComputeListingResult {
   ratio: number;
   /** Provider calls the cluster saw per API listing (one per node). */
   callsPerListing: number;
+  /** Milliseconds per listing through the bare relay (median), and its per-round ratios' median. */
+  relayMedianMs: number;
+  relayRatio: number;
 }
 
 const p90 = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
@@ -113,17 +119,18 @@ export async function runComputeListing(options: {
     await pve.stop();
     throw error;
   });
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const lister = new PveProvider({
+  const relay = await startChild<ComputeRelayChildReady>('compute-relay-child.ts', {
     url: pveUrl,
     tokenId,
     tokenSecret,
-    caFile: null,
-    storage: null,
-    backupStorage: 'local',
-    isoStorage: 'local',
     nodes,
+  }).catch(async (error: unknown) => {
+    await api.stop();
+    await pve.stop();
+    throw error;
   });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const lister = benchPveProvider({ url: pveUrl, tokenId, tokenSecret, nodes });
   const served = async (): Promise<number> => ((await pve.ask('requests')) as { requests: number }).requests;
   try {
     const { url: apiUrl, token } = api.ready;
@@ -145,23 +152,38 @@ export async function runComputeListing(options: {
         throw new Error('provider listing: wrong count');
       return ms;
     };
-    // Warm both paths (connections, code).
+    const relayUrl = new URL(`${relay.ready.url}/`);
+    const bare = async (): Promise<number> => {
+      const started = performance.now();
+      const res = await getJson(agent, relayUrl, token);
+      const ms = performance.now() - started;
+      if (res.status !== 200 || (res.body as { total: number }).total !== count)
+        throw new Error(`relay listing: ${res.status}`);
+      return ms;
+    };
+    // Warm every path (connections, code).
     for (let i = 0; i < 5; i++) {
       await ours();
       await provider();
+      await bare();
     }
     const before = await served();
     await ours();
     const callsPerListing = (await served()) - before;
     const a: number[] = [];
     const b: number[] = [];
+    const c: number[] = [];
     const ratios: number[] = [];
+    const relayRatios: number[] = [];
     for (let r = 0; r < options.rounds; r++) {
       const x = await ours();
       const y = await provider();
+      const z = await bare();
       a.push(x);
       b.push(y);
+      c.push(z);
       ratios.push(round2(x / y));
+      relayRatios.push(round2(z / y));
     }
     return {
       instances: count,
@@ -174,10 +196,13 @@ export async function runComputeListing(options: {
       ratios,
       ratio: round2(median(ratios)),
       callsPerListing,
+      relayMedianMs: round2(median(c)),
+      relayRatio: round2(median(relayRatios)),
     };
   } finally {
     agent.destroy();
     await lister.close();
+    await relay.stop();
     await api.stop();
     await pve.stop();
   }

@@ -614,6 +614,12 @@ async function main(): Promise<void> {
           compute.ratio.toFixed(3),
         ],
         ['provider calls per listing', compute.callsPerListing, compute.nodes, null],
+        [
+          'ms per listing through a bare relay (median; the floor)',
+          compute.relayMedianMs,
+          compute.providerMedianMs,
+          compute.relayRatio.toFixed(3),
+        ],
       ],
     );
   }
