@@ -84,6 +84,42 @@ export function nsec3Hash(key: string): Uint8Array {
   return out;
 }
 
+/** A record of the chain; its owner as a name is made when an answer first writes it. */
+class ChainRecord implements Nsec3Record {
+  private ownerName: WireName | null = null;
+
+  constructor(
+    readonly hash: Uint8Array,
+    readonly originalKey: string,
+    readonly ownerKey: string,
+    readonly rrset: RRset,
+  ) {}
+
+  get owner(): WireName {
+    return (this.ownerName ??= wireNameFromWire(wireOfKey(this.ownerKey)));
+  }
+}
+
+const LABEL_SCRATCH = Buffer.alloc(1 + HASHED_LABEL_LENGTH);
+LABEL_SCRATCH[0] = HASHED_LABEL_LENGTH;
+const BASE32HEX_CODES = Buffer.from(BASE32HEX, 'latin1');
+
+/** The hashed owner label as a name key's first label: its length octet and base32hex(hash). */
+function hashedLabelKey(hash: Uint8Array): string {
+  let p = 1;
+  let bits = 0;
+  let value = 0;
+  for (let i = 0; i < HASH_LENGTH; i++) {
+    value = ((value << 8) | hash[i]!) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      LABEL_SCRATCH[p++] = BASE32HEX_CODES[(value >>> (bits - 5)) & 31]!;
+      bits -= 5;
+    }
+  }
+  return LABEL_SCRATCH.toString('latin1', 0, p);
+}
+
 /** Base32hex, lower case (RFC 4648 §7; RFC 5155 §3.3 presentation of hashed owner names). */
 export function base32hex(bytes: Uint8Array): string {
   let out = '';
@@ -99,6 +135,47 @@ export function base32hex(bytes: Uint8Array): string {
   }
   if (bits > 0) out += BASE32HEX[(value << (5 - bits)) & 31];
   return out;
+}
+
+/** The hash at a[i] compared with the one at b[j] (20-octet slots). */
+function compareAt(a: Uint8Array, i: number, b: Uint8Array, j: number): number {
+  const x = i * HASH_LENGTH;
+  const y = j * HASH_LENGTH;
+  for (let k = 0; k < HASH_LENGTH; k++) {
+    const d = a[x + k]! - b[y + k]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Indexes in a double beside a 32-bit head: exact while below 2^21 (2^32 × 2^21 = 2^53). */
+const INDEX_SPAN = 2 ** 21;
+
+function headAt(hashes: Uint8Array, i: number): number {
+  const at = i * HASH_LENGTH;
+  return ((hashes[at]! << 24) | (hashes[at + 1]! << 16) | (hashes[at + 2]! << 8) | hashes[at + 3]!) >>> 0;
+}
+
+/**
+ * The indexes 0 .. n - 1 of the hashes (20-octet slots) in hash order: sorted by their first 32
+ * bits as numbers (head × 2^21 + index, a native numeric sort), then each run of equal heads by
+ * the whole hash. A comparator sort of a million hashes took a second.
+ */
+export function hashOrder(hashes: Uint8Array, n: number): number[] {
+  const byHash = (a: number, b: number): number => compareAt(hashes, a, hashes, b);
+  if (n >= INDEX_SPAN) return Array.from({ length: n }, (_, i) => i).sort(byHash);
+  const keyed = new Float64Array(n);
+  for (let i = 0; i < n; i++) keyed[i] = headAt(hashes, i) * INDEX_SPAN + i;
+  keyed.sort();
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = keyed[i]! % INDEX_SPAN;
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    while (j < n && headAt(hashes, order[j]!) === headAt(hashes, order[i]!)) j++;
+    if (j - i > 1) order.splice(i, j - i, ...order.slice(i, j).sort(byHash));
+    i = j;
+  }
+  return order;
 }
 
 function compareHash(a: Uint8Array, b: Uint8Array): number {
@@ -134,27 +211,40 @@ export class Nsec3Chain {
    * The records' hashes in order, 20 octets each, and each hash's first 32 bits: the binary search
    * reads these two arrays rather than one object and one array per step (remade after a patch).
    */
-  private hashBytes = new Uint8Array(0);
+  private hashBytes: Uint8Array = new Uint8Array(0);
   private hashHeads = new Uint32Array(0);
   private readyRecords = new Nsec3ReadyRecords(0);
   private indexed = false;
+  /** Type bit maps by their types (a zone's names have few kinds). */
+  private readonly bitmaps = new Map<string, Uint8Array>();
 
   constructor(
     private zone: Nsec3Zone,
     readonly ttl: number,
     names: Iterable<string>,
   ) {
-    const hashed: { key: string; hash: Uint8Array }[] = [];
-    for (const key of names) hashed.push({ key, hash: nsec3Hash(key) });
-    hashed.sort((a, b) => compareHash(a.hash, b.hash));
-    const n = hashed.length;
+    // The hashes in one array, then sorted into another: the records' hashes are views of it, and
+    // it is the binary search's array too (index) until a patch. At a million names, a buffer and
+    // an object per hash made this set-up a third garbage collection.
+    const keys = Array.isArray(names) ? (names as readonly string[]) : [...names];
+    const n = keys.length;
+    const unsorted = new Uint8Array(n * HASH_LENGTH);
     for (let i = 0; i < n; i++) {
-      const { key, hash } = hashed[i]!;
-      const next = hashed[(i + 1) % n]!.hash;
-      const record = this.make(key, hash, next);
+      sha1Into(scratch, 0, wireIntoScratch(keys[i]!), scratchHash);
+      unsorted.set(scratchHash, i * HASH_LENGTH);
+    }
+    const order = hashOrder(unsorted, n);
+    const sorted = new Uint8Array(n * HASH_LENGTH);
+    for (let i = 0; i < n; i++)
+      sorted.set(unsorted.subarray(order[i]! * HASH_LENGTH, (order[i]! + 1) * HASH_LENGTH), i * HASH_LENGTH);
+    const hashAt = (i: number): Uint8Array => sorted.subarray(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
+    for (let i = 0; i < n; i++) {
+      const key = keys[order[i]!]!;
+      const record = this.make(key, hashAt(i), hashAt((i + 1) % n));
       this.records.push(record);
       this.byName.set(key, record);
     }
+    this.setIndex(sorted);
   }
 
   get size(): number {
@@ -248,11 +338,16 @@ export class Nsec3Chain {
   private index(): void {
     const n = this.records.length;
     const bytes = new Uint8Array(n * HASH_LENGTH);
+    for (let i = 0; i < n; i++) bytes.set(this.records[i]!.hash, i * HASH_LENGTH);
+    this.setIndex(bytes);
+  }
+
+  /** The search arrays over `bytes`, the records' hashes in order. */
+  private setIndex(bytes: Uint8Array): void {
+    const n = this.records.length;
     const heads = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      const h = this.records[i]!.hash;
-      bytes.set(h, i * HASH_LENGTH);
-      heads[i] = ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
+    for (let i = 0, at = 0; i < n; i++, at += HASH_LENGTH) {
+      heads[i] = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
     }
     this.hashBytes = bytes;
     this.hashHeads = heads;
@@ -353,15 +448,25 @@ export class Nsec3Chain {
   }
 
   private make(originalKey: string, hash: Uint8Array, next: Uint8Array): Nsec3Record {
-    const w = new RdataWriter('NSEC3').raw(NSEC3_RDATA_HEAD).raw(next);
-    writeTypeBitmap(w, nsec3Types(this.zone.typesAt(originalKey)));
-    const ownerKey = String.fromCharCode(HASHED_LABEL_LENGTH) + base32hex(hash) + this.zone.apexKey;
-    return {
-      hash,
-      originalKey,
-      ownerKey,
-      owner: wireNameFromWire(wireOfKey(ownerKey)),
-      rrset: encodeRRset(RR_TYPE.NSEC3, this.ttl, [w.finish()], []),
-    };
+    const bitmap = this.bitmapOf(this.zone.typesAt(originalKey));
+    const rdata = new Uint8Array(NSEC3_RDATA_HEAD.length + HASH_LENGTH + bitmap.length);
+    rdata.set(NSEC3_RDATA_HEAD, 0);
+    rdata.set(next, NSEC3_RDATA_HEAD.length);
+    rdata.set(bitmap, NSEC3_RDATA_HEAD.length + HASH_LENGTH);
+    const ownerKey = hashedLabelKey(hash) + this.zone.apexKey;
+    return new ChainRecord(hash, originalKey, ownerKey, encodeRRset(RR_TYPE.NSEC3, this.ttl, [rdata], []));
+  }
+
+  /** The type bit map of a name with `types` (nsec3Types), made once per set of types. */
+  private bitmapOf(types: readonly number[]): Uint8Array {
+    const key = types.join();
+    let bitmap = this.bitmaps.get(key);
+    if (bitmap === undefined) {
+      const w = new RdataWriter('NSEC3');
+      writeTypeBitmap(w, nsec3Types(types));
+      bitmap = w.finish();
+      this.bitmaps.set(key, bitmap);
+    }
+    return bitmap;
   }
 }

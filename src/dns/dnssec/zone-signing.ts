@@ -72,14 +72,19 @@ export interface ZoneSigningOptions {
 
 /**
  * What a ZoneSigning derives from its snapshot's names, kept so the signing of a patched snapshot
- * can follow the patch (patchZoneSigning) instead of starting over: the pass over every name costs
- * ~4.5 s at 666,000 names.
+ * can follow the patch (patchZoneSigning) instead of starting over: the pass over every name and
+ * the NSEC3 chain cost about 4.7 s at 660,000 names (a 1M-record zone served packed, whose names'
+ * types are read from its records, no node made).
  */
 interface SigningState {
   readonly owners: WeakMap<RRset, string>;
   /** Authoritative names (not below a cut), load balancers included: what `exists` answers. */
   readonly existing: Set<string>;
-  readonly names: NameIndex;
+  /**
+   * `existing` in canonical order, for online denial (nsec-denial.ts); made when first needed
+   * (namesOf): a zone with an NSEC3 chain never needs it, and sorting 660,000 names took 2.5 s.
+   */
+  names: NameIndex | null;
   /** Delegation points: authority below them changes only through a whole build. */
   readonly cuts: Set<string>;
   readonly extra: ReadonlyMap<string, readonly number[]>;
@@ -88,12 +93,46 @@ interface SigningState {
 
 const states = new WeakMap<ZoneSigning, SigningState>();
 
+function namesOf(state: SigningState): NameIndex {
+  return (state.names ??= new NameIndex(state.existing));
+}
+
+/** A packed zone's table, whose names' types and cuts are read without making their nodes. */
+function packedNodes(zone: ZoneSnapshot): PackedNodeTable | null {
+  return zone.nodes instanceof PackedNodeTable ? zone.nodes : null;
+}
+
+function delegationAt(zone: ZoneSnapshot, key: string): boolean {
+  const packed = packedNodes(zone);
+  return packed !== null ? packed.isDelegation(key) : zone.nodes.get(key)?.delegation === true;
+}
+
 function occludedIn(zone: ZoneSnapshot, key: string): boolean {
   // Below a delegation (RFC 1034 §4.2.1): not authoritative, no NSEC, no signatures.
   for (let k = parentKey(key); k.length > zone.apexKey.length; k = parentKey(k)) {
-    if (zone.nodes.get(k)?.delegation) return true;
+    if (delegationAt(zone, k)) return true;
   }
   return false;
+}
+
+/** The types of the RRsets at `key` (undefined: no node there) and whether it is a cut. */
+function rrsetTypesAt(
+  zone: ZoneSnapshot,
+  key: string,
+): { types: readonly number[]; cut: boolean } | undefined {
+  const packed = packedNodes(zone);
+  if (packed !== null) {
+    const types = packed.typesOf(key);
+    // A cut is a name below the apex with NS, as both builds set ZoneNode.delegation.
+    return types === undefined
+      ? undefined
+      : { types, cut: key !== zone.apexKey && types.includes(RR_TYPE.NS) };
+  }
+  const node = zone.nodes.get(key);
+  if (!node) return undefined;
+  const types: number[] = [];
+  for (let i = 0; i < node.rrsetCount; i++) types.push(node.rrsetAt(i).type);
+  return { types, cut: node.delegation };
 }
 
 /** Types of an existing name as its NSEC or NSEC3 shows them, without RRSIG and NSEC (DenialZone.typesAt). */
@@ -102,13 +141,12 @@ function typesIn(
   extra: ReadonlyMap<string, readonly number[]>,
 ): (key: string) => readonly number[] {
   return (key) => {
-    const node = zone.nodes.get(key);
+    const at = rrsetTypesAt(zone, key);
     const more = extra.get(key) ?? [];
-    if (!node) return more;
-    if (node.delegation) return node.rrset(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
-    const types: number[] = [];
-    for (let i = 0; i < node.rrsetCount; i++) types.push(node.rrsetAt(i).type);
-    return more.length === 0 ? types : [...types, ...more];
+    if (at === undefined) return more;
+    // A delegation point shows its NS and DS only (RFC 4035 §2.3, RFC 5155 §7.1).
+    if (at.cut) return at.types.includes(RR_TYPE.DS) ? [RR_TYPE.NS, RR_TYPE.DS] : [RR_TYPE.NS];
+    return more.length === 0 ? at.types : [...at.types, ...more];
   };
 }
 
@@ -174,12 +212,18 @@ function signingOver(
   chainSigned: Promise<void>,
 ): ZoneSigning {
   const compiled = new WeakSet<RRset>(synthesized);
-  const packed = zone.nodes instanceof PackedNodeTable ? zone.nodes : null;
+  const packed = packedNodes(zone);
   const { owners, existing, extra } = state;
   const typesAt = typesIn(zone, extra);
   const signing: ZoneSigning = {
     signer,
-    denial: { apexKey: zone.apexKey, names: state.names, typesAt },
+    denial: {
+      apexKey: zone.apexKey,
+      get names() {
+        return namesOf(state);
+      },
+      typesAt,
+    },
     // A packed zone makes nodes as they are asked: RRsets made since are known to the table.
     ownerOf:
       packed === null ? (rrset) => owners.get(rrset) : (rrset) => owners.get(rrset) ?? packed.ownerOf(rrset),
@@ -208,9 +252,13 @@ export function createZoneSigning(
   const cuts = new Set<string>();
   // The SOA of negative answers (TTL capped, RFC 2308 §3) is the snapshot's too: signed by identity.
   if (zone.negativeSoa !== null) owners.set(zone.negativeSoa, zone.apexKey);
-  for (const [key, node] of zone.nodes) {
+  const packed = packedNodes(zone);
+  // A packed table knows the owners of the RRsets it makes (ownerOf); a patch's nodes are not its.
+  for (const [key, node] of packed !== null ? packed.overlayEntries() : zone.nodes) {
     for (let i = 0; i < node.rrsetCount; i++) owners.set(node.rrsetAt(i), key);
-    if (node.delegation) cuts.add(key);
+  }
+  for (const key of zone.nodes.keys()) {
+    if (delegationAt(zone, key)) cuts.add(key);
     if (key === zone.apexKey || !occludedIn(zone, key)) authoritative.push(key);
   }
   const synthesized = options.synthesized ?? NO_SYNTHESIZED_NAMES;
@@ -228,7 +276,7 @@ export function createZoneSigning(
   const state: SigningState = {
     owners,
     existing: new Set(authoritative),
-    names: new NameIndex(authoritative),
+    names: null,
     cuts,
     extra,
     nsec3,
@@ -265,10 +313,10 @@ export function patchZoneSigning(
       node !== undefined ? key === zone.apexKey || !occludedIn(zone, key) : state.extra.has(key);
     if (authoritative && !state.existing.has(key)) {
       state.existing.add(key);
-      state.names.add(key);
+      state.names?.add(key);
     } else if (!authoritative && state.existing.has(key)) {
       state.existing.delete(key);
-      state.names.delete(key);
+      state.names?.delete(key);
     }
   }
   let chainSigned = NOTHING_TO_SIGN;

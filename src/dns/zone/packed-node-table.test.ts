@@ -111,6 +111,48 @@ describe('PackedNodeTable', () => {
     expect(t.index.skipped).toBe(whole.skipped);
   });
 
+  it("tells each name's types and whether it is a cut as its node would, without making it", () => {
+    const ns = (name: string, rdata: number[]): ZoneRecordData => ({
+      name,
+      type: 2,
+      ttl: 60,
+      rdata: Uint8Array.from(rdata),
+    });
+    const NS_X = [2, 0x6e, 0x73, 1, 0x78, 0];
+    const records = [
+      SOA,
+      ns('p.test', NS_X),
+      A('www.p.test', 1),
+      { name: 'www.p.test', type: 16, ttl: 60, rdata: Uint8Array.of(1, 0x74) },
+      A('www.p.test', 2),
+      ns('cut.p.test', NS_X),
+      { name: 'cut.p.test', type: 43, ttl: 60, rdata: Uint8Array.of(0, 1, 13, 2, 9) },
+      A('glue.cut.p.test', 3),
+      ns('bad.p.test', [5, 1, 2]),
+      ns('mixed.p.test', [5, 1, 2]),
+      A('mixed.p.test', 4),
+      A('a.ent.p.test', 5),
+    ];
+    const t = table(records);
+    const whole = buildWholeSnapshot({ id: 1, domain: 'p.test', serial: 1, records }).nodes;
+    const made = t.made;
+    for (const key of whole.keys()) {
+      const node = whole.get(key)!;
+      expect(t.typesOf(key), key).toEqual(node.rrsets.map((rs) => rs.type));
+      expect(t.isDelegation(key), key).toBe(node.delegation);
+    }
+    expect(t.typesOf(keyOfText('bad.p.test'))).toBeUndefined();
+    expect(t.isDelegation(keyOfText('nope.p.test'))).toBe(false);
+    expect(t.made).toBe(made);
+    // A patch's nodes and removals answer for themselves.
+    t.set(keyOfText('www.p.test'), whole.get(keyOfText('cut.p.test'))!);
+    t.delete(keyOfText('cut.p.test'));
+    expect(t.typesOf(keyOfText('www.p.test'))).toEqual([2, 43]);
+    expect(t.isDelegation(keyOfText('www.p.test'))).toBe(true);
+    expect(t.typesOf(keyOfText('cut.p.test'))).toBeUndefined();
+    expect(t.isDelegation(keyOfText('cut.p.test'))).toBe(false);
+  });
+
   it('gives the apex of the root zone a name of no labels', () => {
     const rootSoa = { ...SOA, name: '' };
     const t = new PackedNodeTable(packRecords([rootSoa, A('a', 1)]), wireNameFromText(''), []);

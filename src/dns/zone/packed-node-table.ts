@@ -12,7 +12,7 @@
  */
 import { ByteArena } from '../wire/byte-arena.ts';
 import type { RRset } from '../wire/rrset-encoding.ts';
-import { SHAPE_FLAT, encodeRRset, rdataNames, shapeOf } from '../wire/rrset-encoding.ts';
+import { SHAPE_FLAT, encodeRRset, rdataNames, rdataNamesValid, shapeOf } from '../wire/rrset-encoding.ts';
 import { RR_TYPE } from '../wire/rr-type.ts';
 import { WireName } from '../wire/wire-name.ts';
 import { NodeTable } from './node-table.ts';
@@ -29,6 +29,12 @@ export const packedCache = { generation: 32_768 };
 
 const ONE: readonly number[] = [0];
 const NO_NAMES: WireName[] = [];
+
+function typesOfNode(node: ZoneNode): number[] {
+  const types: number[] = [];
+  for (let i = 0; i < node.rrsetCount; i++) types.push(node.rrsetAt(i).type);
+  return types;
+}
 
 export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   readonly index: PackedNameIndex;
@@ -53,6 +59,8 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   private readonly arena = new ByteArena();
   /** Owner keys of the RRsets made (see ownerOf). */
   private readonly owners = new WeakMap<RRset, string>();
+  /** Nodes made so far, the apex's included (what a walk over every name costs shows here). */
+  made = 0;
   /** The records of the node being made (make is never re-entered: additional data comes after). */
   private readonly records = new RecordScratch();
 
@@ -147,6 +155,7 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
 
   /** The node of packed name `id` with its RRsets (their additional data not yet set). */
   private make(id: number): ZoneNode {
+    this.made++;
     const key = this.index.keyOf(id);
     // The root's name has no labels (as wireNameFromText('') has).
     const keys: string[] = key === '' ? [] : [key];
@@ -179,6 +188,44 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
    */
   ownerOf(rrset: RRset): string | undefined {
     return this.owners.get(rrset);
+  }
+
+  /**
+   * The types of name `key`'s RRsets (as its node holds them: OPT and types without a record the
+   * build keeps left out), or undefined when the zone has no such name; read from the packed
+   * records, no node made. DNSSEC's set-up reads this of every name (zone-signing.ts): making
+   * each node for it cost seconds at a million records.
+   */
+  typesOf(key: string): readonly number[] | undefined {
+    const put = this.overlay.get(key);
+    if (put !== undefined) return typesOfNode(put);
+    if (this.removed.size > 0 && this.removed.has(key)) return undefined;
+    const id = this.index.find(key);
+    if (id === 0) return typesOfNode(this.apexNode);
+    return id < 0 ? undefined : this.packedTypes(id);
+  }
+
+  /** Whether name `key` is a delegation point (its node's `delegation`), no node made. */
+  isDelegation(key: string): boolean {
+    const put = this.overlay.get(key);
+    if (put !== undefined) return put.delegation;
+    if (this.removed.size > 0 && this.removed.has(key)) return false;
+    const id = this.index.find(key);
+    return id > 0 && this.packedTypes(id).includes(RR_TYPE.NS);
+  }
+
+  /** The types make() gives packed name `id` RRsets of, ascending. */
+  private packedTypes(id: number): number[] {
+    const rec = this.records;
+    const bytes = this.index.packed.bytes;
+    const n = this.index.recordsOf(id, rec);
+    const types: number[] = [];
+    for (let r = 0; r < n; r++) {
+      const type = rec.type[r]!;
+      if (type === RR_TYPE.OPT || types.includes(type)) continue;
+      if (rdataNamesValid(type, bytes, rec.at[r]!, rec.at[r]! + rec.length[r]!)) types.push(type);
+    }
+    return types.sort((a, b) => a - b);
   }
 
   /** The RRset of records order[from .. to) (one type) as the builder encodes it; null if none is valid. */

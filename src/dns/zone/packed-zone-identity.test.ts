@@ -11,6 +11,8 @@ import { buildQuery } from '../../../test/conformance/query-wire-builder.ts';
 import { generateDnssecKey } from '../dnssec/dnssec-key.ts';
 import type { ZoneDnssec } from '../dnssec/dnssec-config.ts';
 import { NSEC3PARAM_RDATA } from '../dnssec/nsec3-chain.ts';
+import { signingFor } from '../dnssec/signing-registry.ts';
+import { keyOfText } from '../wire/wire-name.ts';
 import { CONFORMANCE_ZONES } from '../../../test/conformance/conformance-zones.ts';
 import { buildMalformedCorpus } from '../../../test/conformance/malformed-corpus.ts';
 import { buildQueryCorpus } from '../../../test/conformance/query-corpus.ts';
@@ -133,7 +135,14 @@ describe('a packed zone answers as the zone built whole', () => {
       packedCache.generation = 2;
       const packedStore = new ZoneStore();
       packedStore.replaceAll([packedZone(zone)]);
-      expect(packedStore.get(7)!.nodes).toBeInstanceOf(PackedNodeTable);
+      const nodes = packedStore.get(7)!.nodes;
+      expect(nodes).toBeInstanceOf(PackedNodeTable);
+      // Signing is set up from the packed records: no name's node is made for it.
+      const made = (nodes as PackedNodeTable).made;
+      const signing = signingFor(packedStore.get(7)!)!;
+      expect(signing.exists(keyOfText('www.signed.example'))).toBe(true);
+      expect(signing.exists(keyOfText('ns.secure.signed.example'))).toBe(false);
+      expect((nodes as PackedNodeTable).made).toBe(made);
       const askWhole = createMessageHandler(whole);
       const askPacked = createMessageHandler(packedStore);
       const out = createOutcome();
