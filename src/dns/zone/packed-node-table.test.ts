@@ -20,6 +20,14 @@ const SOA: ZoneRecordData = {
   rdata: Uint8Array.from([2, 0x6e, 0x73, 0, 1, 0x68, 0, ...new Array<number>(20).fill(1)]),
 };
 
+/** An NS record with `rdata` as given (malformed on purpose in some tests). */
+const ns = (name: string, rdata: number[]): ZoneRecordData => ({
+  name,
+  type: 2,
+  ttl: 60,
+  rdata: Uint8Array.from(rdata),
+});
+
 function table(records: ZoneRecordData[], generation?: number): PackedNodeTable {
   return new PackedNodeTable(packRecords(records), wireNameFromText('p.test'), [], generation);
 }
@@ -87,12 +95,6 @@ describe('PackedNodeTable', () => {
   });
 
   it('has no name whose records are all left out (malformed names in RDATA, OPT), as a whole build', () => {
-    const ns = (name: string, rdata: number[]): ZoneRecordData => ({
-      name,
-      type: 2,
-      ttl: 60,
-      rdata: Uint8Array.from(rdata),
-    });
     const records = [
       SOA,
       ns('bad.p.test', [5, 1, 2]),
@@ -112,12 +114,6 @@ describe('PackedNodeTable', () => {
   });
 
   it("tells each name's types and whether it is a cut as its node would, without making it", () => {
-    const ns = (name: string, rdata: number[]): ZoneRecordData => ({
-      name,
-      type: 2,
-      ttl: 60,
-      rdata: Uint8Array.from(rdata),
-    });
     const NS_X = [2, 0x6e, 0x73, 1, 0x78, 0];
     const records = [
       SOA,
