@@ -100,41 +100,29 @@ class ChainRecord implements Nsec3Record {
   }
 }
 
-const LABEL_SCRATCH = Buffer.alloc(1 + HASHED_LABEL_LENGTH);
-LABEL_SCRATCH[0] = HASHED_LABEL_LENGTH;
 const BASE32HEX_CODES = Buffer.from(BASE32HEX, 'latin1');
+/** Room for the base32hex of a hash: written there, then read as one string. */
+const BASE32_SCRATCH = Buffer.alloc(HASHED_LABEL_LENGTH);
+/** A hashed owner label's length octet, as a name key starts with it. */
+const HASHED_LABEL_PREFIX = String.fromCharCode(HASHED_LABEL_LENGTH);
 
-/** The hashed owner label as a name key's first label: its length octet and base32hex(hash). */
-function hashedLabelKey(hash: Uint8Array): string {
-  let p = 1;
-  let bits = 0;
-  let value = 0;
-  for (let i = 0; i < HASH_LENGTH; i++) {
-    value = ((value << 8) | hash[i]!) & 0xfff;
-    bits += 8;
-    while (bits >= 5) {
-      LABEL_SCRATCH[p++] = BASE32HEX_CODES[(value >>> (bits - 5)) & 31]!;
-      bits -= 5;
-    }
-  }
-  return LABEL_SCRATCH.toString('latin1', 0, p);
-}
-
-/** Base32hex, lower case (RFC 4648 §7; RFC 5155 §3.3 presentation of hashed owner names). */
+/** Base32hex, lower case, unpadded (RFC 4648 §7; RFC 5155 §3.3 presentation of hashed owner names). */
 export function base32hex(bytes: Uint8Array): string {
-  let out = '';
+  const size = Math.ceil((bytes.length * 8) / 5);
+  const out = size <= BASE32_SCRATCH.length ? BASE32_SCRATCH : Buffer.allocUnsafe(size);
+  let p = 0;
   let bits = 0;
   let value = 0;
-  for (const b of bytes) {
-    value = (value << 8) | b;
+  for (let i = 0; i < bytes.length; i++) {
+    value = ((value << 8) | bytes[i]!) & 0xfff;
     bits += 8;
     while (bits >= 5) {
-      out += BASE32HEX[(value >>> (bits - 5)) & 31];
+      out[p++] = BASE32HEX_CODES[(value >>> (bits - 5)) & 31]!;
       bits -= 5;
     }
   }
-  if (bits > 0) out += BASE32HEX[(value << (5 - bits)) & 31];
-  return out;
+  if (bits > 0) out[p++] = BASE32HEX_CODES[(value << (5 - bits)) & 31]!;
+  return out.toString('latin1', 0, p);
 }
 
 /** The hash at a[i] compared with the one at b[j] (20-octet slots). */
@@ -179,11 +167,7 @@ export function hashOrder(hashes: Uint8Array, n: number): number[] {
 }
 
 function compareHash(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < HASH_LENGTH; i++) {
-    const d = a[i]! - b[i]!;
-    if (d !== 0) return d;
-  }
-  return 0;
+  return compareAt(a, 0, b, 0);
 }
 
 /**
@@ -453,7 +437,7 @@ export class Nsec3Chain {
     rdata.set(NSEC3_RDATA_HEAD, 0);
     rdata.set(next, NSEC3_RDATA_HEAD.length);
     rdata.set(bitmap, NSEC3_RDATA_HEAD.length + HASH_LENGTH);
-    const ownerKey = hashedLabelKey(hash) + this.zone.apexKey;
+    const ownerKey = HASHED_LABEL_PREFIX + base32hex(hash) + this.zone.apexKey;
     return new ChainRecord(hash, originalKey, ownerKey, encodeRRset(RR_TYPE.NSEC3, this.ttl, [rdata], []));
   }
 

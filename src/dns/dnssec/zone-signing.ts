@@ -125,10 +125,7 @@ function rrsetTypesAt(
       : { types, cut: key !== zone.apexKey && types.includes(RR_TYPE.NS) };
   }
   const node = zone.nodes.get(key);
-  if (!node) return undefined;
-  const types: number[] = [];
-  for (let i = 0; i < node.rrsetCount; i++) types.push(node.rrsetAt(i).type);
-  return { types, cut: node.delegation };
+  return node === undefined ? undefined : { types: node.rrsets.map((rs) => rs.type), cut: node.delegation };
 }
 
 /** Types of an existing name as its NSEC or NSEC3 shows them, without RRSIG and NSEC (DenialZone.typesAt). */

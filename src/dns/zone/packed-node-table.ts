@@ -30,12 +30,6 @@ export const packedCache = { generation: 32_768 };
 const ONE: readonly number[] = [0];
 const NO_NAMES: WireName[] = [];
 
-function typesOfNode(node: ZoneNode): number[] {
-  const types: number[] = [];
-  for (let i = 0; i < node.rrsetCount; i++) types.push(node.rrsetAt(i).type);
-  return types;
-}
-
 export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
   readonly index: PackedNameIndex;
   /** Nodes put by patches (they win over the packed names). */
@@ -198,10 +192,10 @@ export class PackedNodeTable implements ReadonlyMap<string, ZoneNode> {
    */
   typesOf(key: string): readonly number[] | undefined {
     const put = this.overlay.get(key);
-    if (put !== undefined) return typesOfNode(put);
+    if (put !== undefined) return put.rrsets.map((rs) => rs.type);
     if (this.removed.size > 0 && this.removed.has(key)) return undefined;
     const id = this.index.find(key);
-    if (id === 0) return typesOfNode(this.apexNode);
+    if (id === 0) return this.apexNode.rrsets.map((rs) => rs.type);
     return id < 0 ? undefined : this.packedTypes(id);
   }
 
